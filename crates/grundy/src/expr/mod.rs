@@ -1,0 +1,193 @@
+//! The game-expression language: text in, checked game out, and back.
+//!
+//! ```text
+//! nim 3 5 7                       three Nim heaps
+//! staircase 3 2 1                 staircase Nim: 3 coins on step 1, 2 on step 2, 1 on step 3
+//! moore(2) 3 5 7                  Moore's Nim_2: take from up to 2 heaps at once
+//! wythoff 3 5                     a Wythoff queen at (3, 5)
+//! nim 3 5 + staircase 1 2 + wythoff 2 1    a sum
+//! 0                               the zero game (no moves)
+//! ```
+//!
+//! Reading is in two steps, so that errors can say exactly what is wrong and where:
+//! [`parse_spec`] turns text into a plain [`Spec`] (terms, parameters, arguments, with their
+//! places), and [`parse`] checks each term against its rule in the registry ([`rules`]),
+//! giving a [`Sum`]. Printing a [`Sum`] gives an expression that parses to the same game.
+//!
+//! ```
+//! let sum = grundy::expr::parse("nim 3 5 + wythoff 2 1").unwrap();
+//! assert_eq!(sum.to_string(), "nim 3 5 + wythoff 2 1");
+//! let err = grundy::expr::parse("nim 3 x").unwrap_err();
+//! assert_eq!(err.span, 6..7);
+//! ```
+
+mod spec;
+
+pub use spec::{Spanned, Spec, TermSpec, parse_spec};
+
+use crate::sum::{Component, Sum};
+use std::fmt;
+use std::ops::Range;
+
+/// A malformed or invalid expression: what is wrong and where.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExprError {
+    /// The offending text (byte offsets into the expression).
+    pub span: Range<usize>,
+    /// What is wrong and what was expected.
+    pub message: String,
+    /// More help, such as the list of known rules.
+    pub help: Option<String>,
+}
+
+impl ExprError {
+    /// An error at `span`.
+    pub fn new(span: Range<usize>, message: impl Into<String>) -> Self {
+        ExprError {
+            span,
+            message: message.into(),
+            help: None,
+        }
+    }
+
+    /// Adds a line of help.
+    pub fn with_help(mut self, help: impl Into<String>) -> Self {
+        self.help = Some(help.into());
+        self
+    }
+
+    /// The error with the expression and a caret line under the offending text:
+    ///
+    /// ```text
+    /// nim 3 x
+    ///       ^ expected a heap size (a whole number), found `x`
+    /// ```
+    pub fn render(&self, source: &str) -> String {
+        let start = source[..self.span.start.min(source.len())].chars().count();
+        let width = source
+            .get(self.span.clone())
+            .map_or(1, |s| s.chars().count().max(1));
+        let mut out = format!("{source}\n{}{} {}", " ".repeat(start), "^".repeat(width), self.message);
+        if let Some(h) = &self.help {
+            out.push_str("\n");
+            out.push_str(h);
+        }
+        out
+    }
+}
+
+impl fmt::Display for ExprError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "at {}..{}: {}", self.span.start, self.span.end, self.message)?;
+        if let Some(h) = &self.help {
+            write!(f, " ({h})")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for ExprError {}
+
+/// A rule of the expression language: how to check one term into components.
+#[derive(Clone, Copy, Debug)]
+pub struct Rule {
+    /// The name as written (`nim`); for code literals, a pattern such as `0.137`.
+    pub name: &'static str,
+    /// How a term is written, for help texts: `nim HEAP...`.
+    pub usage: &'static str,
+    /// One line on what the game is.
+    pub summary: &'static str,
+    /// Whether this rule takes the names that start with a digit (octal and hex codes)
+    /// rather than the exact name.
+    pub literal: bool,
+    /// Checks a term of this rule.
+    pub build: fn(&TermSpec) -> Result<Vec<Box<dyn Component>>, ExprError>,
+}
+
+/// Every rule the language knows, by family.
+pub fn rules() -> impl Iterator<Item = &'static Rule> {
+    [crate::classic::RULES].into_iter().flatten()
+}
+
+/// Finds the rule a term names.
+pub fn find_rule(name: &str) -> Option<&'static Rule> {
+    let literal = name.starts_with(|c: char| c.is_ascii_digit());
+    rules().find(|r| if literal { r.literal } else { r.name == name })
+}
+
+/// Parses and checks an expression.
+pub fn parse(text: &str) -> Result<Sum, ExprError> {
+    check(&parse_spec(text)?)
+}
+
+/// Checks a parsed expression against the rules.
+pub fn check(spec: &Spec) -> Result<Sum, ExprError> {
+    let mut components = Vec::new();
+    for term in &spec.terms {
+        let rule = find_rule(&term.rule.value).ok_or_else(|| {
+            let known: Vec<&str> = rules().map(|r| r.name).collect();
+            ExprError::new(
+                term.rule.span.clone(),
+                format!("unknown rule `{}`", term.rule.value),
+            )
+            .with_help(format!("known rules: {}", known.join(", ")))
+        })?;
+        components.extend((rule.build)(term)?);
+    }
+    Ok(Sum::new(components))
+}
+
+// -- Helpers for rules checking their terms. --------------------------------------------------
+
+/// Parses a whole number in `0..=u64::MAX`; `what` names it in the message ("a heap size").
+pub fn parse_u64(arg: &Spanned<String>, what: &str) -> Result<u64, ExprError> {
+    let text = arg.value.as_str();
+    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(ExprError::new(
+            arg.span.clone(),
+            format!("expected {what} (a whole number), found `{text}`"),
+        ));
+    }
+    text.parse::<u64>().map_err(|_| {
+        ExprError::new(
+            arg.span.clone(),
+            format!("`{text}` is too large for {what}: the largest is {}", u64::MAX),
+        )
+    })
+}
+
+/// Requires a term to have no parameters.
+pub fn no_params(term: &TermSpec) -> Result<(), ExprError> {
+    match &term.params {
+        Some(p) => {
+            let span = p.first().map_or(term.rule.span.clone(), |s| s.span.start..p.last().map_or(s.span.end, |l| l.span.end));
+            Err(ExprError::new(
+                span,
+                format!("`{}` takes no parameters in parentheses", term.rule.value),
+            ))
+        }
+        None => Ok(()),
+    }
+}
+
+/// The term's parameters, requiring it to have parentheses.
+pub fn required_params<'a>(term: &'a TermSpec, usage: &str) -> Result<&'a [Spanned<String>], ExprError> {
+    term.params.as_deref().ok_or_else(|| {
+        ExprError::new(
+            term.rule.span.clone(),
+            format!("`{}` needs parameters: {usage}", term.rule.value),
+        )
+    })
+}
+
+/// Requires at least one argument.
+pub fn some_args<'a>(term: &'a TermSpec, usage: &str) -> Result<&'a [Spanned<String>], ExprError> {
+    if term.args.is_empty() {
+        let end = term.span.end;
+        return Err(ExprError::new(
+            end..end,
+            format!("`{}` needs arguments: {usage}", term.rule.value),
+        ));
+    }
+    Ok(&term.args)
+}

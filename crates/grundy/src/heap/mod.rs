@@ -1,0 +1,3 @@
+//! Heap games: take-and-break rules and their nim-sequences.
+
+pub mod code;

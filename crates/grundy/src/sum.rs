@@ -1,0 +1,226 @@
+//! Sums of components: the checked form of a game expression.
+//!
+//! A [`Sum`] is a list of independent [`Component`]s, one per Nim heap, Kayles heap, Wythoff
+//! queen, Hackenbush picture, ... Each game family implements [`Component`]; the analysis
+//! works on sums of any mix of families through it. The value of a sum is the nim-sum of its
+//! components' values (normal play).
+
+use crate::solve::{Limits, SolveError};
+use crate::value::Outcome;
+use crate::Nimber;
+use std::fmt;
+
+/// Which engine computes values.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Engine {
+    /// The fastest correct method each family has (closed forms, sequences, graph
+    /// algorithms).
+    #[default]
+    Fast,
+    /// The generic engine through the game's moves: slow, the reference for cross-checks.
+    Generic,
+}
+
+/// How an analysis runs: the engine and the limits on its work.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Context {
+    /// The engine to use.
+    pub engine: Engine,
+    /// Limits for the generic engines.
+    pub limits: Limits,
+}
+
+/// Why a component could not be analysed.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum AnalysisError {
+    /// The generic engine gave up.
+    #[error("{component}: {source}")]
+    Solve {
+        /// The component, as an expression.
+        component: String,
+        /// What went wrong.
+        source: SolveError,
+    },
+    /// The question has no answer by any method this tool has (for example the value of a
+    /// position too large for the generic engine where no closed form is known).
+    #[error("{component}: {reason}")]
+    Unsupported {
+        /// The component, as an expression.
+        component: String,
+        /// Why, and what would work instead.
+        reason: String,
+    },
+}
+
+impl AnalysisError {
+    /// Wraps an engine error for a component.
+    pub fn solve(component: &dyn Component, source: SolveError) -> Self {
+        AnalysisError::Solve {
+            component: component.to_string(),
+            source,
+        }
+    }
+
+    /// An unsupported request for a component.
+    pub fn unsupported(component: &dyn Component, reason: impl Into<String>) -> Self {
+        AnalysisError::Unsupported {
+            component: component.to_string(),
+            reason: reason.into(),
+        }
+    }
+}
+
+/// One move in one component.
+#[derive(Debug)]
+pub struct Move {
+    /// A short description for people, such as `13 -> 4` or `take 2 from the middle`.
+    pub description: String,
+    /// What the component becomes: no components (it vanished), one, or several (a heap
+    /// split in two).
+    pub result: Vec<Box<dyn Component>>,
+}
+
+/// One independent part of a sum, of any family.
+///
+/// Implementors provide printing (rule and arguments), the fast value, the generic value and
+/// the moves; the provided methods derive the rest. Every component must print back (through
+/// [`fmt::Display`]) to an expression that parses to an equal component.
+pub trait Component: fmt::Debug + Send + Sync {
+    /// The rule as written in expressions, with parameters: `nim`, `moore(2)`, `0.137`.
+    fn rule(&self) -> String;
+
+    /// The arguments as written in expressions: `["13"]`, `["3", "5"]`.
+    fn args(&self) -> Vec<String>;
+
+    /// Whether components of this rule are written together in one term (`nim 3 5 7` is three
+    /// heaps), rather than each being a term of its own (`moore(2) 3 5 7` is one position).
+    fn joins(&self) -> bool {
+        false
+    }
+
+    /// The value by the fastest correct method.
+    fn value(&self, ctx: &Context) -> Result<Nimber, AnalysisError>;
+
+    /// The value by the generic engine (the reference).
+    fn value_generic(&self, ctx: &Context) -> Result<Nimber, AnalysisError>;
+
+    /// Every move from this component.
+    fn moves(&self, ctx: &Context) -> Result<Vec<Move>, AnalysisError>;
+
+    /// A copy behind a new box.
+    fn clone_box(&self) -> Box<dyn Component>;
+
+    /// The value by the engine the context asks for.
+    fn value_in(&self, ctx: &Context) -> Result<Nimber, AnalysisError> {
+        match ctx.engine {
+            Engine::Fast => self.value(ctx),
+            Engine::Generic => self.value_generic(ctx),
+        }
+    }
+
+    /// The outcome of this component played alone. Families whose outcome is known where
+    /// the value is not (Wythoff's and Moore's P-positions) override this.
+    fn outcome(&self, ctx: &Context) -> Result<Outcome, AnalysisError> {
+        Ok(if self.value_in(ctx)?.is_zero() { Outcome::P } else { Outcome::N })
+    }
+
+    /// The moves to a result of value `target`. Families with a closed form override this
+    /// (a Nim heap moves straight to `target`); the default evaluates every move.
+    fn moves_to_value(&self, target: Nimber, ctx: &Context) -> Result<Vec<Move>, AnalysisError> {
+        let mut found = Vec::new();
+        for m in self.moves(ctx)? {
+            let mut v = Nimber::ZERO;
+            for c in &m.result {
+                v ^= c.value_in(ctx)?;
+            }
+            if v == target {
+                found.push(m);
+            }
+        }
+        Ok(found)
+    }
+
+    /// The winning moves of this component played alone, for families whose outcome is
+    /// known where values are not. The default is the moves to value 0.
+    fn winning_moves_alone(&self, ctx: &Context) -> Result<Vec<Move>, AnalysisError> {
+        self.moves_to_value(Nimber::ZERO, ctx)
+    }
+}
+
+impl Clone for Box<dyn Component> {
+    fn clone(&self) -> Self {
+        self.clone_box()
+    }
+}
+
+impl fmt::Display for dyn Component {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.rule())?;
+        for a in self.args() {
+            write!(f, " {a}")?;
+        }
+        Ok(())
+    }
+}
+
+/// A checked game: a sum of independent components. An empty sum is the zero game, written
+/// `0`.
+#[derive(Clone, Debug, Default)]
+pub struct Sum {
+    /// The parts, in the order written.
+    pub components: Vec<Box<dyn Component>>,
+}
+
+impl Sum {
+    /// A sum of these components.
+    pub fn new(components: Vec<Box<dyn Component>>) -> Self {
+        Sum { components }
+    }
+
+    /// The sum after replacing component `index` by `result` (what a move makes of it).
+    pub fn replaced(&self, index: usize, result: &[Box<dyn Component>]) -> Sum {
+        let mut components = Vec::with_capacity(self.components.len() + result.len());
+        components.extend(self.components[..index].iter().cloned());
+        components.extend(result.iter().cloned());
+        components.extend(self.components[index + 1..].iter().cloned());
+        Sum { components }
+    }
+
+    /// Each component's canonical text, sorted: two sums with equal keys are the same
+    /// position (sums are commutative).
+    pub fn key(&self) -> Vec<String> {
+        let mut k: Vec<String> = self.components.iter().map(|c| c.to_string()).collect();
+        k.sort_unstable();
+        k
+    }
+}
+
+/// Prints the sum as an expression that parses back to it: terms joined by ` + `, with
+/// neighbouring joinable components of one rule in a single term (`nim 4 12 8`).
+impl fmt::Display for Sum {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.components.is_empty() {
+            return f.write_str("0");
+        }
+        let mut previous: Option<(String, bool)> = None;
+        for c in &self.components {
+            let rule = c.rule();
+            let joins = c.joins();
+            match &previous {
+                Some((r, true)) if joins && *r == rule => {
+                    for a in c.args() {
+                        write!(f, " {a}")?;
+                    }
+                }
+                _ => {
+                    if previous.is_some() {
+                        f.write_str(" + ")?;
+                    }
+                    write!(f, "{c}")?;
+                }
+            }
+            previous = Some((rule, joins));
+        }
+        Ok(())
+    }
+}
