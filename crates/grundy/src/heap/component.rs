@@ -110,11 +110,17 @@ impl HeapComponent {
         if n < t + 4 * (e1 + 2 * p) {
             return Err(AnalysisError::unsupported(self, "heap too small for the periodic move search"));
         }
+        // A smaller part at or past the preperiod stands for its whole class.
         let note = |small: &[u64]| {
-            if small.iter().any(|&a| a >= period.preperiod) {
-                format!(" (and the same with any multiple of {p} added to a part of at least {}, the largest part giving it up)", period.preperiod)
-            } else {
+            let classes: Vec<String> = small
+                .iter()
+                .filter(|&&a| a >= period.preperiod)
+                .map(|a| format!("{a} + {p}k"))
+                .collect();
+            if classes.is_empty() {
                 String::new()
+            } else {
+                format!(" (also {} for any k)", classes.join(", "))
             }
         };
         let mut found = Vec::new();

@@ -7,3 +7,5 @@ pub mod period;
 pub mod plain;
 pub mod rules;
 pub mod sequence;
+pub mod checkpoint;
+pub mod report;

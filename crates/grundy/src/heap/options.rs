@@ -51,12 +51,8 @@ pub fn option_count_bound(rule: &HeapRule, n: u64) -> u128 {
 /// Calls `f` with every option of a heap of `n` tokens (possibly with repeats of the same
 /// position reached by different removals).
 pub fn for_each_option(rule: &HeapRule, n: u64, mut f: impl FnMut(HeapOption)) {
-    let mut emit = |removed: u64, parts: &[u64]| {
-        f(HeapOption {
-            removed,
-            parts: parts.to_vec(),
-        })
-    };
+    let mut emit = |removed: u64, parts: Vec<u64>| f(HeapOption { removed, parts });
+    let leave = |left: u64| if left == 0 { vec![] } else { vec![left] };
     match &rule.kind {
         RuleKind::TakeBreak(tb) => {
             for (j, &digit) in tb.code.digits().iter().enumerate() {
@@ -67,15 +63,15 @@ pub fn for_each_option(rule: &HeapRule, n: u64, mut f: impl FnMut(HeapOption)) {
                 let m = n - j;
                 let constraint = tb.constraint(j as usize);
                 if digit & 1 != 0 && m == 0 {
-                    emit(j, &[]);
+                    emit(j, vec![]);
                 }
                 if digit & 2 != 0 && m >= 1 && j >= 1 {
-                    emit(j, &[m]);
+                    emit(j, vec![m]);
                 }
                 if digit & 4 != 0 {
                     for a in 1..=m / 2 {
                         if constraint.allows_pair(a, m - a) {
-                            emit(j, &[a, m - a]);
+                            emit(j, vec![a, m - a]);
                         }
                     }
                 }
@@ -84,7 +80,7 @@ pub fn for_each_option(rule: &HeapRule, n: u64, mut f: impl FnMut(HeapOption)) {
                         for b in a..=(m - a) / 2 {
                             let c = m - a - b;
                             if constraint.allows_triple(a, b, c) {
-                                emit(j, &[a, b, c]);
+                                emit(j, vec![a, b, c]);
                             }
                         }
                     }
@@ -93,40 +89,40 @@ pub fn for_each_option(rule: &HeapRule, n: u64, mut f: impl FnMut(HeapOption)) {
         }
         RuleKind::Subtraction(set) => {
             for &s in set.iter().take_while(|&&s| s <= n) {
-                emit(s, if s == n { &[] } else { &[n - s] });
+                emit(s, leave(n - s));
             }
         }
         RuleKind::AllBut(set) => {
             for k in 1..=n {
                 if set.binary_search(&k).is_err() {
-                    emit(k, if k == n { &[] } else { &[n - k] });
+                    emit(k, leave(n - k));
                 }
             }
         }
         RuleKind::Lasker => {
             for k in 1..=n {
-                emit(k, if k == n { &[] } else { &[n - k] });
+                emit(k, leave(n - k));
             }
             for a in 1..=n / 2 {
-                emit(0, &[a, n - a]);
+                emit(0, vec![a, n - a]);
             }
         }
         RuleKind::Half => {
             // Remove k with 2k ≥ n: leave n - k ≤ ⌊n/2⌋.
             if n > 0 {
                 for left in 0..=n / 2 {
-                    emit(n - left, if left == 0 { &[] } else { &[left] });
+                    emit(n - left, leave(left));
                 }
             }
         }
         RuleKind::EvenIfNotAll => {
             let mut k = 2;
             while k < n {
-                emit(k, &[n - k]);
+                emit(k, vec![n - k]);
                 k += 2;
             }
             if n % 2 == 1 {
-                emit(n, &[]);
+                emit(n, vec![]);
             }
         }
     }

@@ -524,7 +524,7 @@ mod tests {
 
     #[test]
     fn bad_rules_say_what_and_where() {
-        let e = rule("0.19").unwrap_err();
+        let e = rule("0.1g").unwrap_err();
         assert_eq!(e.span, 3..4, "{e}");
         let e = rule("sub(1,0)").unwrap_err();
         assert_eq!(e.span, 6..7);
