@@ -1,6 +1,6 @@
 //! `grundy analyze` and `grundy rules`.
 
-use crate::Failure;
+use crate::{Failure, emit};
 use grundy::analysis::{AnalyzeError, analyze};
 use grundy::solve::Limits;
 use grundy::sum::{Context, Engine};
@@ -59,11 +59,10 @@ pub fn run(args: Args) -> Result<(), Failure> {
     if args.json {
         let text =
             serde_json::to_string_pretty(&analysis).map_err(|e| Failure::compute(e.to_string()))?;
-        println!("{text}");
+        emit(&(text + "\n"))
     } else {
-        print!("{}", render(&analysis));
+        emit(&render(&analysis))
     }
-    Ok(())
 }
 
 /// The analysis as text for people.

@@ -281,7 +281,10 @@ fn misere_nim(sum: &Sum, heaps: &[u64]) -> Analysis {
             winning_moves.extend(winning(sum, i, moves));
         }
     }
-    let rule = if big == 0 {
+    let rule = if heaps.iter().all(|&h| h == 0) {
+        "No move is left: the opponent made the last move and so lost; the player to move has won."
+            .to_string()
+    } else if big == 0 {
         format!(
             "Every heap has at most one token: in misère Nim the player to move loses exactly when the number of 1-heaps is odd; here it is {ones}."
         )
