@@ -1,0 +1,139 @@
+//! Heap games against published values: every file in tests/data/heap names its source
+//! (OEIS, Winning Ways, Flammenkamp's tables) and lists `n g(n)` line by line; some also
+//! state the published period, which must be found and proven.
+
+use grundy::control::Control;
+use grundy::heap::period::{Period, ProofStep, next_proof_step};
+use grundy::heap::plain::PlainSequence;
+use grundy::heap::rules::HeapRule;
+use grundy::heap::sequence::engine_for;
+use std::path::{Path, PathBuf};
+
+struct Reference {
+    file: PathBuf,
+    rule: HeapRule,
+    /// (line number, n, g(n))
+    values: Vec<(usize, u64, u16)>,
+    period: Option<(u64, u64)>,
+    complete_to: Option<u64>,
+}
+
+fn read(file: &Path) -> Reference {
+    let text = std::fs::read_to_string(file).unwrap();
+    let (mut rule, mut values, mut period, mut complete_to) = (None, Vec::new(), None, None);
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        if let Some(r) = line.strip_prefix("rule:") {
+            rule = Some(HeapRule::parse(r.trim()).unwrap());
+        } else if let Some(p) = line.strip_prefix("period:") {
+            let (p, e) = p.trim().split_once(" from ").unwrap();
+            period = Some((p.parse().unwrap(), e.parse().unwrap()));
+        } else if let Some(c) = line.strip_prefix("complete-to:") {
+            complete_to = Some(c.trim().parse().unwrap());
+        } else {
+            let (n, v) = line.split_once(' ').unwrap();
+            values.push((i + 1, n.parse().unwrap(), v.parse().unwrap()));
+        }
+    }
+    Reference {
+        file: file.to_path_buf(),
+        rule: rule.expect("a rule line"),
+        values,
+        period,
+        complete_to,
+    }
+}
+
+fn references() -> Vec<Reference> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/heap");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
+    files.sort();
+    files.iter().map(|f| read(f)).collect()
+}
+
+fn computed(rule: &HeapRule, count: u64) -> Vec<u16> {
+    let mut engine = engine_for(rule, Vec::new()).unwrap();
+    assert!(engine.extend_to(count, &mut Control::none()).unwrap());
+    engine.values()[..count as usize].to_vec()
+}
+
+#[test]
+fn published_values_match_line_by_line() {
+    let all = references();
+    assert!(all.len() >= 15);
+    for r in &all {
+        let count = r.values.iter().map(|v| v.1).max().unwrap() + 1;
+        // Both the engine chosen for the rule and the plain engine.
+        let fast = computed(&r.rule, count);
+        let mut plain = PlainSequence::new(&r.rule);
+        plain.extend_to(count, &mut Control::none()).unwrap();
+        for &(line, n, v) in &r.values {
+            assert_eq!(fast[n as usize], v, "{}:{line}: g({n}) of {}", r.file.display(), r.rule);
+            assert_eq!(plain.values()[n as usize], v, "{}:{line}: plain g({n})", r.file.display());
+        }
+    }
+}
+
+/// Flammenkamp's list of the sparse values of Grundy's game is complete up to its
+/// `complete-to` line: no other heap in that range has a sparse value.
+#[test]
+fn grundys_game_sparse_values_are_exactly_the_published_ones() {
+    let r = references().into_iter().find(|r| r.complete_to.is_some()).unwrap();
+    let to = r.complete_to.unwrap();
+    let values = computed(&r.rule, to + 1);
+    let sparse = |v: u16| (v >> 1).count_ones() % 2 == 0;
+    let found: Vec<(u64, u16)> = (0..=to).filter(|&n| sparse(values[n as usize])).map(|n| (n, values[n as usize])).collect();
+    let published: Vec<(u64, u16)> = r.values.iter().map(|&(_, n, v)| (n, v)).collect();
+    assert_eq!(found, published);
+}
+
+fn prove(rule: &HeapRule, max: u64) -> Period {
+    let mut engine = engine_for(rule, Vec::new()).unwrap();
+    loop {
+        match next_proof_step(rule, engine.values(), max) {
+            ProofStep::Proven(p) => return p,
+            ProofStep::Extend(n) => assert!(engine.extend_to(n, &mut Control::none()).unwrap()),
+            other => panic!("{rule}: no proof within {max} values: {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn published_periods_are_found_and_proven() {
+    for r in references() {
+        if let Some((p, e)) = r.period {
+            let found = prove(&r.rule, 5000);
+            assert_eq!((found.period, found.preperiod), (p, e), "{}", r.file.display());
+            assert!(found.proven());
+        }
+    }
+}
+
+/// Gangolli and Plambeck (1989): 0.127 has period 4 from 46578 (last exception 46577).
+/// About 93 000 values; minutes on the plain engine, fast on the sparse one.
+#[test]
+#[ignore = "deep tier: about 93 000 values"]
+fn octal_0_127_period_is_proven() {
+    let p = prove(&HeapRule::parse("0.127").unwrap(), 200_000);
+    assert_eq!((p.period, p.preperiod), (4, 46578));
+}
+
+/// 0.16: period 149459 from 105351 (Flammenkamp); about 510 000 values.
+#[test]
+#[ignore = "deep tier: needs the sparse engine (about 510 000 values)"]
+fn octal_0_16_period_is_proven() {
+    let p = prove(&HeapRule::parse("0.16").unwrap(), 1_000_000);
+    assert_eq!((p.period, p.preperiod), (149_459, 105_351));
+}
+
+/// 0.56: period 144 (Gangolli and Plambeck 1989); about 653 000 values.
+#[test]
+#[ignore = "deep tier: needs the sparse engine (about 653 000 values)"]
+fn octal_0_56_period_is_proven() {
+    let p = prove(&HeapRule::parse("0.56").unwrap(), 2_000_000);
+    assert_eq!(p.period, 144);
+    assert!((326_630..=326_645).contains(&p.preperiod), "{p:?}");
+}
