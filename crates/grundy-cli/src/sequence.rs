@@ -68,8 +68,10 @@ pub fn run(args: Args) -> Result<(), Failure> {
         .map_err(|e| Failure::input(format!("invalid rule\n{}", e.render(&args.rule))))?;
     let prefix = match (&args.checkpoint, args.resume) {
         (Some(path), true) => {
-            let (saved, values) = checkpoint::load(path).map_err(|e| Failure::input(e.to_string()))?;
-            let saved_rule = HeapRule::parse(&saved).map_err(|e| Failure::input(format!("{}: {e}", path.display())))?;
+            let (saved, values) =
+                checkpoint::load(path).map_err(|e| Failure::input(e.to_string()))?;
+            let saved_rule = HeapRule::parse(&saved)
+                .map_err(|e| Failure::input(format!("{}: {e}", path.display())))?;
             if saved_rule.kind != rule.kind {
                 return Err(Failure::input(format!(
                     "{} holds values of {saved}, not of {}",
@@ -84,13 +86,25 @@ pub fn run(args: Args) -> Result<(), Failure> {
     let mut engine = engine_for(&rule, prefix).map_err(|e| Failure::compute(e.to_string()))?;
     let mut runner = Runner::new(&rule, args.checkpoint.as_deref())?;
     let started = Instant::now();
+    // How many values to show: all computed with --prove, g(0) to g(N) with --to N (a
+    // resumed checkpoint may hold more).
+    let mut shown = usize::MAX;
     let (period, cancelled) = if args.prove {
         prove(&rule, engine.as_mut(), &mut runner, args.max)?
     } else {
-        let count = args.to.unwrap_or(DEFAULT_TO).checked_add(1).ok_or_else(|| Failure::input("--to is too large"))?;
+        let count = args
+            .to
+            .unwrap_or(DEFAULT_TO)
+            .checked_add(1)
+            .ok_or_else(|| Failure::input("--to is too large"))?;
         check_memory(engine.as_ref(), count)?;
         let done = runner.compute(engine.as_mut(), count)?;
-        (find_period(&rule, engine.values()), !done)
+        shown = usize::try_from(count).unwrap_or(usize::MAX);
+        let values = engine.values();
+        (
+            find_period(&rule, &values[..shown.min(values.len())]),
+            !done,
+        )
     };
     let elapsed = started.elapsed();
     runner.save(engine.values())?;
@@ -107,11 +121,13 @@ pub fn run(args: Args) -> Result<(), Failure> {
             code: 130,
         });
     }
-    let values = engine.values();
+    let values = &engine.values()[..shown.min(engine.values().len())];
     if let Some(path) = &args.plot {
         write_plot(path, values, &rule)?;
     }
-    let stats = args.stats.then(|| stats_json(engine.as_ref(), elapsed));
+    let stats = args
+        .stats
+        .then(|| stats_json(engine.as_ref(), values, elapsed));
     if args.json {
         let mut out = json!({
             "rules": rule.name,
@@ -124,14 +140,20 @@ pub fn run(args: Args) -> Result<(), Failure> {
         if let Some(s) = stats {
             out["stats"] = s;
         }
-        println!("{}", serde_json::to_string_pretty(&out).map_err(|e| Failure::compute(e.to_string()))?);
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&out).map_err(|e| Failure::compute(e.to_string()))?
+        );
     } else if args.csv {
         println!("n,value");
         for (n, v) in values.iter().enumerate() {
             println!("{n},{v}");
         }
     } else {
-        print!("{}", render_text(&rule, values, period.as_ref(), !args.prove));
+        print!(
+            "{}",
+            render_text(&rule, values, period.as_ref(), !args.prove)
+        );
         if let Some(s) = stats {
             print!("{}", render_stats(&s));
         }
@@ -196,7 +218,8 @@ impl Runner {
 
     fn save(&mut self, values: &[u16]) -> Result<(), Failure> {
         if let Some(path) = &self.checkpoint {
-            checkpoint::save(path, &self.rule, values).map_err(|e| Failure::compute(e.to_string()))?;
+            checkpoint::save(path, &self.rule, values)
+                .map_err(|e| Failure::compute(e.to_string()))?;
         }
         self.last_save = Instant::now();
         Ok(())
@@ -217,8 +240,12 @@ impl Runner {
         while (engine.values().len() as u64) < count {
             let next = (engine.values().len() as u64 + CHUNK).min(count);
             let mut report = |done: u64, _total: u64| bar.set_position(done);
-            let mut control = Control::none().with_progress(&mut report).with_cancel(&cancel);
-            let finished = engine.extend_to(next, &mut control).map_err(|e| Failure::compute(e.to_string()))?;
+            let mut control = Control::none()
+                .with_progress(&mut report)
+                .with_cancel(&cancel);
+            let finished = engine
+                .extend_to(next, &mut control)
+                .map_err(|e| Failure::compute(e.to_string()))?;
             if !finished || cancel.load(Ordering::Relaxed) {
                 bar.abandon();
                 return Ok(false);
@@ -263,7 +290,9 @@ fn prove(
 fn period_json(p: &Period) -> Json {
     let proof = match &p.proof {
         Proof::Apparent => json!("apparent"),
-        Proof::GuySmith { heaps: 1, needed, .. } => json!(format!("subtraction-game window, {needed} values")),
+        Proof::GuySmith {
+            heaps: 1, needed, ..
+        } => json!(format!("subtraction-game window, {needed} values")),
         Proof::GuySmith { needed, .. } => json!(format!("Guy-Smith theorem, {needed} values")),
         Proof::Theorem(t) => json!(t),
     };
@@ -276,10 +305,13 @@ fn period_json(p: &Period) -> Json {
     })
 }
 
-fn stats_json(engine: &dyn SequenceEngine, elapsed: Duration) -> Json {
-    let values = engine.values();
+fn stats_json(engine: &dyn SequenceEngine, values: &[u16], elapsed: Duration) -> Json {
     let hist = histogram(values);
-    let extra: serde_json::Map<String, Json> = engine.stats().into_iter().map(|(k, v)| (k, json!(v))).collect();
+    let extra: serde_json::Map<String, Json> = engine
+        .stats()
+        .into_iter()
+        .map(|(k, v)| (k, json!(v)))
+        .collect();
     json!({
         "engine": engine.name(),
         "seconds": elapsed.as_secs_f64(),
@@ -312,14 +344,27 @@ fn render_stats(s: &Json) -> String {
     out
 }
 
-fn render_text(rule: &HeapRule, values: &[u16], period: Option<&Period>, with_values: bool) -> String {
-    let mut out = format!("{}: g(0) to g({})\n", rule.name, values.len().saturating_sub(1));
+fn render_text(
+    rule: &HeapRule,
+    values: &[u16],
+    period: Option<&Period>,
+    with_values: bool,
+) -> String {
+    let mut out = format!(
+        "{}: g(0) to g({})\n",
+        rule.name,
+        values.len().saturating_sub(1)
+    );
     if with_values {
         let width = values.iter().max().map_or(1, |m| m.to_string().len());
         let index_width = values.len().to_string().len();
         for (row, chunk) in values.chunks(10).enumerate() {
             let line: Vec<String> = chunk.iter().map(|v| format!("{v:>width$}")).collect();
-            out.push_str(&format!("{:>index_width$}:  {}\n", row * 10, line.join(" ")));
+            out.push_str(&format!(
+                "{:>index_width$}:  {}\n",
+                row * 10,
+                line.join(" ")
+            ));
         }
     } else {
         out.push_str(&format!("{} values computed\n", values.len()));
@@ -338,7 +383,11 @@ fn write_plot(path: &Path, values: &[u16], rule: &HeapRule) -> Result<(), Failur
             path.display()
         )));
     }
-    let title = format!("{}: g(n) for n = 0 to {}", rule.name, values.len().saturating_sub(1));
+    let title = format!(
+        "{}: g(n) for n = 0 to {}",
+        rule.name,
+        values.len().saturating_sub(1)
+    );
     std::fs::write(path, svg_scatter(values, &title))
         .map_err(|e| Failure::compute(format!("{}: {e}", path.display())))
 }

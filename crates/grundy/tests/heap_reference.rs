@@ -49,7 +49,10 @@ fn read(file: &Path) -> Reference {
 
 fn references() -> Vec<Reference> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/heap");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
     files.sort();
     files.iter().map(|f| read(f)).collect()
 }
@@ -71,8 +74,19 @@ fn published_values_match_line_by_line() {
         let mut plain = PlainSequence::new(&r.rule);
         plain.extend_to(count, &mut Control::none()).unwrap();
         for &(line, n, v) in &r.values {
-            assert_eq!(fast[n as usize], v, "{}:{line}: g({n}) of {}", r.file.display(), r.rule);
-            assert_eq!(plain.values()[n as usize], v, "{}:{line}: plain g({n})", r.file.display());
+            assert_eq!(
+                fast[n as usize],
+                v,
+                "{}:{line}: g({n}) of {}",
+                r.file.display(),
+                r.rule
+            );
+            assert_eq!(
+                plain.values()[n as usize],
+                v,
+                "{}:{line}: plain g({n})",
+                r.file.display()
+            );
         }
     }
 }
@@ -81,11 +95,17 @@ fn published_values_match_line_by_line() {
 /// `complete-to` line: no other heap in that range has a sparse value.
 #[test]
 fn grundys_game_sparse_values_are_exactly_the_published_ones() {
-    let r = references().into_iter().find(|r| r.complete_to.is_some()).unwrap();
+    let r = references()
+        .into_iter()
+        .find(|r| r.complete_to.is_some())
+        .unwrap();
     let to = r.complete_to.unwrap();
     let values = computed(&r.rule, to + 1);
     let sparse = |v: u16| (v >> 1).count_ones() % 2 == 0;
-    let found: Vec<(u64, u16)> = (0..=to).filter(|&n| sparse(values[n as usize])).map(|n| (n, values[n as usize])).collect();
+    let found: Vec<(u64, u16)> = (0..=to)
+        .filter(|&n| sparse(values[n as usize]))
+        .map(|n| (n, values[n as usize]))
+        .collect();
     let published: Vec<(u64, u16)> = r.values.iter().map(|&(_, n, v)| (n, v)).collect();
     assert_eq!(found, published);
 }
@@ -106,7 +126,12 @@ fn published_periods_are_found_and_proven() {
     for r in references() {
         if let Some((p, e)) = r.period {
             let found = prove(&r.rule, 5000);
-            assert_eq!((found.period, found.preperiod), (p, e), "{}", r.file.display());
+            assert_eq!(
+                (found.period, found.preperiod),
+                (p, e),
+                "{}",
+                r.file.display()
+            );
             assert!(found.proven());
         }
     }

@@ -35,7 +35,9 @@ pub enum CheckpointError {
 }
 
 fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
 }
 
 /// Writes a checkpoint of `values` of `rule` to `path`, atomically (temporary file, flush,
@@ -75,9 +77,16 @@ pub fn load(path: &Path) -> Result<(String, Vec<u16>), CheckpointError> {
         path: path.to_path_buf(),
         reason: reason.into(),
     };
-    let rest = bytes.strip_prefix(MAGIC).ok_or_else(|| invalid("it does not start with the checkpoint header"))?;
-    let end = rest.iter().position(|&b| b == b'\n').ok_or_else(|| invalid("no rule line"))?;
-    let rule = std::str::from_utf8(&rest[..end]).map_err(|_| invalid("the rule is not text"))?.to_string();
+    let rest = bytes
+        .strip_prefix(MAGIC)
+        .ok_or_else(|| invalid("it does not start with the checkpoint header"))?;
+    let end = rest
+        .iter()
+        .position(|&b| b == b'\n')
+        .ok_or_else(|| invalid("no rule line"))?;
+    let rule = std::str::from_utf8(&rest[..end])
+        .map_err(|_| invalid("the rule is not text"))?
+        .to_string();
     let rest = &rest[end + 1..];
     if rest.len() < 16 {
         return Err(invalid("it is truncated"));
@@ -85,13 +94,18 @@ pub fn load(path: &Path) -> Result<(String, Vec<u16>), CheckpointError> {
     let count = u64::from_le_bytes(rest[..8].try_into().expect("8 bytes"));
     let body = &rest[8..rest.len() - 8];
     if count.checked_mul(2) != Some(body.len() as u64) {
-        return Err(invalid("it is truncated (the value count does not match the length)"));
+        return Err(invalid(
+            "it is truncated (the value count does not match the length)",
+        ));
     }
     let stored = u64::from_le_bytes(rest[rest.len() - 8..].try_into().expect("8 bytes"));
     if fnv1a(&bytes[..bytes.len() - 8]) != stored {
         return Err(invalid("the checksum does not match (the file is damaged)"));
     }
-    let values = body.chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]])).collect();
+    let values = body
+        .chunks_exact(2)
+        .map(|c| u16::from_le_bytes([c[0], c[1]]))
+        .collect();
     Ok((rule, values))
 }
 
@@ -118,7 +132,10 @@ mod tests {
         assert!(matches!(load(&path), Err(CheckpointError::Invalid { .. })));
         fs::write(&path, &bytes[..bytes.len() - 3]).unwrap();
         assert!(matches!(load(&path), Err(CheckpointError::Invalid { .. })));
-        assert!(matches!(load(&dir.join("missing")), Err(CheckpointError::Io { .. })));
+        assert!(matches!(
+            load(&dir.join("missing")),
+            Err(CheckpointError::Io { .. })
+        ));
         fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -10,10 +10,10 @@ use super::options::{HeapOption, for_each_option, option_count_bound};
 use super::period::Period;
 use super::rules::{HeapRule, RuleKind};
 use super::sequence::{Known, known};
+use crate::Nimber;
 use crate::game::ImpartialGame;
 use crate::solve::Solver;
 use crate::sum::{AnalysisError, Component, Context, Engine, Move};
-use crate::Nimber;
 use std::sync::Arc;
 
 /// The most options of a heap listed one by one; heaps with more are searched through
@@ -62,7 +62,11 @@ impl HeapComponent {
     }
 
     /// Moves to value `target` found by listing every option.
-    fn listed_moves_to_value(&self, target: Nimber, ctx: &Context) -> Result<Vec<Move>, AnalysisError> {
+    fn listed_moves_to_value(
+        &self,
+        target: Nimber,
+        ctx: &Context,
+    ) -> Result<Vec<Move>, AnalysisError> {
         let mut options = Vec::new();
         for_each_option(&self.rule, self.heap, |o| options.push(o));
         options.sort_by(|a, b| (a.removed, &a.parts).cmp(&(b.removed, &b.parts)));
@@ -71,7 +75,9 @@ impl HeapComponent {
         if ctx.engine == Engine::Generic {
             let mut solver = Solver::with_limits(HeapGame::new(&self.rule), ctx.limits);
             for o in &options {
-                let v = solver.value(&o.parts).map_err(|e| AnalysisError::solve(self, e))?;
+                let v = solver
+                    .value(&o.parts)
+                    .map_err(|e| AnalysisError::solve(self, e))?;
                 if v == target {
                     found.push(self.to_move(o, o.describe(self.heap)));
                 }
@@ -82,7 +88,9 @@ impl HeapComponent {
         for o in &options {
             let mut v = 0;
             for &part in &o.parts {
-                v ^= k.value(part).ok_or_else(|| AnalysisError::unsupported(self, "a part's value is unknown"))?;
+                v ^= k
+                    .value(part)
+                    .ok_or_else(|| AnalysisError::unsupported(self, "a part's value is unknown"))?;
             }
             if Nimber(v) == target {
                 found.push(self.to_move(o, o.describe(self.heap)));
@@ -93,22 +101,39 @@ impl HeapComponent {
 
     /// Moves to value `target` from a huge heap, through the proven period `period` (saltus
     /// 0): one representative per class of the smaller parts.
-    fn periodic_moves_to_value(&self, target: Nimber, k: &Known, period: &Period) -> Result<Vec<Move>, AnalysisError> {
+    fn periodic_moves_to_value(
+        &self,
+        target: Nimber,
+        k: &Known,
+        period: &Period,
+    ) -> Result<Vec<Move>, AnalysisError> {
         let n = self.heap;
         let (p, e1) = (period.period, period.preperiod.max(1));
         let value = |h: u64| k.value(h).map(Nimber);
         let digits: Vec<(u64, u8)> = match &self.rule.kind {
-            RuleKind::TakeBreak(tb) if tb.as_plain_code().is_some() => {
-                tb.code.digits().iter().enumerate().map(|(j, &d)| (j as u64, d)).collect()
-            }
+            RuleKind::TakeBreak(tb) if tb.as_plain_code().is_some() => tb
+                .code
+                .digits()
+                .iter()
+                .enumerate()
+                .map(|(j, &d)| (j as u64, d))
+                .collect(),
             RuleKind::Subtraction(set) => set.iter().map(|&s| (s, 3)).collect(),
-            _ => return Err(AnalysisError::unsupported(self, "no move search through the period for this rule")),
+            _ => {
+                return Err(AnalysisError::unsupported(
+                    self,
+                    "no move search through the period for this rule",
+                ));
+            }
         };
         let t = digits.last().map_or(0, |d| d.0);
         // Every representative part stays below `e1 + 2p`, so the largest part is at least
         // `n - t - 2(e1 + 2p)`; require it far past the preperiod.
         if n < t + 4 * (e1 + 2 * p) {
-            return Err(AnalysisError::unsupported(self, "heap too small for the periodic move search"));
+            return Err(AnalysisError::unsupported(
+                self,
+                "heap too small for the periodic move search",
+            ));
         }
         // A smaller part at or past the preperiod stands for its whole class.
         let note = |small: &[u64]| {
@@ -146,7 +171,10 @@ impl HeapComponent {
                 for a in 1..e1 + p {
                     for b in a..a.max(e1) + p {
                         let c = m - a - b;
-                        let v = value(a).zip(value(b)).zip(value(c)).map(|((x, y), z)| x ^ y ^ z);
+                        let v = value(a)
+                            .zip(value(b))
+                            .zip(value(c))
+                            .map(|((x, y), z)| x ^ y ^ z);
                         push(j, vec![a, b, c], v, &[a, b]);
                     }
                 }
@@ -186,14 +214,20 @@ impl Component for HeapComponent {
         if option_count_bound(&self.rule, self.heap) > MAX_LISTED_OPTIONS {
             return Err(AnalysisError::unsupported(
                 self,
-                format!("a heap of {} has too many moves to list one by one", self.heap),
+                format!(
+                    "a heap of {} has too many moves to list one by one",
+                    self.heap
+                ),
             ));
         }
         let mut moves = Vec::new();
         for_each_option(&self.rule, self.heap, |o| moves.push(o));
         moves.sort_by(|a, b| (a.removed, &a.parts).cmp(&(b.removed, &b.parts)));
         moves.dedup();
-        Ok(moves.iter().map(|o| self.to_move(o, o.describe(self.heap))).collect())
+        Ok(moves
+            .iter()
+            .map(|o| self.to_move(o, o.describe(self.heap)))
+            .collect())
     }
 
     fn clone_box(&self) -> Box<dyn Component> {
@@ -242,7 +276,11 @@ impl ImpartialGame for HeapGame {
                 continue;
             }
             for_each_option(&self.rule, heap, |o| {
-                let mut next: Vec<u64> = position[..i].iter().chain(&position[i + 1..]).copied().collect();
+                let mut next: Vec<u64> = position[..i]
+                    .iter()
+                    .chain(&position[i + 1..])
+                    .copied()
+                    .collect();
                 next.extend(o.parts);
                 next.sort_unstable();
                 out.push(next);
@@ -252,7 +290,11 @@ impl ImpartialGame for HeapGame {
     }
 
     fn components(&self, position: &Vec<u64>) -> Vec<Vec<u64>> {
-        position.iter().filter(|&&h| h > 0).map(|&h| vec![h]).collect()
+        position
+            .iter()
+            .filter(|&&h| h > 0)
+            .map(|&h| vec![h])
+            .collect()
     }
 }
 
@@ -267,10 +309,26 @@ mod tests {
     #[test]
     fn fast_and_generic_values_agree_on_small_heaps() {
         let ctx = Context::default();
-        for rule in ["kayles", "0.137", "4.07", "0.f", "grundys-game", "lasker", "half", "even-if-not-all", "sub(2,5)", "allbut(1,3)", "0.4!8"] {
+        for rule in [
+            "kayles",
+            "0.137",
+            "4.07",
+            "0.f",
+            "grundys-game",
+            "lasker",
+            "half",
+            "even-if-not-all",
+            "sub(2,5)",
+            "allbut(1,3)",
+            "0.4!8",
+        ] {
             for n in 0..28 {
                 let c = heap(rule, n);
-                assert_eq!(c.value(&ctx).unwrap(), c.value_generic(&ctx).unwrap(), "{rule} {n}");
+                assert_eq!(
+                    c.value(&ctx).unwrap(),
+                    c.value_generic(&ctx).unwrap(),
+                    "{rule} {n}"
+                );
             }
         }
     }
@@ -300,12 +358,21 @@ mod tests {
             let period = k.proven_period().unwrap().clone();
             for target in 0..4 {
                 let listed = c.listed_moves_to_value(Nimber(target), &ctx).unwrap();
-                let periodic = c.periodic_moves_to_value(Nimber(target), &k, &period).unwrap();
+                let periodic = c
+                    .periodic_moves_to_value(Nimber(target), &k, &period)
+                    .unwrap();
                 let key = |m: &Move| {
-                    let mut parts: Vec<u64> = m.result.iter().map(|r| r.args()[0].parse().unwrap()).collect();
+                    let mut parts: Vec<u64> = m
+                        .result
+                        .iter()
+                        .map(|r| r.args()[0].parse().unwrap())
+                        .collect();
                     parts.sort_unstable();
                     let removed = n - parts.iter().sum::<u64>();
-                    let small: Vec<u64> = parts[..parts.len().saturating_sub(1)].iter().map(|&a| period.class_of(a)).collect();
+                    let small: Vec<u64> = parts[..parts.len().saturating_sub(1)]
+                        .iter()
+                        .map(|&a| period.class_of(a))
+                        .collect();
                     (removed, small)
                 };
                 let mut a: Vec<_> = listed.iter().map(key).collect();

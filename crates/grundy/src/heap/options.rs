@@ -149,7 +149,10 @@ mod tests {
 
     #[test]
     fn grundys_game_splits_unequally() {
-        assert_eq!(options("grundys-game", 6), vec![(0, vec![1, 5]), (0, vec![2, 4])]);
+        assert_eq!(
+            options("grundys-game", 6),
+            vec![(0, vec![1, 5]), (0, vec![2, 4])]
+        );
         assert_eq!(options("grundys-game", 2), vec![]);
     }
 
@@ -157,10 +160,19 @@ mod tests {
     fn the_other_families() {
         assert_eq!(options("sub(1,3,4)", 3), vec![(1, vec![2]), (3, vec![])]);
         assert_eq!(options("allbut(1,2)", 4), vec![(3, vec![1]), (4, vec![])]);
-        assert_eq!(options("half", 5), vec![(5, vec![]), (4, vec![1]), (3, vec![2])]);
-        assert_eq!(options("even-if-not-all", 5), vec![(2, vec![3]), (4, vec![1]), (5, vec![])]);
+        assert_eq!(
+            options("half", 5),
+            vec![(5, vec![]), (4, vec![1]), (3, vec![2])]
+        );
+        assert_eq!(
+            options("even-if-not-all", 5),
+            vec![(2, vec![3]), (4, vec![1]), (5, vec![])]
+        );
         assert_eq!(options("even-if-not-all", 4), vec![(2, vec![2])]);
-        assert_eq!(options("lasker", 2), vec![(1, vec![1]), (2, vec![]), (0, vec![1, 1])]);
+        assert_eq!(
+            options("lasker", 2),
+            vec![(1, vec![1]), (2, vec![]), (0, vec![1, 1])]
+        );
         assert_eq!(options("0.8", 4), vec![(1, vec![1, 1, 1])]);
         assert_eq!(options("0.8!", 7), vec![(1, vec![1, 2, 3])]);
     }

@@ -108,8 +108,13 @@ impl fmt::Display for Period {
         }
         match &self.proof {
             Proof::Apparent => f.write_str(", apparent (not proven)"),
-            Proof::GuySmith { heaps: 1, needed, .. } => {
-                write!(f, ", proven (subtraction-game window: {needed} values checked)")
+            Proof::GuySmith {
+                heaps: 1, needed, ..
+            } => {
+                write!(
+                    f,
+                    ", proven (subtraction-game window: {needed} values checked)"
+                )
             }
             Proof::GuySmith { heaps, needed, .. } => write!(
                 f,
@@ -219,8 +224,12 @@ fn saltus_for(values: &[u16], p: usize, arithmetic: bool) -> Option<i64> {
 pub fn apparent_period(values: &[u16], arithmetic: bool) -> Option<Period> {
     let n = values.len();
     for p in 1..=n / 3 {
-        let Some(s) = saltus_for(values, p, arithmetic) else { continue };
-        let Some(e) = preperiod_for(values, p, s) else { continue };
+        let Some(s) = saltus_for(values, p, arithmetic) else {
+            continue;
+        };
+        let Some(e) = preperiod_for(values, p, s) else {
+            continue;
+        };
         if n - e >= 3 * p && n - e >= 12 {
             return Some(Period {
                 period: p as u64,
@@ -240,7 +249,9 @@ pub fn find_period(rule: &HeapRule, values: &[u16]) -> Option<Period> {
         ProofMethod::GuySmith { heaps, max_removal } => {
             let n = values.len();
             for p in 1..n {
-                let Some(e) = preperiod_for(values, p, 0) else { continue };
+                let Some(e) = preperiod_for(values, p, 0) else {
+                    continue;
+                };
                 let needed = values_needed(heaps, max_removal, p as u64, e as u64);
                 if needed <= n as u64 {
                     return Some(Period {
@@ -269,9 +280,14 @@ pub fn find_period(rule: &HeapRule, values: &[u16]) -> Option<Period> {
             name,
         } => {
             let found = apparent_period(values, true)?;
-            let agrees = found.period == period && found.preperiod == preperiod && found.saltus == saltus;
+            let agrees =
+                found.period == period && found.preperiod == preperiod && found.saltus == saltus;
             Some(Period {
-                proof: if agrees { Proof::Theorem(name) } else { Proof::Apparent },
+                proof: if agrees {
+                    Proof::Theorem(name)
+                } else {
+                    Proof::Apparent
+                },
                 ..found
             })
         }
@@ -310,7 +326,9 @@ pub fn next_proof_step(rule: &HeapRule, values: &[u16], max: u64) -> ProofStep {
             Some(p) => values_needed(heaps, max_removal, p.period, p.preperiod).max(n + 1),
             None => (2 * n).max(64),
         },
-        ProofMethod::Theorem { period, preperiod, .. } => (preperiod + 4 * period + 16).max(2 * n).max(64),
+        ProofMethod::Theorem {
+            period, preperiod, ..
+        } => (preperiod + 4 * period + 16).max(2 * n).max(64),
     };
     if n >= max {
         return ProofStep::GiveUp(found);
@@ -349,7 +367,10 @@ mod tests {
     fn kayles_and_dawsons_chess_are_proven() {
         let p = prove("kayles", 10_000);
         assert_eq!((p.period, p.preperiod, p.saltus), (12, 71, 0));
-        assert!(matches!(p.proof, Proof::GuySmith { needed: 168, .. }), "{p:?}");
+        assert!(
+            matches!(p.proof, Proof::GuySmith { needed: 168, .. }),
+            "{p:?}"
+        );
         let p = prove("0.137", 10_000);
         assert_eq!((p.period, p.preperiod), (34, 52));
         // Dawson's Kayles is Dawson's chess shifted by one heap.
@@ -397,7 +418,11 @@ mod tests {
         let p = find_period(&rule, &v[..200]).unwrap();
         assert!(p.proven());
         for n in 0..2000 {
-            assert_eq!(p.value_at(&v[..200], n), Some(u64::from(v[n as usize])), "n = {n}");
+            assert_eq!(
+                p.value_at(&v[..200], n),
+                Some(u64::from(v[n as usize])),
+                "n = {n}"
+            );
         }
     }
 }

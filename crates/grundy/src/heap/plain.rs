@@ -85,7 +85,9 @@ impl PlainSequence {
     }
 
     fn mex(&self) -> usize {
-        (0..).find(|&v| self.seen.get(v) != Some(&self.stamp)).unwrap_or(0)
+        (0..)
+            .find(|&v| self.seen.get(v) != Some(&self.stamp))
+            .unwrap_or(0)
     }
 
     /// `g(n)` for `n = values.len()`.
@@ -200,7 +202,10 @@ mod tests {
         assert_eq!(first("half", 9), [0, 1, 2, 2, 3, 3, 3, 3, 4]);
         assert_eq!(first("even-if-not-all", 8), [0, 1, 0, 2, 1, 3, 2, 4]);
         // Grundy's game (OEIS A002188).
-        assert_eq!(first("grundys-game", 12), [0, 0, 0, 1, 0, 2, 1, 0, 2, 1, 0, 2]);
+        assert_eq!(
+            first("grundys-game", 12),
+            [0, 0, 0, 1, 0, 2, 1, 0, 2, 1, 0, 2]
+        );
     }
 
     #[test]

@@ -28,7 +28,9 @@
 //! ```
 
 use super::code::{Code, CodeError};
-use crate::expr::{ExprError, Rule, Spanned, TermSpec, no_params, parse_u64, required_params, some_args};
+use crate::expr::{
+    ExprError, Rule, Spanned, TermSpec, no_params, parse_u64, required_params, some_args,
+};
 use crate::sum::Component;
 use std::fmt;
 use std::sync::Arc;
@@ -194,7 +196,7 @@ impl HeapRule {
     /// ```
     /// use grundy::heap::rules::HeapRule;
     /// assert_eq!(HeapRule::parse("bash(3)").unwrap().name, "bash(3)");
-    /// assert!(HeapRule::parse("0.19").is_err());
+    /// assert!(HeapRule::parse("0.1g").is_err());
     /// ```
     pub fn parse(text: &str) -> Result<HeapRule, ExprError> {
         let spec = crate::expr::parse_spec(text)?;
@@ -204,7 +206,10 @@ impl HeapRule {
                 term.args[0].span.start..term.span.end,
                 "expected a rule alone, without heap sizes",
             )),
-            _ => Err(ExprError::new(0..text.len(), "expected a single heap rule such as `0.137` or `kayles`")),
+            _ => Err(ExprError::new(
+                0..text.len(),
+                "expected a single heap rule such as `0.137` or `kayles`",
+            )),
         }
     }
 
@@ -316,7 +321,10 @@ fn build_term(term: &TermSpec) -> Result<Vec<Box<dyn Component>>, ExprError> {
     let mut heaps: Vec<Box<dyn Component>> = Vec::new();
     for arg in some_args(term, USAGE)? {
         let heap = parse_u64(arg, "a heap size")?;
-        heaps.push(Box::new(super::component::HeapComponent::new(rule.clone(), heap)));
+        heaps.push(Box::new(super::component::HeapComponent::new(
+            rule.clone(),
+            heap,
+        )));
     }
     Ok(heaps)
 }
@@ -365,24 +373,35 @@ pub fn rule_of_term(term: &TermSpec) -> Result<HeapRule, ExprError> {
             })
         }
         "sub" => {
-            let set = number_set(required_params(term, "sub(S1,S2,...), e.g. sub(1,3,4)")?, "sub")?;
+            let set = number_set(
+                required_params(term, "sub(S1,S2,...), e.g. sub(1,3,4)")?,
+                "sub",
+            )?;
             HeapRule::from_kind(RuleKind::Subtraction(set))
         }
         "allbut" => {
-            let set = number_set(required_params(term, "allbut(S1,S2,...), e.g. allbut(1,2)")?, "allbut")?;
+            let set = number_set(
+                required_params(term, "allbut(S1,S2,...), e.g. allbut(1,2)")?,
+                "allbut",
+            )?;
             HeapRule::from_kind(RuleKind::AllBut(set))
         }
         "bash" => {
             let params = required_params(term, "bash(K), e.g. bash(3)")?;
             let [k] = params else {
                 let span = params[1].span.start..params[params.len() - 1].span.end;
-                return Err(ExprError::new(span, "`bash` takes one parameter: the most tokens a move removes"));
+                return Err(ExprError::new(
+                    span,
+                    "`bash` takes one parameter: the most tokens a move removes",
+                ));
             };
             let max = parse_u64(k, "the most tokens a move removes")?;
             if max == 0 || max > MAX_SET_ELEMENT {
                 return Err(ExprError::new(
                     k.span.clone(),
-                    format!("`bash({max})`: the most tokens a move removes must be 1 to {MAX_SET_ELEMENT}"),
+                    format!(
+                        "`bash({max})`: the most tokens a move removes must be 1 to {MAX_SET_ELEMENT}"
+                    ),
                 ));
             }
             HeapRule {
@@ -413,7 +432,9 @@ fn number_set(params: &[Spanned<String>], rule: &str) -> Result<Vec<u64>, ExprEr
         if v > MAX_SET_ELEMENT {
             return Err(ExprError::new(
                 p.span.clone(),
-                format!("`{v}` is too large for a `{rule}` set: the largest allowed is {MAX_SET_ELEMENT}"),
+                format!(
+                    "`{v}` is too large for a `{rule}` set: the largest allowed is {MAX_SET_ELEMENT}"
+                ),
             ));
         }
         set.push(v);
@@ -440,13 +461,19 @@ fn parse_take_break(word: &Spanned<String>) -> Result<TakeBreak, ExprError> {
         };
         match constraint {
             Some(k) => match digit_places.last_mut() {
-                Some(last) if last.1 == Constraint::Any && text[last.0..].starts_with(|d: char| d != '.') && last.0 + 1 == i => {
+                Some(last)
+                    if last.1 == Constraint::Any
+                        && text[last.0..].starts_with(|d: char| d != '.')
+                        && last.0 + 1 == i =>
+                {
                     last.1 = k;
                 }
                 _ => {
                     return Err(ExprError::new(
                         at(i, 1),
-                        format!("`{c}` must follow a digit (it constrains the heaps that digit's moves leave)"),
+                        format!(
+                            "`{c}` must follow a digit (it constrains the heaps that digit's moves leave)"
+                        ),
                     ));
                 }
             },
@@ -511,13 +538,32 @@ mod tests {
 
     #[test]
     fn names_and_codes_read_and_print() {
-        for text in ["0.77", "0.137", "4.07", "0.f", "4!.0", "0.4=", "0.8?4!", "kayles", "dawson", "lasker", "half", "even-if-not-all"] {
+        for text in [
+            "0.77",
+            "0.137",
+            "4.07",
+            "0.f",
+            "4!.0",
+            "0.4=",
+            "0.8?4!",
+            "kayles",
+            "dawson",
+            "lasker",
+            "half",
+            "even-if-not-all",
+        ] {
             assert_eq!(rule(text).unwrap().name, text);
         }
         assert_eq!(rule("sub(4,1,3,1)").unwrap().name, "sub(1,3,4)");
         assert_eq!(rule("allbut(2,1)").unwrap().name, "allbut(1,2)");
-        assert_eq!(rule("bash(3)").unwrap().kind, RuleKind::Subtraction(vec![1, 2, 3]));
-        assert_eq!(rule("grundys-game").unwrap().kind, rule("4!.0").unwrap().kind);
+        assert_eq!(
+            rule("bash(3)").unwrap().kind,
+            RuleKind::Subtraction(vec![1, 2, 3])
+        );
+        assert_eq!(
+            rule("grundys-game").unwrap().kind,
+            rule("4!.0").unwrap().kind
+        );
         assert_eq!(rule("kayles").unwrap().kind, rule("0.77").unwrap().kind);
         assert_eq!(rule(".137").unwrap().name, "0.137");
     }
@@ -531,23 +577,48 @@ mod tests {
         assert!(e.message.contains("cannot list 0"));
         let e = rule("sub(1,x)").unwrap_err();
         assert_eq!(e.span, 6..7);
-        assert!(rule("sub").unwrap_err().message.contains("needs parameters"));
+        assert!(
+            rule("sub")
+                .unwrap_err()
+                .message
+                .contains("needs parameters")
+        );
         assert!(rule("bash(0)").is_err());
         assert!(rule("bash(1,2)").is_err());
-        assert!(rule("2.7").unwrap_err().message.contains("before the point"));
+        assert!(
+            rule("2.7")
+                .unwrap_err()
+                .message
+                .contains("before the point")
+        );
         assert!(rule("0.3!").unwrap_err().message.contains("splits"));
         let e = rule("0.!4").unwrap_err();
         assert_eq!(e.span, 2..3);
         assert!(rule("0.000").is_err());
         assert!(rule("kayles(2)").is_err());
-        assert!(rule("sub(2000000)").unwrap_err().message.contains("too large"));
+        assert!(
+            rule("sub(2000000)")
+                .unwrap_err()
+                .message
+                .contains("too large")
+        );
     }
 
     #[test]
     fn plain_codes_for_the_fast_engines() {
-        assert_eq!(rule("sub(1,3,4)").unwrap().plain_code().unwrap().to_string(), "0.3033");
+        assert_eq!(
+            rule("sub(1,3,4)")
+                .unwrap()
+                .plain_code()
+                .unwrap()
+                .to_string(),
+            "0.3033"
+        );
         assert!(rule("grundys-game").unwrap().plain_code().is_none());
         assert!(rule("lasker").unwrap().plain_code().is_none());
-        assert_eq!(rule("dawson").unwrap().plain_code().unwrap().to_string(), "0.137");
+        assert_eq!(
+            rule("dawson").unwrap().plain_code().unwrap().to_string(),
+            "0.137"
+        );
     }
 }

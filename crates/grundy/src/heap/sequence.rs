@@ -6,7 +6,7 @@
 //! (and trying to prove a period) on the way. The cache is per rule, so `kayles 10 20 30`
 //! computes Kayles' sequence once, and `kayles` and `0.77` share it.
 
-use super::period::{Period, ProofStep, find_period, next_proof_step, proof_method, ProofMethod};
+use super::period::{Period, ProofMethod, ProofStep, find_period, next_proof_step, proof_method};
 use super::plain::PlainSequence;
 use super::rules::{HeapRule, RuleKind};
 use crate::control::Control;
@@ -81,7 +81,10 @@ impl SequenceEngine for PlainSequence {
 
 /// The engine for `rule`, continuing from `prefix` (the first values, e.g. from a
 /// checkpoint; empty to start afresh). The one place where the engine is chosen.
-pub fn engine_for(rule: &HeapRule, prefix: Vec<u16>) -> Result<Box<dyn SequenceEngine>, SequenceError> {
+pub fn engine_for(
+    rule: &HeapRule,
+    prefix: Vec<u16>,
+) -> Result<Box<dyn SequenceEngine>, SequenceError> {
     // the sparse engine plugs in here: for a rule with a plain octal/hex code,
     //     if let Some(code) = rule.plain_code() {
     //         let s = SparseSequence::from_prefix(&code, prefix).map_err(SequenceError::engine)?;
@@ -101,7 +104,11 @@ pub fn engine_for(rule: &HeapRule, prefix: Vec<u16>) -> Result<Box<dyn SequenceE
 /// Tested against the plain engine.
 pub fn closed_form(rule: &HeapRule, n: u64) -> Option<u64> {
     if n == 0 {
-        return matches!(rule.kind, RuleKind::Half | RuleKind::Lasker | RuleKind::EvenIfNotAll).then_some(0);
+        return matches!(
+            rule.kind,
+            RuleKind::Half | RuleKind::Lasker | RuleKind::EvenIfNotAll
+        )
+        .then_some(0);
     }
     match rule.kind {
         RuleKind::Half => Some(u64::from(64 - n.leading_zeros())),
@@ -237,11 +244,16 @@ impl Entry {
 
     fn try_proof(&mut self) -> Result<(), SequenceError> {
         self.proof_tried = true;
-        if matches!(proof_method(&self.known.rule), ProofMethod::None { .. } | ProofMethod::NotPeriodic) {
+        if matches!(
+            proof_method(&self.known.rule),
+            ProofMethod::None { .. } | ProofMethod::NotPeriodic
+        ) {
             return Ok(());
         }
         let budget = proof_budget(&self.known.rule);
-        while let ProofStep::Extend(n) = next_proof_step(&self.known.rule, self.engine.values(), budget) {
+        while let ProofStep::Extend(n) =
+            next_proof_step(&self.known.rule, self.engine.values(), budget)
+        {
             self.engine.extend_to(n, &mut Control::none())?;
         }
         self.extend(0)
@@ -290,7 +302,8 @@ pub fn heap_value(rule: &HeapRule, n: u64) -> Result<u64, HeapValueError> {
         return Ok(v);
     }
     let k = known(rule, n)?;
-    Ok(k.value(n).expect("`known` covers the heap it was asked for"))
+    Ok(k.value(n)
+        .expect("`known` covers the heap it was asked for"))
 }
 
 #[cfg(test)]
@@ -304,7 +317,11 @@ mod tests {
             let mut s = PlainSequence::new(&rule);
             s.extend_to(600, &mut Control::none()).unwrap();
             for (n, &v) in s.values().iter().enumerate() {
-                assert_eq!(closed_form(&rule, n as u64), Some(u64::from(v)), "{rule} {n}");
+                assert_eq!(
+                    closed_form(&rule, n as u64),
+                    Some(u64::from(v)),
+                    "{rule} {n}"
+                );
             }
         }
     }
@@ -318,7 +335,10 @@ mod tests {
         let small = heap_value(&kayles, 71 + r + 12 * 10).unwrap();
         assert_eq!(heap_value(&kayles, n).unwrap(), small);
         let k = known(&kayles, n).unwrap();
-        assert_eq!(k.proven_period().map(|p| (p.period, p.preperiod)), Some((12, 71)));
+        assert_eq!(
+            k.proven_period().map(|p| (p.period, p.preperiod)),
+            Some((12, 71))
+        );
     }
 
     #[test]
