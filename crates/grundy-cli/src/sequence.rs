@@ -163,7 +163,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
 
 /// Refuses a computation the machine has not the memory for.
 fn check_memory(engine: &dyn SequenceEngine, count: u64) -> Result<(), Failure> {
-    let needed = engine.memory_needed(count);
+    let needed = engine.memory_needed(count.saturating_sub(1));
     if let Some(available) = available_memory() {
         if needed > available {
             return Err(Failure::input(format!(
@@ -244,7 +244,7 @@ impl Runner {
                 .with_progress(&mut report)
                 .with_cancel(&cancel);
             let finished = engine
-                .extend_to(next, &mut control)
+                .extend_to_len(next, &mut control)
                 .map_err(|e| Failure::compute(e.to_string()))?;
             if !finished || cancel.load(Ordering::Relaxed) {
                 bar.abandon();

@@ -47,7 +47,7 @@ fn rule_text() -> impl Strategy<Value = String> {
 
 fn plain_values(rule: &HeapRule, count: u64) -> Vec<u16> {
     let mut s = PlainSequence::new(rule);
-    s.extend_to(count, &mut Control::none()).unwrap();
+    s.extend_to_len(count, &mut Control::none()).unwrap();
     s.into_values()
 }
 
@@ -78,7 +78,7 @@ proptest! {
         let period = loop {
             match next_proof_step(&rule, engine.values(), 1500) {
                 ProofStep::Proven(p) => break Some(p),
-                ProofStep::Extend(n) => { engine.extend_to(n, &mut Control::none()).unwrap(); }
+                ProofStep::Extend(n) => { engine.extend_to_len(n, &mut Control::none()).unwrap(); }
                 _ => break None,
             }
         };
@@ -98,7 +98,7 @@ proptest! {
         let rule = HeapRule::parse(&rule).unwrap();
         let whole = plain_values(&rule, 120);
         let mut resumed = engine_for(&rule, whole[..cut as usize].to_vec()).unwrap();
-        resumed.extend_to(120, &mut Control::none()).unwrap();
+        resumed.extend_to_len(120, &mut Control::none()).unwrap();
         prop_assert_eq!(resumed.values(), whole.as_slice());
     }
 

@@ -59,7 +59,7 @@ fn references() -> Vec<Reference> {
 
 fn computed(rule: &HeapRule, count: u64) -> Vec<u16> {
     let mut engine = engine_for(rule, Vec::new()).unwrap();
-    assert!(engine.extend_to(count, &mut Control::none()).unwrap());
+    assert!(engine.extend_to_len(count, &mut Control::none()).unwrap());
     engine.values()[..count as usize].to_vec()
 }
 
@@ -72,7 +72,7 @@ fn published_values_match_line_by_line() {
         // Both the engine chosen for the rule and the plain engine.
         let fast = computed(&r.rule, count);
         let mut plain = PlainSequence::new(&r.rule);
-        plain.extend_to(count, &mut Control::none()).unwrap();
+        plain.extend_to_len(count, &mut Control::none()).unwrap();
         for &(line, n, v) in &r.values {
             assert_eq!(
                 fast[n as usize],
@@ -115,7 +115,7 @@ fn prove(rule: &HeapRule, max: u64) -> Period {
     loop {
         match next_proof_step(rule, engine.values(), max) {
             ProofStep::Proven(p) => return p,
-            ProofStep::Extend(n) => assert!(engine.extend_to(n, &mut Control::none()).unwrap()),
+            ProofStep::Extend(n) => assert!(engine.extend_to_len(n, &mut Control::none()).unwrap()),
             other => panic!("{rule}: no proof within {max} values: {other:?}"),
         }
     }

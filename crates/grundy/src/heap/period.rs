@@ -345,7 +345,7 @@ mod tests {
     fn values(rule: &str, n: u64) -> (HeapRule, Vec<u16>) {
         let rule = HeapRule::parse(rule).unwrap();
         let mut s = PlainSequence::new(&rule);
-        s.extend_to(n, &mut Control::none()).unwrap();
+        s.extend_to_len(n, &mut Control::none()).unwrap();
         (rule, s.into_values())
     }
 
@@ -356,7 +356,7 @@ mod tests {
             match next_proof_step(&rule, s.values(), max) {
                 ProofStep::Proven(p) => return p,
                 ProofStep::Extend(n) => {
-                    s.extend_to(n, &mut Control::none()).unwrap();
+                    s.extend_to_len(n, &mut Control::none()).unwrap();
                 }
                 other => panic!("{rule}: {other:?}"),
             }

@@ -44,10 +44,19 @@ impl PlainSequence {
         }
     }
 
-    /// Computes the values of heaps `0..n` (afterwards `values().len() >= n`). Returns
-    /// `Ok(false)` when cancelled through `control`; the values computed so far stay a valid
-    /// prefix.
+    /// Computes the values up to and including `g(n)` (afterwards `values().len() > n`).
+    /// Returns `Ok(false)` when cancelled through `control`; the values computed so far stay
+    /// a valid prefix.
     pub fn extend_to(&mut self, n: u64, control: &mut Control) -> Result<bool, SequenceError> {
+        let len = n
+            .checked_add(1)
+            .ok_or(SequenceError::TooLong { requested: n })?;
+        self.extend_to_len(len, control)
+    }
+
+    /// Computes the values of heaps `0..n` (afterwards `values().len() >= n`); as
+    /// [`extend_to`](Self::extend_to) otherwise.
+    pub fn extend_to_len(&mut self, n: u64, control: &mut Control) -> Result<bool, SequenceError> {
         let n = usize::try_from(n).map_err(|_| SequenceError::TooLong { requested: n })?;
         if n > self.values.len() {
             self.values.reserve(n - self.values.len());
@@ -184,7 +193,7 @@ mod tests {
 
     fn first(rule: &str, n: u64) -> Vec<u16> {
         let mut s = PlainSequence::new(&HeapRule::parse(rule).unwrap());
-        assert!(s.extend_to(n, &mut Control::none()).unwrap());
+        assert!(s.extend_to_len(n, &mut Control::none()).unwrap());
         s.into_values()
     }
 
@@ -213,7 +222,7 @@ mod tests {
         let rule = HeapRule::parse("0.137").unwrap();
         let whole = first("0.137", 300);
         let mut s = PlainSequence::from_prefix(&rule, whole[..123].to_vec());
-        s.extend_to(300, &mut Control::none()).unwrap();
+        s.extend_to_len(300, &mut Control::none()).unwrap();
         assert_eq!(s.values(), whole.as_slice());
     }
 
@@ -222,7 +231,7 @@ mod tests {
         let flag = std::sync::atomic::AtomicBool::new(true);
         let mut s = PlainSequence::new(&HeapRule::parse("kayles").unwrap());
         let mut control = Control::none().with_cancel(&flag);
-        assert!(!s.extend_to(100_000, &mut control).unwrap());
+        assert!(!s.extend_to_len(100_000, &mut control).unwrap());
         let n = s.values().len();
         assert!(n < 100_000);
         assert_eq!(s.values(), &first("kayles", n as u64)[..]);

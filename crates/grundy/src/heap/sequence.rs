@@ -45,14 +45,23 @@ impl SequenceError {
 pub trait SequenceEngine: fmt::Debug + Send {
     /// The engine's name for people (`plain`, `sparse`).
     fn name(&self) -> &'static str;
-    /// Computes the values of heaps `0..n`. `Ok(false)` when cancelled: the values so far
-    /// stay a valid prefix.
+    /// Computes the values up to and including `g(n)`. `Ok(false)` when cancelled: the values
+    /// so far stay a valid prefix.
     fn extend_to(&mut self, n: u64, control: &mut Control) -> Result<bool, SequenceError>;
+    /// Computes the values of heaps `0..len` (`len` values); as [`extend_to`](Self::extend_to)
+    /// otherwise.
+    fn extend_to_len(&mut self, len: u64, control: &mut Control) -> Result<bool, SequenceError> {
+        if len == 0 || self.values().len() as u64 >= len {
+            return Ok(true);
+        }
+        self.extend_to(len - 1, control)
+    }
     /// The values computed so far: `values()[n]` is `g(n)`.
     fn values(&self) -> &[u16];
     /// The values, giving up the engine.
     fn into_values(self: Box<Self>) -> Vec<u16>;
-    /// The bytes this engine needs to hold `n` values (to refuse what the machine cannot).
+    /// The bytes this engine needs to compute up to `g(n)` (to refuse what the machine
+    /// cannot).
     fn memory_needed(&self, n: u64) -> u64;
     /// Engine-specific statistics (name, value) for `--stats`.
     fn stats(&self) -> Vec<(String, String)> {
@@ -87,10 +96,13 @@ pub fn engine_for(
 ) -> Result<Box<dyn SequenceEngine>, SequenceError> {
     // the sparse engine plugs in here: for a rule with a plain octal/hex code,
     //     if let Some(code) = rule.plain_code() {
-    //         let s = SparseSequence::from_prefix(&code, prefix).map_err(SequenceError::engine)?;
-    //         return Ok(Box::new(s));
+    //         let s = if prefix.is_empty() { SparseSequence::new(&code) }
+    //                 else { SparseSequence::from_prefix(&code, prefix) };
+    //         return Ok(Box::new(s.map_err(SequenceError::engine)?));
     //     }
-    // with `impl SequenceEngine for SparseSequence` forwarding to its methods.
+    // with `impl SequenceEngine for SparseSequence` forwarding `extend_to` (up to and
+    // including g(n)), `values`, `into_values`, `memory_needed(n)` (to
+    // `SparseSequence::memory_needed(&code, n)`) and `stats`.
     Ok(Box::new(PlainSequence::from_prefix(rule, prefix)))
 }
 
@@ -231,7 +243,7 @@ fn entry_for(rule: &HeapRule) -> Result<Arc<Mutex<Entry>>, SequenceError> {
 
 impl Entry {
     fn extend(&mut self, n: u64) -> Result<(), SequenceError> {
-        self.engine.extend_to(n, &mut Control::none())?;
+        self.engine.extend_to_len(n, &mut Control::none())?;
         let values = self.engine.values().to_vec();
         let period = find_period(&self.known.rule, &values);
         self.known = Arc::new(Known {
@@ -254,7 +266,7 @@ impl Entry {
         while let ProofStep::Extend(n) =
             next_proof_step(&self.known.rule, self.engine.values(), budget)
         {
-            self.engine.extend_to(n, &mut Control::none())?;
+            self.engine.extend_to_len(n, &mut Control::none())?;
         }
         self.extend(0)
     }
@@ -315,7 +327,7 @@ mod tests {
         for rule in ["half", "lasker", "even-if-not-all"] {
             let rule = HeapRule::parse(rule).unwrap();
             let mut s = PlainSequence::new(&rule);
-            s.extend_to(600, &mut Control::none()).unwrap();
+            s.extend_to_len(600, &mut Control::none()).unwrap();
             for (n, &v) in s.values().iter().enumerate() {
                 assert_eq!(
                     closed_form(&rule, n as u64),
