@@ -19,7 +19,7 @@
 //! | `bash(3)`              | Bash: remove 1 to 3 (`sub(1,2,3)`)                              |
 //! | `allbut(1,2)`          | remove any number except 1 and 2                                |
 //!
-//! Each heap is one [`Component`](crate::sum::Component): `kayles 10 20` is two heaps.
+//! Each heap is one [`Component`]: `kayles 10 20` is two heaps.
 //!
 //! ```
 //! let sum = grundy::expr::parse("kayles 10 20 + 0.137 5 + sub(4,1,3) 7").unwrap();
