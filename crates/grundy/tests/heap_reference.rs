@@ -138,9 +138,8 @@ fn published_periods_are_found_and_proven() {
 }
 
 /// Gangolli and Plambeck (1989): 0.127 has period 4 from 46578 (last exception 46577).
-/// About 93 000 values; minutes on the plain engine, fast on the sparse one.
+/// About 93 000 values: a few seconds on the plain engine.
 #[test]
-#[ignore = "deep tier: about 93 000 values"]
 fn octal_0_127_period_is_proven() {
     let p = prove(&HeapRule::parse("0.127").unwrap(), 200_000);
     assert_eq!((p.period, p.preperiod), (4, 46578));
