@@ -19,7 +19,10 @@ fn throughput(label: &str, mut engine: Box<dyn SequenceEngine>, n: u64) {
     let start = Instant::now();
     engine.extend_to_len(n, &mut Control::none()).unwrap();
     let s = start.elapsed().as_secs_f64();
-    println!("{label:<28} {n:>9} values in {s:>8.3} s: {:>12.0} values/s", n as f64 / s);
+    println!(
+        "{label:<28} {n:>9} values in {s:>8.3} s: {:>12.0} values/s",
+        n as f64 / s
+    );
 }
 
 fn time_to_proof(rule: &str) -> (Period, u64, f64) {
@@ -28,7 +31,13 @@ fn time_to_proof(rule: &str) -> (Period, u64, f64) {
     let start = Instant::now();
     loop {
         match next_proof_step(&rule, engine.values(), 1 << 24) {
-            ProofStep::Proven(p) => return (p, engine.values().len() as u64, start.elapsed().as_secs_f64()),
+            ProofStep::Proven(p) => {
+                return (
+                    p,
+                    engine.values().len() as u64,
+                    start.elapsed().as_secs_f64(),
+                );
+            }
             ProofStep::Extend(n) => {
                 engine.extend_to_len(n, &mut Control::none()).unwrap();
             }
@@ -40,11 +49,20 @@ fn time_to_proof(rule: &str) -> (Period, u64, f64) {
 fn main() {
     let full = std::env::args().any(|a| a == "full");
     println!("== nim-sequence throughput");
-    for (rule, n) in [("kayles", 1u64 << 15), ("0.137", 1 << 15), ("0.16", 1 << 15), ("0.167", 1 << 15)] {
+    for (rule, n) in [
+        ("kayles", 1u64 << 15),
+        ("0.137", 1 << 15),
+        ("0.16", 1 << 15),
+        ("0.167", 1 << 15),
+    ] {
         let r = HeapRule::parse(rule).unwrap();
         let chosen = engine_for(&r, Vec::new()).unwrap();
         throughput(&format!("{rule} ({})", chosen.name()), chosen, n);
-        throughput(&format!("{rule} (plain)"), Box::new(PlainSequence::new(&r)), n);
+        throughput(
+            &format!("{rule} (plain)"),
+            Box::new(PlainSequence::new(&r)),
+            n,
+        );
     }
     println!("== time to a proven period");
     let mut rules = vec!["0.137", "kayles", "0.127"];

@@ -52,6 +52,7 @@ fn references() -> Vec<Reference> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "txt"))
         .collect();
     files.sort();
     files.iter().map(|f| read(f)).collect()
@@ -160,4 +161,38 @@ fn octal_0_56_period_is_proven() {
     let p = prove(&HeapRule::parse("0.56").unwrap(), 2_000_000);
     assert_eq!(p.period, 144);
     assert!((326_630..=326_645).contains(&p.preperiod), "{p:?}");
+}
+
+/// Rogalski's published value histograms of five unsolved octal games (tests/data/heap/
+/// histograms, see its README): the histogram of g(1..=N) must match at every N = 2^k the
+/// default tests reach.
+#[test]
+fn published_histograms_of_unsolved_octal_games_match() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/heap/histograms");
+    for game in ["0.014", "0.034", "0.161", "0.167", "0.172"] {
+        let rule = HeapRule::parse(game).unwrap();
+        let values = computed(&rule, (1 << 14) + 1);
+        for k in 1..=14 {
+            let n = 1usize << k;
+            let text = std::fs::read_to_string(dir.join(game).join(n.to_string())).unwrap();
+            let mut ours = grundy::heap::report::histogram(&values[1..=n]);
+            for (line, entry) in text.lines().enumerate() {
+                let (v, count) = entry.split_once(' ').unwrap();
+                let (v, count): (usize, u64) = (v.parse().unwrap(), count.parse().unwrap());
+                assert_eq!(
+                    ours.get(v).copied().unwrap_or(0),
+                    count,
+                    "{game}/{n} line {}: value {v}",
+                    line + 1
+                );
+                if v < ours.len() {
+                    ours[v] = 0;
+                }
+            }
+            assert!(
+                ours.iter().all(|&c| c == 0),
+                "{game}/{n}: values the file does not list"
+            );
+        }
+    }
 }
