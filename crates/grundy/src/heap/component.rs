@@ -184,6 +184,46 @@ impl HeapComponent {
     }
 }
 
+impl HeapComponent {
+    /// Even-if-not-all from its closed form (`g(2k) = k − 1`, `g(2k − 1) = k`): the heaps
+    /// left have the parity of `n`, and on each parity `g` is increasing, so at most one
+    /// remainder has value `target`; taking an odd heap whole gives 0.
+    fn even_if_not_all_moves_to_value(&self, target: Nimber) -> Vec<Move> {
+        let (n, t) = (self.heap, target.0);
+        let mut options = Vec::new();
+        if n % 2 == 1 {
+            if t == 0 {
+                options.push(HeapOption {
+                    removed: n,
+                    parts: vec![],
+                });
+            } else if let Some(m) = t
+                .checked_mul(2)
+                .map(|m| m - 1)
+                .filter(|&m| m < n.saturating_sub(1))
+            {
+                options.push(HeapOption {
+                    removed: n - m,
+                    parts: vec![m],
+                });
+            }
+        } else if let Some(m) = t
+            .checked_mul(2)
+            .and_then(|m| m.checked_add(2))
+            .filter(|&m| m < n.saturating_sub(1))
+        {
+            options.push(HeapOption {
+                removed: n - m,
+                parts: vec![m],
+            });
+        }
+        options
+            .iter()
+            .map(|o| self.to_move(o, o.describe(n)))
+            .collect()
+    }
+}
+
 impl Component for HeapComponent {
     fn rule(&self) -> String {
         self.rule.name.clone()
@@ -237,6 +277,9 @@ impl Component for HeapComponent {
     fn moves_to_value(&self, target: Nimber, ctx: &Context) -> Result<Vec<Move>, AnalysisError> {
         if option_count_bound(&self.rule, self.heap) <= MAX_LISTED_OPTIONS {
             return self.listed_moves_to_value(target, ctx);
+        }
+        if self.rule.kind == RuleKind::EvenIfNotAll {
+            return Ok(self.even_if_not_all_moves_to_value(target));
         }
         let k = self.known(self.heap)?;
         match k.proven_period() {
@@ -345,6 +388,30 @@ mod tests {
             let total: Nimber = m.result.iter().map(|r| r.value(&ctx).unwrap()).sum();
             assert_eq!(total, Nimber::ZERO, "{}", m.description);
         }
+    }
+
+    #[test]
+    fn even_if_not_all_moves_from_the_closed_form_match_listing() {
+        let ctx = Context::default();
+        for n in 0..60 {
+            let c = heap("even-if-not-all", n);
+            for t in 0..35 {
+                let listed: Vec<String> = c
+                    .listed_moves_to_value(Nimber(t), &ctx)
+                    .unwrap()
+                    .iter()
+                    .map(|m| m.description.clone())
+                    .collect();
+                let closed: Vec<String> = c
+                    .even_if_not_all_moves_to_value(Nimber(t))
+                    .iter()
+                    .map(|m| m.description.clone())
+                    .collect();
+                assert_eq!(listed, closed, "heap {n} target {t}");
+            }
+        }
+        let huge = heap("even-if-not-all", 1 << 60);
+        assert_eq!(huge.moves_to_value(Nimber(7), &ctx).unwrap().len(), 1);
     }
 
     #[test]

@@ -222,15 +222,21 @@ fn saltus_for(values: &[u16], p: usize, arithmetic: bool) -> Option<i64> {
 /// The period the values show, apparent: the smallest `p` (at most `N/3`) such that the
 /// pattern holds for at least three periods at the end of the values.
 pub fn apparent_period(values: &[u16], arithmetic: bool) -> Option<Period> {
+    repeating(values, arithmetic, 3)
+}
+
+/// The smallest `p` whose pattern holds for at least `repeats` periods (and 12 values) at
+/// the end of the values.
+fn repeating(values: &[u16], arithmetic: bool, repeats: usize) -> Option<Period> {
     let n = values.len();
-    for p in 1..=n / 3 {
+    for p in 1..=n / repeats {
         let Some(s) = saltus_for(values, p, arithmetic) else {
             continue;
         };
         let Some(e) = preperiod_for(values, p, s) else {
             continue;
         };
-        if n - e >= 3 * p && n - e >= 12 {
+        if n - e >= repeats * p && n - e >= 12 {
             return Some(Period {
                 period: p as u64,
                 preperiod: e as u64,
@@ -322,7 +328,8 @@ pub fn next_proof_step(rule: &HeapRule, values: &[u16], max: u64) -> ProofStep {
     let n = values.len() as u64;
     let target = match proof_method(rule) {
         ProofMethod::None { .. } | ProofMethod::NotPeriodic => return ProofStep::Unprovable(found),
-        ProofMethod::GuySmith { heaps, max_removal } => match &found {
+        // A candidate seen twice is enough to aim at: compute what the theorem needs for it.
+        ProofMethod::GuySmith { heaps, max_removal } => match repeating(values, false, 2) {
             Some(p) => values_needed(heaps, max_removal, p.period, p.preperiod).max(n + 1),
             None => (2 * n).max(64),
         },
