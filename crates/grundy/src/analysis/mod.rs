@@ -214,11 +214,20 @@ fn outcome_only(
         Ok(o) => o,
         Err(_) => return Err(value_error),
     };
-    let winning_moves = if outcome == Outcome::N {
-        winning(sum, 0, c.winning_moves_alone(ctx)?).collect()
-    } else {
-        vec![]
-    };
+    let mut explanation = vec![
+        format!("No value: {value_error}."),
+        format!(
+            "The outcome comes from the closed form for its P-positions: {}.",
+            outcome.describe()
+        ),
+    ];
+    let mut winning_moves = Vec::new();
+    if outcome == Outcome::N {
+        match c.winning_moves_alone(ctx) {
+            Ok(moves) => winning_moves.extend(winning(sum, 0, moves)),
+            Err(e) => explanation.push(format!("The winning moves are not listed: {e}.")),
+        }
+    }
     Ok(Analysis {
         expression: sum.to_string(),
         misere: false,
@@ -229,13 +238,7 @@ fn outcome_only(
             value: None,
         }],
         winning_moves,
-        explanation: vec![
-            format!("No value: {value_error}."),
-            format!(
-                "The outcome comes from the closed form for its P-positions: {}.",
-                outcome.describe()
-            ),
-        ],
+        explanation,
     })
 }
 
