@@ -206,8 +206,14 @@ impl Runner {
     fn new(rule: &HeapRule, checkpoint: Option<&Path>) -> Result<Self, Failure> {
         let cancel = Arc::new(AtomicBool::new(false));
         let flag = Arc::clone(&cancel);
-        ctrlc::set_handler(move || flag.store(true, Ordering::Relaxed))
-            .map_err(|e| Failure::compute(format!("cannot handle Ctrl-C: {e}")))?;
+        // The first Ctrl-C stops the computation, which saves and exits; a second one exits
+        // at once.
+        ctrlc::set_handler(move || {
+            if flag.swap(true, Ordering::Relaxed) {
+                std::process::exit(130);
+            }
+        })
+        .map_err(|e| Failure::compute(format!("cannot handle Ctrl-C: {e}")))?;
         Ok(Runner {
             rule: rule.name.clone(),
             checkpoint: checkpoint.map(Path::to_path_buf),

@@ -419,7 +419,13 @@ mod tests {
         // A heap large enough for both searches: every listed winning move's class must be
         // among the representatives, and every representative must be a listed move.
         let ctx = Context::default();
-        for (rule, n) in [("kayles", 1000), ("0.137", 1500), ("sub(1,3,4)", 3000)] {
+        for (rule, n) in [
+            ("kayles", 1000),
+            ("0.137", 1500),
+            ("sub(1,3,4)", 3000),
+            ("0.f", 120),
+            ("4.8", 100),
+        ] {
             let c = heap(rule, n);
             let k = known(&c.rule, n).unwrap();
             let period = k.proven_period().unwrap().clone();
