@@ -461,11 +461,8 @@ fn parse_take_break(word: &Spanned<String>) -> Result<TakeBreak, ExprError> {
         };
         match constraint {
             Some(k) => match digit_places.last_mut() {
-                Some(last)
-                    if last.1 == Constraint::Any
-                        && text[last.0..].starts_with(|d: char| d != '.')
-                        && last.0 + 1 == i =>
-                {
+                // Right after a digit (`digit_places` holds digits only), once per digit.
+                Some(last) if last.1 == Constraint::Any && last.0 + 1 == i => {
                     last.1 = k;
                 }
                 _ => {

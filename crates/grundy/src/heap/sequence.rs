@@ -111,16 +111,14 @@ pub fn engine_for(
 ///   heaps `0..=⌊n/2⌋`, whose values are `0..=g(⌊n/2⌋)` by induction);
 /// - Lasker's Nim: `g(4k+1) = 4k+1`, `g(4k+2) = 4k+2`, `g(4k+3) = 4k+4`, `g(4k+4) = 4k+3`
 ///   (Winning Ways ch. 4);
-/// - even-if-not-all: `g(2k) = k − 1`, `g(2k − 1) = k` for `k ≥ 1` (Ferguson, Part I).
+/// - even-if-not-all: `g(2k) = k − 1`, `g(2k − 1) = k` for `k ≥ 1` (Ferguson, Part I);
+/// - Bash, `sub(1,...,k)`: `g(n) = n mod (k + 1)`.
 ///
 /// Tested against the plain engine.
 pub fn closed_form(rule: &HeapRule, n: u64) -> Option<u64> {
     if n == 0 {
-        return matches!(
-            rule.kind,
-            RuleKind::Half | RuleKind::Lasker | RuleKind::EvenIfNotAll
-        )
-        .then_some(0);
+        // No move from an empty heap; answered here for the rules with a closed form.
+        return closed_form(rule, 1).map(|_| 0);
     }
     match rule.kind {
         RuleKind::Half => Some(u64::from(64 - n.leading_zeros())),
@@ -130,6 +128,12 @@ pub fn closed_form(rule: &HeapRule, n: u64) -> Option<u64> {
             _ => n - 1,
         }),
         RuleKind::EvenIfNotAll => Some(if n % 2 == 0 { n / 2 - 1 } else { n / 2 + 1 }),
+        // Bash, sub(1..=k): the classic n mod (k + 1).
+        RuleKind::Subtraction(ref set)
+            if set.iter().enumerate().all(|(i, &s)| s == i as u64 + 1) =>
+        {
+            Some(n % (set.len() as u64 + 1))
+        }
         _ => None,
     }
 }
@@ -192,18 +196,22 @@ fn proof_budget(rule: &HeapRule) -> u64 {
     match &rule.kind {
         RuleKind::TakeBreak(tb) if tb.max_heaps_left() == 3 => 1 << 9,
         RuleKind::TakeBreak(tb) if tb.max_heaps_left() == 2 => 1 << 12,
-        _ => 1 << 16,
+        _ => (1 << 16).min(direct_limit(rule)),
     }
 }
 
-/// How many values the cache computes at most to answer a heap directly (the plain engine
-/// costs `O(n)` per value with splits into two heaps, `O(n²)` into three).
+/// How many values the cache computes at most to answer a heap directly, about `2^30` steps
+/// of the plain engine: it costs `O(n)` per value with splits into two heaps, `O(n²)` into
+/// three, `O(|S|)` for a subtraction game.
 pub fn direct_limit(rule: &HeapRule) -> u64 {
     match &rule.kind {
         RuleKind::TakeBreak(tb) if tb.max_heaps_left() == 3 => 1 << 10,
         RuleKind::TakeBreak(tb) if tb.max_heaps_left() == 2 => 1 << 15,
         RuleKind::AllBut(_) | RuleKind::Lasker | RuleKind::EvenIfNotAll | RuleKind::Half => 1 << 15,
-        _ => 1 << 24,
+        RuleKind::Subtraction(set) => {
+            ((1u64 << 32) / set.len().max(1) as u64).clamp(1 << 12, 1 << 24)
+        }
+        RuleKind::TakeBreak(_) => 1 << 24,
     }
 }
 
@@ -287,13 +295,15 @@ pub fn known(rule: &HeapRule, n: u64) -> Result<Arc<Known>, HeapValueError> {
     if entry.known.value(n).is_some() {
         return Ok(Arc::clone(&entry.known));
     }
-    if !entry.proof_tried {
+    let limit = direct_limit(rule);
+    // Small heaps are computed directly; a proof is looked for (once) when a heap is past
+    // what a proof attempt would compute anyway.
+    if !entry.proof_tried && n >= proof_budget(rule).min(limit) {
         entry.try_proof()?;
         if entry.known.value(n).is_some() {
             return Ok(Arc::clone(&entry.known));
         }
     }
-    let limit = direct_limit(rule);
     if n >= limit {
         return Err(HeapValueError::TooLarge {
             rule: rule.name.clone(),
@@ -324,7 +334,14 @@ mod tests {
 
     #[test]
     fn closed_forms_match_the_plain_engine() {
-        for rule in ["half", "lasker", "even-if-not-all"] {
+        for rule in [
+            "half",
+            "lasker",
+            "even-if-not-all",
+            "bash(1)",
+            "bash(4)",
+            "sub(1,2,3)",
+        ] {
             let rule = HeapRule::parse(rule).unwrap();
             let mut s = PlainSequence::new(&rule);
             s.extend_to_len(600, &mut Control::none()).unwrap();
