@@ -129,9 +129,8 @@ pub fn closed_form(rule: &HeapRule, n: u64) -> Option<u64> {
         }),
         RuleKind::EvenIfNotAll => Some(if n % 2 == 0 { n / 2 - 1 } else { n / 2 + 1 }),
         // Bash, sub(1..=k): the classic n mod (k + 1).
-        RuleKind::Subtraction(ref set)
-            if set.iter().enumerate().all(|(i, &s)| s == i as u64 + 1) =>
-        {
+        // (A set of distinct positive numbers whose largest is its size is 1..=k.)
+        RuleKind::Subtraction(ref set) if set.last() == Some(&(set.len() as u64)) => {
             Some(n % (set.len() as u64 + 1))
         }
         _ => None,
