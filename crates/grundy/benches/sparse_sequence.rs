@@ -19,9 +19,15 @@ const DEFAULT_INPUTS: [(&str, u64); 4] = [
 ];
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with('-')).collect();
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with('-'))
+        .collect();
     let inputs: Vec<(String, u64)> = if args.is_empty() {
-        DEFAULT_INPUTS.iter().map(|&(c, n)| (c.to_string(), n)).collect()
+        DEFAULT_INPUTS
+            .iter()
+            .map(|&(c, n)| (c.to_string(), n))
+            .collect()
     } else {
         args.iter()
             .map(|a| {
@@ -63,7 +69,11 @@ fn cpu_seconds() -> f64 {
         return 0.0;
     };
     // Fields after the command name (which ends with ')'): utime is the 12th, stime the 13th.
-    let fields: Vec<&str> = stat.rsplit_once(')').map_or(vec![], |(_, rest)| rest.split_whitespace().collect());
-    let ticks: f64 = fields.get(11..13).map_or(0.0, |f| f.iter().filter_map(|x| x.parse::<f64>().ok()).sum());
+    let fields: Vec<&str> = stat
+        .rsplit_once(')')
+        .map_or(vec![], |(_, rest)| rest.split_whitespace().collect());
+    let ticks: f64 = fields.get(11..13).map_or(0.0, |f| {
+        f.iter().filter_map(|x| x.parse::<f64>().ok()).sum()
+    });
     ticks / 100.0
 }

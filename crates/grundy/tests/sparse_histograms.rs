@@ -53,7 +53,11 @@ fn check(game: &str, up_to: u64) {
     let mut seq = SparseSequence::new(&code).unwrap();
     let start = std::time::Instant::now();
     assert!(seq.extend_to(up_to, &mut Control::none()).unwrap());
-    eprintln!("{game} to {up_to}: {:?}, {:?}", start.elapsed(), seq.stats().mask);
+    eprintln!(
+        "{game} to {up_to}: {:?}, {:?}",
+        start.elapsed(),
+        seq.stats().mask
+    );
     let values = seq.values();
     let mut counts: BTreeMap<u16, u64> = BTreeMap::new();
     let mut done = 0u64;
@@ -67,7 +71,11 @@ fn check(game: &str, up_to: u64) {
     // The engine's own histogram agrees with the counts.
     let stats = seq.stats();
     for (v, &c) in stats.histogram.iter().enumerate() {
-        assert_eq!(counts.get(&(v as u16)).copied().unwrap_or(0), c, "{game}: value {v}");
+        assert_eq!(
+            counts.get(&(v as u16)).copied().unwrap_or(0),
+            c,
+            "{game}: value {v}"
+        );
     }
 }
 

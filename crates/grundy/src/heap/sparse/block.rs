@@ -1,11 +1,11 @@
 //! The inner loops of a sparse-space block: marking option values into per-heap bitsets.
 //!
 //! A block computes heaps `[n0, n0 + len)`. Its first phase, run in parallel over heaps,
-//! marks every option value that needs only values known before the block (`g(0..n0)`):
-//! - rare partners far from the heap: a rare position `p >= len` pairs with `m - p < n0`;
-//! - the middle of the split range: pairs `(a, m - a)` with `a` just below `m / 2` and
-//!   `m - a < n0`, `mid` of them per split digit. Every split value found here saves the
-//!   sequential scan later; how many to take is tuned as the run goes (see `SparseSequence`).
+//! marks the split values of rare partners far from the heap: a rare position `p >= len`
+//! pairs with `m - p < n0`, known before the block. (Marking pairs from the middle of the
+//! split range there too was tried and dropped: the rare values a heap needs are found by
+//! pairs `(a, m - a)` with small `a` — whose partners are recent values — after some 150 pairs
+//! in 0.167, but take thousands of pairs from the middle, where values look independent.)
 //!
 //! Values in a block stay below `size` (a power of two), so every nim-sum is below `size` too;
 //! when `size <= 64` the marks are gathered in one machine word, which keeps the loops free
@@ -22,12 +22,23 @@ pub(crate) fn rare_word(values: &[u16], m: usize, pos: &[u32], val: &[u16]) -> u
     acc
 }
 
-/// Marks `g(p) ^ g(m - p)` for each rare position of the list into the bitset `row`.
+/// Marks `g(p) ^ g(m - p)` for each rare position of the list in the byte table `seen`
+/// (one byte per value: plain stores, with no read-modify-write chain between steps).
 #[inline]
-pub(crate) fn rare_row(row: &mut [u64], values: &[u16], m: usize, pos: &[u32], val: &[u16]) {
+pub(crate) fn rare_bytes(seen: &mut [u8], values: &[u16], m: usize, pos: &[u32], val: &[u16]) {
     for (&p, &v) in pos.iter().zip(val) {
-        let x = (v ^ values[m - p as usize]) as usize;
-        row[x >> 6] |= 1 << (x & 63);
+        seen[(v ^ values[m - p as usize]) as usize] = 1;
+    }
+}
+
+/// ORs the byte table `seen` (a multiple of 64 long) into the bitset `row`.
+#[inline]
+pub(crate) fn pack_bytes(seen: &[u8], row: &mut [u64]) {
+    for (word, bytes) in row.iter_mut().zip(seen.chunks_exact(64)) {
+        *word |= bytes
+            .iter()
+            .enumerate()
+            .fold(0u64, |acc, (b, &s)| acc | ((s != 0) as u64) << b);
     }
 }
 
@@ -53,15 +64,6 @@ pub(crate) fn range_word(values: &[u16], m: usize, from: usize, to: usize) -> u6
     acc[0] | acc[1] | acc[2] | acc[3]
 }
 
-/// Marks `g(a) ^ g(m - a)` for `a` in `from..=to` into the bitset `row`.
-#[inline]
-pub(crate) fn range_row(row: &mut [u64], values: &[u16], m: usize, from: usize, to: usize) {
-    for a in from..=to {
-        let x = (values[a] ^ values[m - a]) as usize;
-        row[x >> 6] |= 1 << (x & 63);
-    }
-}
-
 /// What the first phase of a block reads.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct FarPhase<'a> {
@@ -72,21 +74,25 @@ pub(crate) struct FarPhase<'a> {
     pub far_val: &'a [u16],
     /// Two-heap split removals.
     pub split2: &'a [usize],
-    /// Middle split pairs to mark per split digit.
-    pub mid: usize,
     /// Every value is below `size`.
     pub size: usize,
 }
 
 impl FarPhase<'_> {
     /// Fills the rows of heaps `n0 + first ..` (one bitset of `words` words each); returns
-    /// the nim-sums evaluated (rare partners, middle pairs).
-    pub fn fill(&self, first: usize, rows: &mut [u64], words: usize) -> (u64, u64) {
+    /// the rare-partner nim-sums evaluated.
+    pub fn fill(&self, first: usize, rows: &mut [u64], words: usize) -> u64 {
         let n0 = self.values.len();
-        let (mut rare_steps, mut mid_steps) = (0u64, 0u64);
+        let mut rare_steps = 0u64;
+        let mut seen = if self.size > 64 {
+            vec![0u8; self.size]
+        } else {
+            Vec::new()
+        };
         for (k, row) in rows.chunks_exact_mut(words).enumerate() {
             let n = n0 + first + k;
             let mut word = 0u64;
+            seen.fill(0);
             for &j in self.split2 {
                 if n < j + 2 {
                     continue;
@@ -98,24 +104,17 @@ impl FarPhase<'_> {
                     self.far_pos.partition_point(|&p| (p as usize) < m)
                 };
                 let (pos, val) = (&self.far_pos[..hi], &self.far_val[..hi]);
-                // Middle pairs (a, m - a): a <= m / 2, m - a < n0, at most `mid` of them.
-                let to = m / 2;
-                let from = 1.max(to + 1 - self.mid.min(to)).max((m + 1).saturating_sub(n0));
                 rare_steps += hi as u64;
-                mid_steps += (to + 1).saturating_sub(from) as u64;
                 if self.size <= 64 {
                     word |= rare_word(self.values, m, pos, val);
-                    word |= range_word(self.values, m, from, to);
                 } else {
-                    rare_row(row, self.values, m, pos, val);
-                    if from <= to {
-                        range_row(row, self.values, m, from, to);
-                    }
+                    rare_bytes(&mut seen, self.values, m, pos, val);
                 }
             }
             row[0] |= word;
+            pack_bytes(&seen, row);
         }
-        (rare_steps, mid_steps)
+        rare_steps
     }
 }
 
@@ -128,16 +127,16 @@ mod tests {
         let values: Vec<u16> = (0..200u16).map(|i| (i * 37 + i / 7) % 64).collect();
         for m in [10, 57, 150, 199] {
             for (from, to) in [(1, m / 2), (3, 3), (5, 4), (m / 2 - 2, m / 2)] {
-                let mut row = [0u64; 1];
-                if from <= to {
-                    range_row(&mut row, &values, m, from, to);
-                }
-                assert_eq!(range_word(&values, m, from, to), row[0], "{m} {from} {to}");
+                let direct =
+                    (from..=to).fold(0u64, |acc, a| acc | 1 << (values[a] ^ values[m - a]));
+                assert_eq!(range_word(&values, m, from, to), direct, "{m} {from} {to}");
             }
             let pos = [1u32, 4, 9];
             let val = [values[1], values[4], values[9]];
+            let mut seen = [0u8; 64];
+            rare_bytes(&mut seen, &values, m, &pos, &val);
             let mut row = [0u64; 1];
-            rare_row(&mut row, &values, m, &pos, &val);
+            pack_bytes(&seen, &mut row);
             assert_eq!(rare_word(&values, m, &pos, &val), row[0]);
         }
     }

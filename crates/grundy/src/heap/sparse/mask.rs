@@ -72,7 +72,10 @@ mod tests {
             hist[v] += 1;
         }
         for mask in 1..4u16 {
-            let rare = [1u16, 2, 3, 3, 1].iter().filter(|&&v| !is_common(v, mask)).count();
+            let rare = [1u16, 2, 3, 3, 1]
+                .iter()
+                .filter(|&&v| !is_common(v, mask))
+                .count();
             let (best, count) = best_mask(&hist);
             assert!(count <= rare as u64);
             if best == mask {
@@ -86,7 +89,10 @@ mod tests {
     fn common_words_match_is_common() {
         let words = common_words(0b1011, 2);
         for v in 0..128u16 {
-            assert_eq!(words[v as usize >> 6] >> (v & 63) & 1 == 1, is_common(v, 0b1011));
+            assert_eq!(
+                words[v as usize >> 6] >> (v & 63) & 1 == 1,
+                is_common(v, 0b1011)
+            );
         }
     }
 }

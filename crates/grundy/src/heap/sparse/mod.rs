@@ -60,7 +60,7 @@ use crate::control::Control;
 use crate::heap::code::Code;
 
 use mask::{best_mask, common_words, is_common};
-use moves::{Moves, bit, mark_all_splits, mark_simple_options, set_bit};
+use moves::{Moves, mark_all_splits, mark_simple_options, set_bit};
 
 /// Why the engine cannot do a computation.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -134,9 +134,6 @@ pub const MAX_HEAP: u64 = u32::MAX as u64 - 1;
 const ROW_BUFFER_BYTES: usize = 1 << 20;
 /// The most heaps in one block.
 const MAX_BLOCK: usize = 4096;
-/// Bounds of the middle scan of the parallel phase (split pairs per heap and split digit).
-const MIN_MID_SCAN: usize = 0;
-const MAX_MID_SCAN: usize = 0;
 /// Progress is reported at most every this many values.
 const REPORT_EVERY: usize = 1 << 14;
 
@@ -175,8 +172,6 @@ pub struct SparseSequence {
     checked_size: usize,
     /// One bitset row per heap of a block.
     rows: Vec<u64>,
-    /// Middle split pairs marked per heap in the parallel phase.
-    mid_scan: usize,
     rare_xor_steps: u64,
     scan_steps: u64,
     dense_values: u64,
@@ -227,7 +222,6 @@ impl SparseSequence {
             next_check: 0,
             checked_size: 0,
             rows: Vec::new(),
-            mid_scan: 0,
             rare_xor_steps: 0,
             scan_steps: 0,
             dense_values: 0,
@@ -241,10 +235,7 @@ impl SparseSequence {
     /// valid shorter prefix — and `Ok(true)` when done.
     pub fn extend_to(&mut self, n: u64, control: &mut Control) -> Result<bool, SparseError> {
         if n > MAX_HEAP {
-            return Err(SparseError::HeapTooLarge {
-                n,
-                limit: MAX_HEAP,
-            });
+            return Err(SparseError::HeapTooLarge { n, limit: MAX_HEAP });
         }
         let target = n as usize + 1;
         if target <= self.values.len() {
@@ -388,9 +379,7 @@ impl SparseSequence {
     /// three-heap splits), for a block of heaps.
     fn dense_block(&mut self, target: usize) -> Result<(), SparseError> {
         let n0 = self.values.len();
-        let per_value = n0 * self.moves.split2.len()
-            + n0 * n0 / 12 * self.moves.split3.len()
-            + 1;
+        let per_value = n0 * self.moves.split2.len() + n0 * n0 / 12 * self.moves.split3.len() + 1;
         let block = ((1usize << 24) / per_value).clamp(1, 4096).min(target - n0);
         let mut bits = Vec::new();
         for n in n0..n0 + block {
@@ -429,32 +418,33 @@ impl SparseSequence {
             far_pos: &self.rare_pos[lo..r0],
             far_val: &self.rare_val[lo..r0],
             split2: &self.moves.split2,
-            mid: self.mid_scan,
             size,
         };
-        let work = (r0 - lo + self.mid_scan) * self.moves.split2.len() * block;
-        let (rare_steps, mid_steps) = if work >= 1 << 15 {
+        let work = (r0 - lo) * self.moves.split2.len() * block;
+        self.rare_xor_steps += if work >= 1 << 15 {
             let per = (block / (4 * rayon::current_num_threads())).max(16);
             self.rows
                 .par_chunks_mut(per * words)
                 .enumerate()
                 .map(|(t, chunk)| far.fill(t * per, chunk, words))
-                .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1))
+                .sum::<u64>()
         } else {
             far.fill(0, &mut self.rows, words)
         };
-        self.rare_xor_steps += rare_steps;
-        self.scan_steps += mid_steps;
 
         let mut rows = std::mem::take(&mut self.rows);
-        let mut fallbacks = 0usize;
-        let mut computed = 0usize;
+        let mut seen = vec![0u8; if size > 64 { size } else { 0 }];
+        let mut wanted = vec![0u8; if size > 64 { 2 * size } else { 0 }];
         for (i, row) in rows.chunks_exact_mut(words).enumerate() {
             let n = n0 + i;
-            computed += 1;
             mark_simple_options(&self.moves, &self.values, n, row);
             // A split into two equal heaps gives 0 (rare under every mask).
-            if self.moves.split2.iter().any(|&j| n >= j + 2 && (n - j) % 2 == 0) {
+            if self
+                .moves
+                .split2
+                .iter()
+                .any(|&j| n >= j + 2 && (n - j) % 2 == 0)
+            {
                 set_bit(row, 0);
             }
             // Near rare positions: below `block`, and those found inside this block.
@@ -472,20 +462,23 @@ impl SparseSequence {
                     if size <= 64 {
                         row[0] |= block::rare_word(&self.values, m, pos, val);
                     } else {
-                        block::rare_row(row, &self.values, m, pos, val);
+                        block::rare_bytes(&mut seen, &self.values, m, pos, val);
                     }
                 }
+            }
+            if size > 64 {
+                block::pack_bytes(&seen, row);
+                seen.fill(0);
             }
             let values = &self.values[..n];
             let value = if size <= 64 {
                 let (value, steps) = finish_small(values, &self.moves.split2, n, row, &common);
                 self.scan_steps += steps;
-                fallbacks += (steps > 0) as usize;
                 value
             } else {
-                let (value, steps) = finish_wide(values, &self.moves.split2, n, row, &common);
+                let (value, steps) =
+                    finish_wide(values, &self.moves.split2, n, row, &common, &mut wanted);
                 self.scan_steps += steps;
-                fallbacks += (steps > 0) as usize;
                 value
             };
             self.push(value)?;
@@ -494,18 +487,7 @@ impl SparseSequence {
             }
         }
         self.rows = rows;
-        self.tune_mid_scan(fallbacks, computed);
         Ok(())
-    }
-
-    /// Doubles the middle scan of the parallel phase while many heaps still need the
-    /// sequential scan, and halves it when almost none do.
-    fn tune_mid_scan(&mut self, fallbacks: usize, computed: usize) {
-        if fallbacks * 32 > computed {
-            self.mid_scan = (self.mid_scan * 2).min(MAX_MID_SCAN);
-        } else if fallbacks * 256 < computed {
-            self.mid_scan = (self.mid_scan / 2).max(MIN_MID_SCAN);
-        }
     }
 }
 
@@ -518,11 +500,21 @@ impl SparseSequence {
 /// 16 (one word of marks per chunk, no branch inside), each chunk strikes off what it found;
 /// the scan stops when nothing below 64 is wanted, and otherwise `g(n)` is the smallest value
 /// still wanted (values from 64 on cannot be split values).
-fn finish_small(values: &[u16], split2: &[usize], n: usize, row: &[u64], common: &[u64]) -> (usize, u64) {
+fn finish_small(
+    values: &[u16],
+    split2: &[usize],
+    n: usize,
+    row: &[u64],
+    common: &[u64],
+) -> (usize, u64) {
     const CHUNK: usize = 16;
     let c = first_free_common(row, common);
     let mut wanted = !row[0] & !common[0] & below(c, 0);
-    let wanted_high = if row.len() > 1 { !row[1] & !common[1] & below(c, 1) } else { 0 };
+    let wanted_high = if row.len() > 1 {
+        !row[1] & !common[1] & below(c, 1)
+    } else {
+        0
+    };
     let mut steps = 0u64;
     if wanted != 0 {
         'scan: for &j in split2 {
@@ -564,12 +556,29 @@ fn first_free_common(row: &[u64], common: &[u64]) -> usize {
         .expect("a common value below 2 * size is always free")
 }
 
-/// Finishes `g(n)` for any value range: like [`finish_small`] with a bitset of wanted values.
-fn finish_wide(values: &[u16], split2: &[usize], n: usize, row: &mut [u64], common: &[u64]) -> (usize, u64) {
+/// Finishes `g(n)` for any value range: like [`finish_small`], with the wanted values in a
+/// byte table (`wanted`, all zero on entry and on return, at least `64 * row.len()` long).
+/// Each chunk of 16 pairs is first tested branch-free for any wanted value; only a chunk
+/// with a hit is walked again to strike values off.
+fn finish_wide(
+    values: &[u16],
+    split2: &[usize],
+    n: usize,
+    row: &[u64],
+    common: &[u64],
+    wanted: &mut [u8],
+) -> (usize, u64) {
+    const CHUNK: usize = 16;
     let c = first_free_common(row, common);
-    let mut missing: u32 = (0..c.div_ceil(64))
-        .map(|w| (!row[w] & !common[w] & below(c, w)).count_ones())
-        .sum();
+    let mut missing = 0u32;
+    for w in 0..c.div_ceil(64) {
+        let mut bits = !row[w] & !common[w] & below(c, w);
+        missing += bits.count_ones();
+        while bits != 0 {
+            wanted[w * 64 + bits.trailing_zeros() as usize] = 1;
+            bits &= bits - 1;
+        }
+    }
     let mut steps = 0u64;
     if missing > 0 {
         'scan: for &j in split2 {
@@ -577,21 +586,40 @@ fn finish_wide(values: &[u16], split2: &[usize], n: usize, row: &mut [u64], comm
                 continue;
             }
             let m = n - j;
-            for a in 1..=m / 2 {
-                let x = (values[a] ^ values[m - a]) as usize;
-                if x < c && !bit(row, x) {
-                    set_bit(row, x);
-                    missing -= 1;
+            let last = m / 2;
+            let mut a = 1;
+            while a <= last {
+                let to = (a + CHUNK - 1).min(last);
+                steps += (to + 1 - a) as u64;
+                let hit = (a..=to).fold(0u8, |hit, b| {
+                    hit | wanted[(values[b] ^ values[m - b]) as usize]
+                });
+                if hit != 0 {
+                    for b in a..=to {
+                        let x = (values[b] ^ values[m - b]) as usize;
+                        if wanted[x] != 0 {
+                            wanted[x] = 0;
+                            missing -= 1;
+                        }
+                    }
                     if missing == 0 {
-                        steps += a as u64;
                         break 'scan;
                     }
                 }
+                a = to + 1;
             }
-            steps += (m / 2) as u64;
         }
     }
-    let value = if missing == 0 { c } else { first_zero(row, c) };
+    let value = if missing == 0 {
+        c
+    } else {
+        let first = wanted[..c]
+            .iter()
+            .position(|&w| w != 0)
+            .expect("a wanted value");
+        wanted[..c].fill(0);
+        first
+    };
     (value, steps)
 }
 

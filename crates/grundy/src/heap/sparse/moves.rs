@@ -63,12 +63,6 @@ pub(crate) fn set_bit(bits: &mut [u64], x: usize) {
     bits[x >> 6] |= 1 << (x & 63);
 }
 
-/// Whether bit `x` of a bitset is set.
-#[inline(always)]
-pub(crate) fn bit(bits: &[u64], x: usize) -> bool {
-    bits[x >> 6] >> (x & 63) & 1 != 0
-}
-
 /// Marks every option value of heap `n` except the two-heap splits: whole-heap removals,
 /// one-heap removals and (by a direct triple loop, `O(n^2)` per heap) three-heap splits.
 /// `values` holds `g(0..n)`; every value marked must be below `bits.len() * 64`.

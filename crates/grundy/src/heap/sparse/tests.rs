@@ -111,8 +111,16 @@ fn sparse_games_match_the_definition_further() {
     for s in ["0.167", "0.161", "0.14", "0.45", "4.7"] {
         let c = code(s);
         let expected = reference(&c, 1500);
-        assert_eq!(compute(&c, 1500, DEFAULT_TUNING).values(), &expected[..], "{s}");
-        assert_eq!(compute(&c, 1500, ALWAYS_SPARSE).values(), &expected[..], "{s}");
+        assert_eq!(
+            compute(&c, 1500, DEFAULT_TUNING).values(),
+            &expected[..],
+            "{s}"
+        );
+        assert_eq!(
+            compute(&c, 1500, ALWAYS_SPARSE).values(),
+            &expected[..],
+            "{s}"
+        );
     }
 }
 
@@ -124,7 +132,9 @@ fn kayles_period() {
     let g = seq.values();
     assert_eq!(
         g[..24],
-        [0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6, 4, 1, 2, 7, 1, 4, 3, 2, 1, 4, 6, 7]
+        [
+            0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6, 4, 1, 2, 7, 1, 4, 3, 2, 1, 4, 6, 7
+        ]
     );
     assert!((71..g.len() - 12).all(|n| g[n] == g[n + 12]));
     assert_ne!(g[70], g[82]);
@@ -137,7 +147,10 @@ fn kayles_period() {
 fn dawsons_chess_period() {
     let seq = compute(&code("0.137"), 20000, DEFAULT_TUNING);
     let g = seq.values();
-    assert_eq!(g[..20], [0, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3, 2, 2, 4, 0, 5, 2, 2, 3, 3]);
+    assert_eq!(
+        g[..20],
+        [0, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3, 2, 2, 4, 0, 5, 2, 2, 3, 3]
+    );
     let dawsons_kayles = compute(&code("0.07"), 20001, DEFAULT_TUNING);
     assert_eq!(g, &dawsons_kayles.values()[1..]);
     assert!((52..g.len() - 34).all(|n| g[n] == g[n + 34]));
@@ -149,7 +162,10 @@ fn cancelled_runs_leave_a_valid_prefix() {
     let c = code("0.167");
     let flag = AtomicBool::new(true);
     let mut seq = SparseSequence::new(&c).unwrap();
-    assert!(!seq.extend_to(5000, &mut Control::none().with_cancel(&flag)).unwrap());
+    assert!(
+        !seq.extend_to(5000, &mut Control::none().with_cancel(&flag))
+            .unwrap()
+    );
     let reference = reference(&c, 300);
     let got = seq.values();
     assert!(!got.is_empty() && got.len() <= 5001);
@@ -161,7 +177,10 @@ fn progress_is_reported_to_the_end() {
     let mut last = (0, 0);
     let mut progress = |done: u64, total: u64| last = (done, total);
     let mut seq = SparseSequence::new(&code("0.167")).unwrap();
-    assert!(seq.extend_to(100_000, &mut Control::none().with_progress(&mut progress)).unwrap());
+    assert!(
+        seq.extend_to(100_000, &mut Control::none().with_progress(&mut progress))
+            .unwrap()
+    );
     assert_eq!(last, (100_001, 100_001));
 }
 
@@ -209,7 +228,10 @@ fn bad_input_is_refused() {
         Err(SparseError::HeapTooLarge { .. })
     ));
     let err = SparseSequence::new(&code("2.7")).unwrap_err().to_string();
-    assert!(err.contains("2.7") && err.contains("before the point"), "{err}");
+    assert!(
+        err.contains("2.7") && err.contains("before the point"),
+        "{err}"
+    );
 }
 
 #[test]
