@@ -59,6 +59,7 @@ use rayon::prelude::*;
 use crate::control::Control;
 use crate::heap::code::Code;
 
+use block::Word;
 use mask::{best_mask, common_words, is_common};
 use moves::{Moves, mark_all_splits, mark_simple_options, set_bit};
 
@@ -433,8 +434,8 @@ impl SparseSequence {
         };
 
         let mut rows = std::mem::take(&mut self.rows);
-        let mut seen = vec![0u8; if size > 64 { size } else { 0 }];
-        let mut wanted = vec![0u8; if size > 64 { 2 * size } else { 0 }];
+        let mut seen = vec![0u8; if size > 128 { size } else { 0 }];
+        let mut wanted = vec![0u8; if size > 128 { 2 * size } else { 0 }];
         for (i, row) in rows.chunks_exact_mut(words).enumerate() {
             let n = n0 + i;
             mark_simple_options(&self.moves, &self.values, n, row);
@@ -460,27 +461,28 @@ impl SparseSequence {
                     let (pos, val) = (&list[..hi], &self.rare_val[start..start + hi]);
                     self.rare_xor_steps += hi as u64;
                     if size <= 64 {
-                        row[0] |= block::rare_word(&self.values, m, pos, val);
+                        block::rare_word::<u64>(&self.values, m, pos, val).store_or(row);
+                    } else if size <= 128 {
+                        block::rare_word::<block::Pair>(&self.values, m, pos, val).store_or(row);
                     } else {
                         block::rare_bytes(&mut seen, &self.values, m, pos, val);
                     }
                 }
             }
-            if size > 64 {
+            if size > 128 {
                 block::pack_bytes(&seen, row);
                 seen.fill(0);
             }
             let values = &self.values[..n];
-            let value = if size <= 64 {
-                let (value, steps) = finish_small(values, &self.moves.split2, n, row, &common);
-                self.scan_steps += steps;
-                value
+            let split2 = &self.moves.split2;
+            let (value, steps) = if size <= 64 {
+                finish_word::<u64>(values, split2, n, row, &common)
+            } else if size <= 128 {
+                finish_word::<block::Pair>(values, split2, n, row, &common)
             } else {
-                let (value, steps) =
-                    finish_wide(values, &self.moves.split2, n, row, &common, &mut wanted);
-                self.scan_steps += steps;
-                value
+                finish_wide(values, split2, n, row, &common, &mut wanted)
             };
+            self.scan_steps += steps;
             self.push(value)?;
             if value >= size {
                 break;
@@ -491,16 +493,15 @@ impl SparseSequence {
     }
 }
 
-/// Finishes `g(n)` when every value so far is below 64, so every split value is too (`row`
-/// and `common` have one or two words). Returns the value and the number of split pairs
-/// scanned.
+/// Finishes `g(n)` when every value so far is below `W::BITS` (64, or 128 with a [`block::Pair`] of words), so every split
+/// value is too. Returns the value and the number of split pairs scanned.
 ///
 /// The candidate `c` is the smallest common value not marked; the rare values below `c`
 /// not yet marked are *wanted*. Scanning the splits `(a, m - a)` from `a = 1` in chunks of
 /// 16 (one word of marks per chunk, no branch inside), each chunk strikes off what it found;
-/// the scan stops when nothing below 64 is wanted, and otherwise `g(n)` is the smallest value
-/// still wanted (values from 64 on cannot be split values).
-fn finish_small(
+/// the scan stops when nothing below `W::BITS` is wanted, and otherwise `g(n)` is the
+/// smallest value still wanted (values from `W::BITS` on cannot be split values).
+fn finish_word<W: block::Word>(
     values: &[u16],
     split2: &[usize],
     n: usize,
@@ -509,14 +510,11 @@ fn finish_small(
 ) -> (usize, u64) {
     const CHUNK: usize = 16;
     let c = first_free_common(row, common);
-    let mut wanted = !row[0] & !common[0] & below(c, 0);
-    let wanted_high = if row.len() > 1 {
-        !row[1] & !common[1] & below(c, 1)
-    } else {
-        0
-    };
+    let low_words = W::BITS / 64;
+    // `row` has at least `low_words` words: one when values are below 32, else `2 * size / 64`.
+    let mut wanted = !W::load(row) & !W::load(common) & W::below(c);
     let mut steps = 0u64;
-    if wanted != 0 {
+    if wanted != W::default() {
         'scan: for &j in split2 {
             if n < j + 2 {
                 continue;
@@ -526,24 +524,24 @@ fn finish_small(
             let mut a = 1;
             while a <= last {
                 let to = (a + CHUNK - 1).min(last);
-                let found = block::range_word(values, m, a, to);
+                let found: W = block::range_word(values, m, a, to);
                 steps += (to + 1 - a) as u64;
-                wanted &= !found;
-                if wanted == 0 {
+                wanted = wanted & !found;
+                if wanted == W::default() {
                     break 'scan;
                 }
                 a = to + 1;
             }
         }
     }
-    let value = if wanted != 0 {
-        wanted.trailing_zeros() as usize
-    } else if wanted_high != 0 {
-        64 + wanted_high.trailing_zeros() as usize
-    } else {
-        c
-    };
-    (value, steps)
+    if wanted != W::default() {
+        return (wanted.lowest(), steps);
+    }
+    let high = (low_words..c.div_ceil(64)).find_map(|w| {
+        let bits = !row[w] & !common[w] & below(c, w);
+        (bits != 0).then(|| w * 64 + bits.trailing_zeros() as usize)
+    });
+    (high.unwrap_or(c), steps)
 }
 
 /// The smallest common value whose bit in `row` is clear.
