@@ -140,9 +140,18 @@ pub(crate) fn rare_word<W: Word>(values: &[u16], m: usize, pos: &[u32], val: &[u
 /// Marks `g(p) ^ g(m - p)` for each rare position of the list in the byte table `seen`
 /// (one byte per value: plain stores, with no read-modify-write chain between steps).
 #[inline]
-pub(crate) fn rare_bytes(seen: &mut [u8], values: &[u16], m: usize, pos: &[u32], val: &[u16]) {
+pub(crate) fn rare_bytes(
+    seen: &mut [u8; 1 << 16],
+    values: &[u16],
+    m: usize,
+    pos: &[u32],
+    val: &[u16],
+) {
+    // The partners g(m - p) for ascending p, read from one slice backwards.
+    let Some(&first) = pos.first() else { return };
+    let partners = &values[..=m - first as usize];
     for (&p, &v) in pos.iter().zip(val) {
-        seen[(v ^ values[m - p as usize]) as usize] = 1;
+        seen[(v ^ partners[m - p as usize]) as usize] = 1;
     }
 }
 
@@ -199,15 +208,10 @@ impl FarPhase<'_> {
     pub fn fill(&self, first: usize, rows: &mut [u64], words: usize) -> u64 {
         let n0 = self.values.len();
         let mut rare_steps = 0u64;
-        let mut seen = if self.size > 128 {
-            vec![0u8; self.size]
-        } else {
-            Vec::new()
-        };
+        let mut seen = Box::new([0u8; 1 << 16]);
         for (k, row) in rows.chunks_exact_mut(words).enumerate() {
             let n = n0 + first + k;
             let (mut narrow, mut wide) = (0u64, Pair::default());
-            seen.fill(0);
             for &j in self.split2 {
                 if n < j + 2 {
                     continue;
@@ -233,7 +237,8 @@ impl FarPhase<'_> {
             } else if self.size <= 128 {
                 wide.store_or(row);
             } else {
-                pack_bytes(&seen, row);
+                pack_bytes(&seen[..self.size], row);
+                seen[..self.size].fill(0);
             }
         }
         rare_steps
@@ -260,10 +265,10 @@ mod tests {
             }
             let pos = [1u32, 4, 9];
             let val = [values[1], values[4], values[9]];
-            let mut seen = [0u8; 64];
+            let mut seen = Box::new([0u8; 1 << 16]);
             rare_bytes(&mut seen, &values, m, &pos, &val);
             let mut row = [0u64; 1];
-            pack_bytes(&seen, &mut row);
+            pack_bytes(&seen[..64], &mut row);
             assert_eq!(rare_word::<u64>(&values, m, &pos, &val), row[0]);
             assert_eq!(rare_word::<Pair>(&values, m, &pos, &val), Pair(row[0], 0));
         }

@@ -438,8 +438,8 @@ impl SparseSequence {
         };
 
         let mut rows = std::mem::take(&mut self.rows);
-        let mut seen = vec![0u8; if size > 128 { size } else { 0 }];
-        let mut wanted = vec![0u8; if size > 128 { 2 * size } else { 0 }];
+        let mut seen = Box::new([0u8; 1 << 16]);
+        let mut wanted = Box::new([0u8; 1 << 16]);
         for (i, row) in rows.chunks_exact_mut(words).enumerate() {
             let n = n0 + i;
             mark_simple_options(&self.moves, &self.values, n, row);
@@ -479,8 +479,8 @@ impl SparseSequence {
                 }
             }
             if size > 128 {
-                block::pack_bytes(&seen, row);
-                seen.fill(0);
+                block::pack_bytes(&seen[..size], row);
+                seen[..size].fill(0);
             }
             let values = &self.values[..n];
             let split2 = &self.moves.split2;
@@ -570,7 +570,7 @@ fn first_free_common(row: &[u64], common: &[u64]) -> usize {
 }
 
 /// Finishes `g(n)` for any value range: like [`finish_small`], with the wanted values in a
-/// byte table (`wanted`, all zero on entry and on return, at least `64 * row.len()` long).
+/// byte table over all `u16` values (`wanted`, all zero on entry and on return).
 /// Each chunk of 16 pairs is first tested branch-free for any wanted value; only a chunk
 /// with a hit is walked again to strike values off.
 fn finish_wide(
@@ -579,7 +579,7 @@ fn finish_wide(
     n: usize,
     row: &[u64],
     common: &[u64],
-    wanted: &mut [u8],
+    wanted: &mut [u8; 1 << 16],
 ) -> (usize, u64) {
     const CHUNK: usize = 16;
     let c = first_free_common(row, common);
@@ -608,14 +608,12 @@ fn finish_wide(
                 let m = n - j;
                 let to = (a + CHUNK - 1).min(m / 2);
                 steps += (to + 1 - a) as u64;
-                let hit = (a..=to).fold(0u8, |hit, b| {
-                    hit | wanted[(values[b] ^ values[m - b]) as usize]
-                });
-                if hit != 0 {
-                    for b in a..=to {
-                        let x = (values[b] ^ values[m - b]) as usize;
-                        if wanted[x] != 0 {
-                            wanted[x] = 0;
+                let (low, high) = (&values[a..=to], &values[m - to..=m - a]);
+                let pairs = || low.iter().zip(high.iter().rev()).map(|(&l, &h)| l ^ h);
+                if pairs().fold(0u8, |hit, x| hit | wanted[x as usize]) != 0 {
+                    for x in pairs() {
+                        if wanted[x as usize] != 0 {
+                            wanted[x as usize] = 0;
                             missing -= 1;
                         }
                     }
