@@ -1,5 +1,7 @@
 //! The moves of a take-and-break code, sorted by how many heaps they leave.
 
+use rayon::prelude::*;
+
 use crate::heap::code::Code;
 
 use super::SparseError;
@@ -92,15 +94,67 @@ pub(crate) fn mark_simple_options(moves: &Moves, values: &[u16], n: usize, bits:
     }
 }
 
-/// Marks every two-heap split value of heap `n` (`O(n)`).
+/// Marks every two-heap split value of heap `n` (`O(n)`); long ranges are split over all
+/// cores, each part marking its own bitset.
 pub(crate) fn mark_all_splits(moves: &Moves, values: &[u16], n: usize, bits: &mut [u64]) {
+    const PARALLEL_FROM: usize = 1 << 16;
     for &j in &moves.split2 {
         if n < j + 2 {
             continue;
         }
         let m = n - j;
-        for a in 1..=m / 2 {
-            set_bit(bits, (values[a] ^ values[m - a]) as usize);
+        if m / 2 < PARALLEL_FROM {
+            mark_split_range(values, m, 1, m / 2, bits);
+            continue;
         }
+        let parts = 4 * rayon::current_num_threads();
+        let per = (m / 2).div_ceil(parts);
+        let words = bits.len();
+        let found = (0..parts)
+            .into_par_iter()
+            .map(|k| {
+                let mut part = vec![0u64; words];
+                let from = 1 + k * per;
+                mark_split_range(values, m, from, (from + per - 1).min(m / 2), &mut part);
+                part
+            })
+            .reduce(
+                || vec![0u64; words],
+                |mut a, b| {
+                    a.iter_mut().zip(&b).for_each(|(x, y)| *x |= y);
+                    a
+                },
+            );
+        bits.iter_mut().zip(&found).for_each(|(x, y)| *x |= y);
+    }
+}
+
+/// Marks `g(a) ^ g(m - a)` for `a` in `from..=to`.
+fn mark_split_range(values: &[u16], m: usize, from: usize, to: usize, bits: &mut [u64]) {
+    for a in from..=to {
+        set_bit(bits, (values[a] ^ values[m - a]) as usize);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_split_ranges_are_marked_in_parallel_alike() {
+        let n = (1 << 17) + 11;
+        let values: Vec<u16> = (0..n as u64)
+            .map(|i| ((i * i + 7 * i) % 251) as u16)
+            .collect();
+        let moves = Moves::new(&"0.04".parse().unwrap()).unwrap();
+        let mut parallel = vec![0u64; 4];
+        mark_all_splits(&moves, &values, n, &mut parallel);
+        let mut direct = vec![0u64; 4];
+        let m = n - 2;
+        for a in 1..=m / 2 {
+            set_bit(&mut direct, (values[a] ^ values[m - a]) as usize);
+        }
+        assert_eq!(parallel, direct);
+        assert!(direct.iter().map(|w| w.count_ones()).sum::<u32>() > 100);
     }
 }
