@@ -10,7 +10,7 @@
 //! - A **mask** splits values into two classes by the parity of `popcount(v & mask)`; the
 //!   class of a nim-sum is the nim-sum of the classes. For most games one class, the *rare*
 //!   one (even parity, containing 0), holds very few of the values — the mask is chosen to make
-//!   the rare positions as few as possible ([`mask`], by a Walsh–Hadamard transform of the
+//!   the rare positions as few as possible (module `mask`, by a Walsh–Hadamard transform of the
 //!   value histogram) and is re-chosen as values grow.
 //! - A *common* option value of a split comes from one rare and one common heap. So the
 //!   common values among the options of `n` are found by pairing each of the `R` rare
@@ -28,7 +28,7 @@
 //! Heaps are computed in blocks `[N, N + B)` (`B <= 4096`, at most `N / 2`): a rare position
 //! `r >= B` pairs with a partner below `N`, already known, so those pairs are marked for the
 //! whole block first, in parallel over heaps on all cores (rayon), into one bitset row per
-//! heap ([`block`]). The rare positions below `B` or inside the block, the candidate and the
+//! heap (module `block`). The rare positions below `B` or inside the block, the candidate and the
 //! scan are then done heap by heap. Marks are gathered in machine words while values stay
 //! below 128 (a branch-free shift-and-or per pair, no memory round trip), in a byte table
 //! above; the scan tests chunks of 16 pairs at once. Games whose rare positions are spread
