@@ -167,7 +167,8 @@ pub(crate) fn pack_bytes(seen: &[u8], row: &mut [u64]) {
 }
 
 /// `g(a) ^ g(m - a)` for `a` in `from..=to` gathered in one word (every value below
-/// `W::BITS`), four independent accumulators deep.
+/// `W::BITS`). (A four-accumulator form that the compiler turns into SSE2 code measured no
+/// faster: SSE2 has no per-lane variable shift.)
 #[inline]
 pub(crate) fn range_word<W: Word>(values: &[u16], m: usize, from: usize, to: usize) -> W {
     if from > to {
@@ -175,17 +176,9 @@ pub(crate) fn range_word<W: Word>(values: &[u16], m: usize, from: usize, to: usi
     }
     let low = &values[from..=to];
     let high = &values[m - to..=m - from];
-    let mut acc = [W::default(); 4];
-    for (l, h) in low.chunks_exact(4).zip(high.rchunks_exact(4)) {
-        for k in 0..4 {
-            acc[k] |= W::mark(l[k] ^ h[3 - k]);
-        }
-    }
-    let done = low.len() / 4 * 4;
-    for (k, &l) in low.iter().enumerate().skip(done) {
-        acc[0] |= W::mark(l ^ high[high.len() - 1 - k]);
-    }
-    acc[0] | acc[1] | acc[2] | acc[3]
+    low.iter()
+        .zip(high.iter().rev())
+        .fold(W::default(), |acc, (&l, &h)| acc | W::mark(l ^ h))
 }
 
 /// What the first phase of a block reads.

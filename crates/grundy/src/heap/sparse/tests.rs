@@ -212,6 +212,19 @@ fn stats_describe_the_sparse_space() {
     assert!(stats.rare_xor_steps > 0);
 }
 
+/// 0.4 has no sparse space (a large share of heaps have value 0, rare under every mask):
+/// the engine computes it in full and keeps no rare list.
+#[test]
+fn games_without_sparse_space_are_computed_in_full() {
+    let c = code("0.4");
+    let seq = compute(&c, 3000, DEFAULT_TUNING);
+    assert_eq!(seq.values(), &reference(&c, 3000)[..]);
+    let stats = seq.stats();
+    assert_eq!(stats.mask, None);
+    assert_eq!(stats.dense_values, 3000);
+    assert_eq!(stats.rare_xor_steps, 0);
+}
+
 #[test]
 fn bad_input_is_refused() {
     assert!(matches!(
