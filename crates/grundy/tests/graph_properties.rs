@@ -30,8 +30,12 @@ fn slow_outcomes(adj: &Adj) -> Vec<(Outcome, Option<u32>)> {
     let mut won = vec![false; n]; // W_{k-1}
     let mut result = vec![(Outcome::Draw, None); n];
     for k in 0..=(n as u32 + 1) {
-        let lost_k: Vec<bool> = (0..n).map(|u| adj[u].iter().all(|&w| won[w as usize])).collect();
-        let won_k: Vec<bool> = (0..n).map(|u| adj[u].iter().any(|&w| lost[w as usize])).collect();
+        let lost_k: Vec<bool> = (0..n)
+            .map(|u| adj[u].iter().all(|&w| won[w as usize]))
+            .collect();
+        let won_k: Vec<bool> = (0..n)
+            .map(|u| adj[u].iter().any(|&w| lost[w as usize]))
+            .collect();
         for u in 0..n {
             if result[u].1.is_none() {
                 if lost_k[u] {
@@ -49,7 +53,10 @@ fn slow_outcomes(adj: &Adj) -> Vec<(Outcome, Option<u32>)> {
 
 /// The recursive mex of the definition (acyclic graphs only).
 fn slow_grundy(adj: &Adj, u: u32) -> u32 {
-    let followers: BTreeSet<u32> = adj[u as usize].iter().map(|&w| slow_grundy(adj, w)).collect();
+    let followers: BTreeSet<u32> = adj[u as usize]
+        .iter()
+        .map(|&w| slow_grundy(adj, w))
+        .collect();
     (0..).find(|m| !followers.contains(m)).unwrap()
 }
 
@@ -123,7 +130,10 @@ fn graphs(max_n: usize, max_edges: usize, acyclic: bool) -> impl Strategy<Value 
 }
 
 fn any_graph(max_n: usize, max_edges: usize) -> impl Strategy<Value = Adj> {
-    prop_oneof![graphs(max_n, max_edges, true), graphs(max_n, max_edges, false)]
+    prop_oneof![
+        graphs(max_n, max_edges, true),
+        graphs(max_n, max_edges, false)
+    ]
 }
 
 proptest! {

@@ -43,7 +43,11 @@ pub fn solve_acyclic(
 ) -> Result<Option<AcyclicValues>, GraphError> {
     let n = graph.vertex_count();
     let mut values = vec![UNVISITED; n];
-    let mut remoteness = if with_remoteness { vec![0u32; n] } else { Vec::new() };
+    let mut remoteness = if with_remoteness {
+        vec![0u32; n]
+    } else {
+        Vec::new()
+    };
     let mut stamps = vec![0u32; graph.max_out_degree() as usize + 2];
     // (vertex, index of the next follower to look at)
     let mut stack: Vec<(u32, u32)> = Vec::new();
@@ -86,7 +90,11 @@ pub fn solve_acyclic(
             values[v as usize] = mex;
             if with_remoteness && degree > 0 {
                 remoteness[v as usize] = 1 + if mex == 0 {
-                    followers.iter().map(|&w| remoteness[w as usize]).max().unwrap_or(0)
+                    followers
+                        .iter()
+                        .map(|&w| remoteness[w as usize])
+                        .max()
+                        .unwrap_or(0)
                 } else {
                     followers
                         .iter()
@@ -131,7 +139,9 @@ mod tests {
     #[test]
     fn a_chain_gives_alternating_values_and_remoteness_its_length() {
         let n = 2_000_000u32;
-        let adj: Vec<Vec<u32>> = (0..n).map(|v| if v == 0 { vec![] } else { vec![v - 1] }).collect();
+        let adj: Vec<Vec<u32>> = (0..n)
+            .map(|v| if v == 0 { vec![] } else { vec![v - 1] })
+            .collect();
         let s = solve(&adj).unwrap();
         assert!(s.values.iter().enumerate().all(|(v, &x)| x == v as u32 % 2));
         assert_eq!(s.remoteness[n as usize - 1], n - 1);

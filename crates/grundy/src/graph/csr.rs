@@ -40,7 +40,10 @@ impl Csr {
     /// [`MAX_VERTICES`] / [`MAX_EDGES`] (the readers check all of these first).
     pub fn from_edges(vertices: u32, sources: &[u32], targets: &[u32]) -> Csr {
         assert_eq!(sources.len(), targets.len(), "one target per source");
-        assert!(sources.len() as u64 <= MAX_EDGES, "too many edges for u32 offsets");
+        assert!(
+            sources.len() as u64 <= MAX_EDGES,
+            "too many edges for u32 offsets"
+        );
         assert!(u64::from(vertices) <= MAX_VERTICES, "too many vertices");
         let n = vertices as usize;
         let mut offsets = vec![0u32; n + 1];
@@ -102,7 +105,11 @@ impl Csr {
 
     /// The largest out-degree (0 for an empty graph).
     pub fn max_out_degree(&self) -> u32 {
-        self.offsets.windows(2).map(|w| w[1] - w[0]).max().unwrap_or(0)
+        self.offsets
+            .windows(2)
+            .map(|w| w[1] - w[0])
+            .max()
+            .unwrap_or(0)
     }
 
     /// The reversed graph: `w -> v` for every edge `v -> w`, in `O(V + E)`.

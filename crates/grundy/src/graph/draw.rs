@@ -65,7 +65,9 @@ pub fn to_dot(graph: &GameGraph, solution: &GraphSolution, tokens: &[u32]) -> St
     let n = graph.vertex_count();
     let mut out = String::new();
     out.push_str("digraph game {\n");
-    out.push_str("  // Positions coloured by outcome: P red, N green, draw grey; labelled by value.\n");
+    out.push_str(
+        "  // Positions coloured by outcome: P red, N green, draw grey; labelled by value.\n",
+    );
     out.push_str("  node [shape=box, style=\"rounded,filled\", fontname=\"Helvetica\"];\n");
     let mut is_token = vec![false; n];
     for &t in tokens {
@@ -145,9 +147,15 @@ mod tests {
         let dot = to_dot(&g, &s, &[0]);
         assert!(dot.starts_with("digraph game {"));
         // a: P (must move to b, which moves to the loss "c), value 0.
-        assert!(dot.contains("v0 [label=\"a\\n0\", fillcolor=\"#f4a3a3\", peripheries=2"), "{dot}");
+        assert!(
+            dot.contains("v0 [label=\"a\\n0\", fillcolor=\"#f4a3a3\", peripheries=2"),
+            "{dot}"
+        );
         assert!(dot.contains("v2 [label=\"\\\"c\\n0\""), "{dot}");
-        assert!(dot.contains("v1 -> v0;") && dot.contains("v1 -> v2;"), "{dot}");
+        assert!(
+            dot.contains("v1 -> v0;") && dot.contains("v1 -> v2;"),
+            "{dot}"
+        );
     }
 
     #[test]

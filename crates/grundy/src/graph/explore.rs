@@ -30,7 +30,11 @@ pub enum ExploreError {
 
 /// The graph of positions reachable from `start`; vertex 0 is `start`. At most
 /// `max_positions` vertices.
-pub fn explore(start: &Sum, ctx: &Context, max_positions: usize) -> Result<GameGraph, ExploreError> {
+pub fn explore(
+    start: &Sum,
+    ctx: &Context,
+    max_positions: usize,
+) -> Result<GameGraph, ExploreError> {
     let mut ids: FxHashMap<Vec<String>, u32> = FxHashMap::default();
     let mut positions: Vec<Sum> = Vec::new();
     let mut names: Vec<String> = Vec::new();

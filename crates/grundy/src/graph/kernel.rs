@@ -34,8 +34,12 @@ pub struct KernelReport {
 /// Finds a kernel of `graph`, given its solution, or proves that none exists.
 pub fn find_kernel(graph: &Csr, solution: &GraphSolution) -> KernelReport {
     let n = graph.vertex_count();
-    let losing: Vec<u32> = (0..n as u32).filter(|&v| solution.outcome(v) == Outcome::P).collect();
-    let draws: Vec<u32> = (0..n as u32).filter(|&v| solution.outcome(v) == Outcome::Draw).collect();
+    let losing: Vec<u32> = (0..n as u32)
+        .filter(|&v| solution.outcome(v) == Outcome::P)
+        .collect();
+    let draws: Vec<u32> = (0..n as u32)
+        .filter(|&v| solution.outcome(v) == Outcome::Draw)
+        .collect();
     if draws.is_empty() {
         return KernelReport {
             kernel: Some(losing),
@@ -66,7 +70,11 @@ pub fn find_kernel(graph: &Csr, solution: &GraphSolution) -> KernelReport {
             }
             let xw = Lit::new(vars[j as usize], true);
             clause.push(xw);
-            let mut independent = if j as usize == i { vec![!xu] } else { vec![!xu, !xw] };
+            let mut independent = if j as usize == i {
+                vec![!xu]
+            } else {
+                vec![!xu, !xw]
+            };
             consistent &= solver.add_clause_reuse(&mut independent);
         }
         consistent &= solver.add_clause_reuse(&mut clause);
@@ -77,13 +85,27 @@ pub fn find_kernel(graph: &Csr, solution: &GraphSolution) -> KernelReport {
             unique: false,
         };
     }
-    let chosen: Vec<bool> = vars.iter().map(|&x| solver.value_var(x) == lbool::TRUE).collect();
+    let chosen: Vec<bool> = vars
+        .iter()
+        .map(|&x| solver.value_var(x) == lbool::TRUE)
+        .collect();
     let mut kernel = losing;
-    kernel.extend(draws.iter().zip(&chosen).filter(|(_, c)| **c).map(|(&v, _)| v));
+    kernel.extend(
+        draws
+            .iter()
+            .zip(&chosen)
+            .filter(|(_, c)| **c)
+            .map(|(&v, _)| v),
+    );
     kernel.sort_unstable();
     // Exclude this kernel and ask again.
-    let mut different: Vec<Lit> = vars.iter().zip(&chosen).map(|(&x, &c)| Lit::new(x, !c)).collect();
-    let unique = !solver.add_clause_reuse(&mut different) || solver.solve_limited(&[]) != lbool::TRUE;
+    let mut different: Vec<Lit> = vars
+        .iter()
+        .zip(&chosen)
+        .map(|(&x, &c)| Lit::new(x, !c))
+        .collect();
+    let unique =
+        !solver.add_clause_reuse(&mut different) || solver.solve_limited(&[]) != lbool::TRUE;
     KernelReport {
         kernel: Some(kernel),
         unique,
@@ -124,7 +146,10 @@ mod tests {
     fn acyclic_kernels_are_the_p_positions() {
         let r = kernel_of(&[vec![1], vec![2], vec![]]);
         assert_eq!(r.kernel, Some(vec![0, 2]));
-        assert_eq!(kernel_of(&[vec![1, 2], vec![2], vec![]]).kernel, Some(vec![2]));
+        assert_eq!(
+            kernel_of(&[vec![1, 2], vec![2], vec![]]).kernel,
+            Some(vec![2])
+        );
         assert!(r.unique);
     }
 

@@ -198,7 +198,11 @@ pub fn solve(graph: &Csr, control: &mut Control) -> Result<GraphSolution, GraphE
 /// The judge-format answer: whether the first player wins the sum of tokens (a draw is not a
 /// win). Acyclic graphs take the linear pass and a nim-sum; graphs with cycles follow
 /// Smith's rules.
-pub fn first_player_wins(graph: &Csr, tokens: &[u32], control: &mut Control) -> Result<bool, GraphError> {
+pub fn first_player_wins(
+    graph: &Csr,
+    tokens: &[u32],
+    control: &mut Control,
+) -> Result<bool, GraphError> {
     if let Some(a) = acyclic::solve_acyclic(graph, false, control)? {
         let sum = tokens.iter().fold(0u32, |s, &t| s ^ a.values[t as usize]);
         return Ok(sum != 0);

@@ -163,7 +163,11 @@ impl<R: Read> Lines<R> {
 }
 
 fn trim_cr(buf: &[u8], s: usize, e: usize) -> (usize, usize) {
-    if e > s && buf[e - 1] == b'\r' { (s, e - 1) } else { (s, e) }
+    if e > s && buf[e - 1] == b'\r' {
+        (s, e - 1)
+    } else {
+        (s, e)
+    }
 }
 
 /// The whitespace-separated fields of a line.
@@ -227,7 +231,10 @@ pub fn read_judge<R: Read>(reader: R, options: &ReadOptions) -> Result<JudgeInpu
         numbers[count] = parse_number(f).ok_or_else(|| {
             ReadError::syntax(
                 header_line,
-                format!("expected `N M K` (three non-negative integers), found {}", show(f)),
+                format!(
+                    "expected `N M K` (three non-negative integers), found {}",
+                    show(f)
+                ),
             )
         })?;
         count += 1;
@@ -358,7 +365,10 @@ impl Interner {
             return Ok(v);
         }
         let name = std::str::from_utf8(field).map_err(|_| {
-            ReadError::syntax(line, format!("vertex name {} is not valid UTF-8", show(field)))
+            ReadError::syntax(
+                line,
+                format!("vertex name {} is not valid UTF-8", show(field)),
+            )
         })?;
         if self.names.len() as u64 >= MAX_VERTICES {
             return Err(ReadError::syntax(
@@ -414,13 +424,18 @@ pub fn read_edge_list<R: Read>(reader: R, options: &ReadOptions) -> Result<GameG
         if lines.line % 65536 == 0 {
             options.check(
                 || format!("an edge list of {} lines", lines.line),
-                sources.len() as u64 * BYTES_PER_EDGE
-                    + names.bytes(),
+                sources.len() as u64 * BYTES_PER_EDGE + names.bytes(),
             )?;
         }
     }
     options.check(
-        || format!("a graph of {} vertices and {} edges", names.len(), sources.len()),
+        || {
+            format!(
+                "a graph of {} vertices and {} edges",
+                names.len(),
+                sources.len()
+            )
+        },
         sources.len() as u64 * BYTES_PER_EDGE + names.bytes(),
     )?;
     let csr = Csr::from_edges(names.len() as u32, &sources, &targets);

@@ -38,7 +38,11 @@ pub struct TokenSum {
 }
 
 /// The value and outcome of the sum of tokens, by Smith's rules.
-pub fn sum_of_tokens(graph: &Csr, solution: &GraphSolution, tokens: &[u32]) -> (Option<Value>, Outcome) {
+pub fn sum_of_tokens(
+    graph: &Csr,
+    solution: &GraphSolution,
+    tokens: &[u32],
+) -> (Option<Value>, Outcome) {
     let values: Vec<Value> = tokens.iter().map(|&t| solution.value(graph, t)).collect();
     (sum_value(&values), sum_outcome(&values))
 }
@@ -82,7 +86,8 @@ pub fn analyze_tokens(graph: &Csr, solution: &GraphSolution, tokens: &[u32]) -> 
         for to in followers {
             let after = solution.finite_value(to);
             let rest = finite_sum ^ before.unwrap_or(0);
-            let infinite_after = infinite.len() - usize::from(before.is_none()) + usize::from(after.is_none());
+            let infinite_after =
+                infinite.len() - usize::from(before.is_none()) + usize::from(after.is_none());
             let result = match (infinite_after, after) {
                 (0, Some(x)) => {
                     if rest ^ x == 0 {
@@ -97,7 +102,10 @@ pub fn analyze_tokens(graph: &Csr, solution: &GraphSolution, tokens: &[u32]) -> 
                         None => solution.infinite_set(graph, to).contains(&b),
                         Some(_) => {
                             // The one infinite token left is another token.
-                            let j = infinite.iter().position(|&j| j != i).expect("one infinite token");
+                            let j = infinite
+                                .iter()
+                                .position(|&j| j != i)
+                                .expect("one infinite token");
                             token_sets[j].contains(&b)
                         }
                     };
