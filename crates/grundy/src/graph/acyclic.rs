@@ -41,22 +41,37 @@ pub fn solve_acyclic(
     with_remoteness: bool,
     control: &mut Control,
 ) -> Result<Option<AcyclicValues>, GraphError> {
-    let n = graph.vertex_count();
-    let mut values = vec![UNVISITED; n];
-    let mut remoteness = if with_remoteness {
-        vec![0u32; n]
+    Ok(if with_remoteness {
+        search::<2>(graph, control)?.map(|state| AcyclicValues {
+            values: state.iter().map(|s| s[0]).collect(),
+            remoteness: state.iter().map(|s| s[1]).collect(),
+        })
     } else {
-        Vec::new()
-    };
+        search::<1>(graph, control)?.map(|state| AcyclicValues {
+            values: state.into_iter().map(|s| s[0]).collect(),
+            remoteness: Vec::new(),
+        })
+    })
+}
+
+/// The search, with `W = 1` (values) or `W = 2` (values and remoteness side by side, so a
+/// follower's value and remoteness share a cache line: the graph is far larger than the
+/// cache, and the time goes into memory accesses).
+fn search<const W: usize>(
+    graph: &Csr,
+    control: &mut Control,
+) -> Result<Option<Vec<[u32; W]>>, GraphError> {
+    let n = graph.vertex_count();
+    let mut state = vec![[UNVISITED; W]; n];
     let mut stamps = vec![0u32; graph.max_out_degree() as usize + 2];
     // (vertex, index of the next follower to look at)
     let mut stack: Vec<(u32, u32)> = Vec::new();
     let mut finished = 0u32;
     for root in 0..n as u32 {
-        if values[root as usize] != UNVISITED {
+        if state[root as usize][0] != UNVISITED {
             continue;
         }
-        values[root as usize] = ON_STACK;
+        state[root as usize][0] = ON_STACK;
         stack.push((root, 0));
         'search: while let Some(top) = stack.last_mut() {
             let v = top.0;
@@ -64,9 +79,9 @@ pub fn solve_acyclic(
             while (top.1 as usize) < followers.len() {
                 let w = followers[top.1 as usize];
                 top.1 += 1;
-                match values[w as usize] {
+                match state[w as usize][0] {
                     UNVISITED => {
-                        values[w as usize] = ON_STACK;
+                        state[w as usize][0] = ON_STACK;
                         stack.push((w, 0));
                         continue 'search;
                     }
@@ -78,7 +93,7 @@ pub fn solve_acyclic(
             let stamp = v + 1;
             let degree = followers.len() as u32;
             for &w in followers {
-                let x = values[w as usize];
+                let x = state[w as usize][0];
                 if x <= degree {
                     stamps[x as usize] = stamp;
                 }
@@ -87,22 +102,26 @@ pub fn solve_acyclic(
             while stamps[mex as usize] == stamp {
                 mex += 1;
             }
-            values[v as usize] = mex;
-            if with_remoteness && degree > 0 {
-                remoteness[v as usize] = 1 + if mex == 0 {
-                    followers
-                        .iter()
-                        .map(|&w| remoteness[w as usize])
-                        .max()
-                        .unwrap_or(0)
-                } else {
-                    followers
-                        .iter()
-                        .filter(|&&w| values[w as usize] == 0)
-                        .map(|&w| remoteness[w as usize])
-                        .min()
-                        .unwrap_or(0)
-                };
+            state[v as usize][0] = mex;
+            if W == 2 {
+                let mut r = 0;
+                if degree > 0 {
+                    r = 1 + if mex == 0 {
+                        followers
+                            .iter()
+                            .map(|&w| state[w as usize][W - 1])
+                            .max()
+                            .unwrap_or(0)
+                    } else {
+                        followers
+                            .iter()
+                            .filter(|&&w| state[w as usize][0] == 0)
+                            .map(|&w| state[w as usize][W - 1])
+                            .min()
+                            .unwrap_or(0)
+                    };
+                }
+                state[v as usize][W - 1] = r;
             }
             stack.pop();
             finished += 1;
@@ -115,7 +134,7 @@ pub fn solve_acyclic(
         }
     }
     control.report(n as u64, n as u64);
-    Ok(Some(AcyclicValues { values, remoteness }))
+    Ok(Some(state))
 }
 
 #[cfg(test)]
