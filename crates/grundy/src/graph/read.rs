@@ -207,7 +207,7 @@ fn show(field: &[u8]) -> String {
 #[inline]
 fn fast_edge(bytes: &[u8]) -> Option<(u64, u64, usize)> {
     let mut i = 0;
-    let mut number = |i: &mut usize, need_gap: bool| -> Option<u64> {
+    let number = |i: &mut usize, need_gap: bool| -> Option<u64> {
         let start = *i;
         while *i < bytes.len() && (bytes[*i] == b' ' || bytes[*i] == b'\t') {
             *i += 1;
