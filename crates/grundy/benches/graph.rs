@@ -30,7 +30,7 @@ impl Rng {
     }
 
     fn below(&mut self, n: u32) -> u32 {
-        ((self.next() >> 32) * u64::from(n) >> 32) as u32
+        (((self.next() >> 32) * u64::from(n)) >> 32) as u32
     }
 }
 
@@ -86,7 +86,6 @@ fn generate(path: &Path, vertices: u32, edges: u64, tokens: u32, acyclic: bool, 
         line.push(b'\n');
         emit(&mut line);
     }
-    drop(emit);
     file.flush().expect("write the input");
     bytes
 }
