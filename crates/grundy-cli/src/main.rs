@@ -48,6 +48,19 @@ fn main() -> ExitCode {
     }
 }
 
+/// Writes `text` to standard output. A closed pipe (`grundy ... | head`) is not an error: the
+/// reader has what it wanted.
+pub fn emit(text: &str) -> Result<(), Failure> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            Err(Failure::compute(format!("cannot write the output: {e}")))
+        }
+        _ => Ok(()),
+    }
+}
+
 /// A failed command: the message for the user and the exit status.
 #[derive(Debug)]
 pub struct Failure {
