@@ -136,8 +136,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
                 if plain {
                     let wins = first_player_wins(&input.graph, &input.tokens, &mut Control::none())
                         .map_err(|e| Failure::compute(e.to_string()))?;
-                    println!("{}", if wins { "win" } else { "lose" });
-                    return Ok(());
+                    return crate::emit(if wins { "win\n" } else { "lose\n" });
                 }
                 let graph = GameGraph {
                     csr: input.graph,
@@ -186,9 +185,13 @@ pub fn run(args: Args) -> Result<(), Failure> {
     } else {
         report.text(&mut out)
     };
-    written
-        .and_then(|()| out.flush())
-        .map_err(|e| Failure::compute(format!("cannot write the output: {e}")))
+    match written.and_then(|()| out.flush()) {
+        // A reader that stops early (`| head`) is not an error.
+        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
+            Err(Failure::compute(format!("cannot write the output: {e}")))
+        }
+        _ => Ok(()),
+    }
 }
 
 struct Report<'a> {

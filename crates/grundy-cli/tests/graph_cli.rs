@@ -74,6 +74,16 @@ fn bad_input_names_the_line_and_fails() {
         "{}",
         stderr(&o)
     );
+    let o = grundy(
+        &["graph", "--format", "seed", "--max-memory", "64"],
+        "10000000 50000000 1\n",
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("too large") && stderr(&o).contains("MiB"),
+        "{}",
+        stderr(&o)
+    );
     let o = grundy(&["graph", "/nonexistent/graph.txt"], "");
     assert_eq!(o.status.code(), Some(2));
     let o = grundy(

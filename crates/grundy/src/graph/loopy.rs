@@ -187,6 +187,23 @@ mod tests {
     }
 
     #[test]
+    fn a_long_cycle_with_an_exit_needs_no_recursion() {
+        // 0 -> 1 -> ... -> n-1 -> 0, and n-1 -> n, a terminal: vertex n-1 wins at once, and
+        // going back along the cycle the outcomes alternate.
+        let n = 1_000_000u32;
+        let mut adj: Vec<Vec<u32>> = (0..n).map(|v| vec![(v + 1) % n]).collect();
+        adj[n as usize - 1].push(n);
+        adj.push(vec![]);
+        let (o, rem, v) = run(&adj);
+        for u in 0..n {
+            let distance = n - u; // moves from u to the terminal
+            assert_eq!(o[u as usize], if distance % 2 == 1 { N } else { P });
+            assert_eq!(rem[u as usize], distance);
+            assert_eq!(v[u as usize], if distance % 2 == 1 { 1 } else { 0 });
+        }
+    }
+
+    #[test]
     fn a_two_cycle_is_a_draw() {
         let (o, rem, v) = run(&[vec![1], vec![0]]);
         assert_eq!(o, [Draw, Draw]);

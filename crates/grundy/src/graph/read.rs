@@ -577,6 +577,9 @@ mod tests {
         let e = read_judge("1000000 1000000 1\n".as_bytes(), &small).unwrap_err();
         assert!(matches!(e, ReadError::TooLarge { .. }), "{e}");
         assert!(e.to_string().contains("MiB"), "{e}");
+        let text: String = (0..2000).map(|i| format!("a{i} b{i}\n")).collect();
+        let e = read_edge_list(text.as_bytes(), &ReadOptions { max_bytes: 10_000 }).unwrap_err();
+        assert!(matches!(e, ReadError::TooLarge { .. }), "{e}");
     }
 
     #[test]
