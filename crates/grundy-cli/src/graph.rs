@@ -152,7 +152,10 @@ pub fn run(args: Args) -> Result<(), Failure> {
         args.tokens
             .iter()
             .map(|name| {
-                graph.find(name).ok_or_else(|| {
+                let found = graph.find(name);
+                let found =
+                    found.or_else(|| args.expr.as_ref().and_then(|_| find_position(&graph, name)));
+                found.ok_or_else(|| {
                     Failure::input(format!("--tokens: no vertex named `{name}` in the graph"))
                 })
             })
@@ -192,6 +195,14 @@ pub fn run(args: Args) -> Result<(), Failure> {
         }
         _ => Ok(()),
     }
+}
+
+/// With --expr, a token may name a position in any order of its components (`nim 3 2` for the
+/// vertex `nim 2 3`).
+fn find_position(graph: &GameGraph, text: &str) -> Option<u32> {
+    let key = grundy::expr::parse(text).ok()?.key();
+    (0..graph.vertex_count() as u32)
+        .find(|&v| grundy::expr::parse(&graph.name(v)).is_ok_and(|p| p.key() == key))
 }
 
 struct Report<'a> {

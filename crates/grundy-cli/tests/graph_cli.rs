@@ -194,6 +194,20 @@ fn text_table_kernel_and_pictures() {
     assert!(std::fs::read_to_string(&svg).unwrap().contains("<svg"));
     std::fs::remove_file(dot).unwrap();
     std::fs::remove_file(svg).unwrap();
+    // Tokens name positions in any order of their components.
+    let o = grundy(
+        &[
+            "graph", "--expr", "nim 1 2", "--tokens", "nim 1 0", "nim 2 0",
+        ],
+        "",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("Sum of tokens at nim 1 0 nim 0 2"),
+        "{}",
+        stdout(&o)
+    );
+    assert!(stdout(&o).contains("Value     3"), "{}", stdout(&o));
     // An odd cycle has no kernel.
     let o = grundy(&["graph", "--kernel"], "a b\nb c\nc a\n");
     assert!(stdout(&o).contains("No kernel"), "{}", stdout(&o));
