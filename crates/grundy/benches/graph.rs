@@ -106,6 +106,21 @@ fn peak_memory_mib() -> String {
         .map_or("unknown".to_owned(), |kib| format!("{} MiB", kib / 1024))
 }
 
+/// The CPU time used by this process so far, in seconds (user + system, from
+/// `/proc/self/stat`): on a shared machine, wall time also counts waiting for a core.
+fn cpu_seconds() -> f64 {
+    std::fs::read_to_string("/proc/self/stat")
+        .ok()
+        .and_then(|s| {
+            // Fields after the command name (which ends with ')'): utime and stime are the
+            // 12th and 13th, in clock ticks (100 per second on Linux).
+            let rest = &s[s.rfind(')')? + 2..];
+            let f: Vec<&str> = rest.split(' ').collect();
+            Some((f.get(11)?.parse::<f64>().ok()? + f.get(12)?.parse::<f64>().ok()?) / 100.0)
+        })
+        .unwrap_or(f64::NAN)
+}
+
 fn rate(edges: u64, seconds: f64) -> String {
     format!("{:.1} M edges/s", edges as f64 / seconds / 1e6)
 }
@@ -119,6 +134,7 @@ fn judge_case(vertices: u32, edges: u64) {
     let path = temp("judge.txt");
     let bytes = generate(&path, vertices, edges, 1000, true, 1);
     reset_peak_memory();
+    let cpu = cpu_seconds();
     let start = Instant::now();
     let input = read_judge(File::open(&path).unwrap(), &ReadOptions::default()).unwrap();
     let read = start.elapsed().as_secs_f64();
@@ -128,11 +144,12 @@ fn judge_case(vertices: u32, edges: u64) {
     let total = start.elapsed().as_secs_f64();
     println!(
         "judge, acyclic, {vertices} vertices, {edges} edges, {} MB: read {read:.2} s ({}, {:.0} MB/s), \
-         solve {solve:.2} s ({}), total {total:.2} s, answer {}, peak memory {}",
+         solve {solve:.2} s ({}), total {total:.2} s (CPU {:.2} s), answer {}, peak memory {}",
         bytes / 1_000_000,
         rate(edges, read),
         bytes as f64 / read / 1e6,
         rate(edges, solve),
+        cpu_seconds() - cpu,
         if wins { "win" } else { "lose" },
         peak_memory_mib()
     );
@@ -145,6 +162,7 @@ fn big_case(vertices: u32, edges: u64, acyclic: bool) {
     let path = temp("big.txt");
     let bytes = generate(&path, vertices, edges, 1, acyclic, 2);
     reset_peak_memory();
+    let cpu = cpu_seconds();
     let start = Instant::now();
     let input = read_judge(File::open(&path).unwrap(), &ReadOptions::default()).unwrap();
     let read = start.elapsed().as_secs_f64();
@@ -190,8 +208,9 @@ fn big_case(vertices: u32, edges: u64, acyclic: bool) {
         }
     }
     println!(
-        ", total {:.2} s, peak memory {}",
+        ", total {:.2} s (CPU {:.2} s), peak memory {}",
         start.elapsed().as_secs_f64(),
+        cpu_seconds() - cpu,
         peak_memory_mib()
     );
     std::fs::remove_file(path).unwrap();
