@@ -46,48 +46,68 @@ pub fn solve_acyclic(
     with_remoteness: bool,
     control: &mut Control,
 ) -> Result<Option<AcyclicValues>, GraphError> {
-    Ok(if with_remoteness {
-        search::<2>(graph, control)?.map(|state| AcyclicValues {
-            values: state.iter().map(|s| s[0]).collect(),
-            remoteness: state.iter().map(|s| s[1]).collect(),
-        })
-    } else {
-        search::<1>(graph, control)?.map(|state| AcyclicValues {
-            values: state.into_iter().map(|s| s[0]).collect(),
-            remoteness: Vec::new(),
-        })
-    })
+    Ok(
+        search(graph, with_remoteness, control)?.map(|nodes| AcyclicValues {
+            values: nodes.iter().map(|s| s.value).collect(),
+            remoteness: if with_remoteness {
+                nodes.iter().map(|s| s.remoteness).collect()
+            } else {
+                Vec::new()
+            },
+        }),
+    )
 }
 
-/// The search, with `W = 1` (values) or `W = 2` (values and remoteness side by side, so a
-/// follower's value and remoteness share a cache line: the graph is far larger than the
-/// cache, and the time goes into memory accesses).
-fn search<const W: usize>(
+/// What the search keeps per vertex, side by side: the search is bound by memory accesses
+/// (the graph is far larger than the cache), and a follower's state and the bounds of its
+/// successor list then arrive in one cache line. Measured 15–30% faster than separate arrays.
+#[derive(Clone, Copy)]
+struct Node {
+    value: u32,
+    remoteness: u32,
+    /// The successors are `targets[start..end]`.
+    start: u32,
+    end: u32,
+}
+
+fn search(
     graph: &Csr,
+    with_remoteness: bool,
     control: &mut Control,
-) -> Result<Option<Vec<[u32; W]>>, GraphError> {
+) -> Result<Option<Vec<Node>>, GraphError> {
     let n = graph.vertex_count();
-    let mut state = vec![[UNVISITED; W]; n];
+    let offsets = graph.offsets();
+    let targets = graph.targets();
+    let mut nodes: Vec<Node> = (0..n)
+        .map(|v| Node {
+            value: UNVISITED,
+            remoteness: 0,
+            start: offsets[v],
+            end: offsets[v + 1],
+        })
+        .collect();
     let mut stamps = vec![0u32; graph.max_out_degree() as usize + 2];
-    // (vertex, index of the next follower to look at)
+    // (vertex, index in `targets` of the next follower to look at)
     let mut stack: Vec<(u32, u32)> = Vec::new();
     let mut finished = 0u32;
     for root in 0..n as u32 {
-        if state[root as usize][0] != UNVISITED {
+        if nodes[root as usize].value != UNVISITED {
             continue;
         }
-        state[root as usize][0] = ON_STACK;
-        stack.push((root, 0));
+        nodes[root as usize].value = ON_STACK;
+        stack.push((root, nodes[root as usize].start));
         'search: while let Some(top) = stack.last_mut() {
             let v = top.0;
-            let followers = graph.successors(v);
-            while (top.1 as usize) < followers.len() {
-                let w = followers[top.1 as usize];
+            let end = nodes[v as usize].end;
+            while top.1 < end {
+                let w = targets[top.1 as usize];
                 top.1 += 1;
-                match state[w as usize][0] {
+                let node = &mut nodes[w as usize];
+                match node.value {
                     UNVISITED => {
-                        state[w as usize][0] = ON_STACK;
-                        stack.push((w, 0));
+                        node.value = ON_STACK;
+                        let start = node.start;
+                        stack.push((w, start));
                         continue 'search;
                     }
                     ON_STACK => return Ok(None),
@@ -95,10 +115,11 @@ fn search<const W: usize>(
                 }
             }
             // Every follower has its value: take the mex.
+            let followers = &targets[nodes[v as usize].start as usize..end as usize];
             let stamp = v + 1;
             let degree = followers.len() as u32;
             for &w in followers {
-                let x = state[w as usize][0];
+                let x = nodes[w as usize].value;
                 if x <= degree {
                     stamps[x as usize] = stamp;
                 }
@@ -107,26 +128,19 @@ fn search<const W: usize>(
             while stamps[mex as usize] == stamp {
                 mex += 1;
             }
-            state[v as usize][0] = mex;
-            if W == 2 {
-                let mut r = 0;
-                if degree > 0 {
-                    r = 1 + if mex == 0 {
-                        followers
-                            .iter()
-                            .map(|&w| state[w as usize][W - 1])
-                            .max()
-                            .unwrap_or(0)
-                    } else {
-                        followers
-                            .iter()
-                            .filter(|&&w| state[w as usize][0] == 0)
-                            .map(|&w| state[w as usize][W - 1])
-                            .min()
-                            .unwrap_or(0)
-                    };
-                }
-                state[v as usize][W - 1] = r;
+            nodes[v as usize].value = mex;
+            if with_remoteness && degree > 0 {
+                let rem = |w: &u32| nodes[*w as usize].remoteness;
+                nodes[v as usize].remoteness = 1 + if mex == 0 {
+                    followers.iter().map(rem).max().unwrap_or(0)
+                } else {
+                    followers
+                        .iter()
+                        .filter(|&&w| nodes[w as usize].value == 0)
+                        .map(rem)
+                        .min()
+                        .unwrap_or(0)
+                };
             }
             stack.pop();
             finished += 1;
@@ -139,7 +153,7 @@ fn search<const W: usize>(
         }
     }
     control.report(n as u64, n as u64);
-    Ok(Some(state))
+    Ok(Some(nodes))
 }
 
 #[cfg(test)]

@@ -97,6 +97,16 @@ impl Csr {
         &self.targets[self.offsets[v] as usize..self.offsets[v + 1] as usize]
     }
 
+    /// The offsets: the successors of `v` are `targets()[offsets()[v]..offsets()[v + 1]]`.
+    pub fn offsets(&self) -> &[u32] {
+        &self.offsets
+    }
+
+    /// The successors of every vertex, one after the other.
+    pub fn targets(&self) -> &[u32] {
+        &self.targets
+    }
+
     /// The number of edges leaving `v`.
     #[inline]
     pub fn out_degree(&self, v: u32) -> u32 {
