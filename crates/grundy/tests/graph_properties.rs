@@ -286,3 +286,49 @@ proptest! {
         prop_assert_eq!(wins, expected);
     }
 }
+
+/// The explored graph of a Wythoff queen, solved as a graph, against the published
+/// P-positions (tests/data/wythoff_p_positions.txt names its source).
+#[test]
+fn explored_wythoff_graph_has_the_published_p_positions() {
+    use grundy::graph::explore::explore;
+    let text = include_str!("data/wythoff_p_positions.txt");
+    let mut reference = BTreeSet::new();
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
+        let pair: Vec<u64> = line
+            .split_whitespace()
+            .map(|w| w.parse().unwrap())
+            .collect();
+        reference.insert((pair[0], pair[1]));
+        reference.insert((pair[1], pair[0]));
+    }
+    let (max_a, max_b) = (32, 52); // the pair for k = 20
+    assert!(reference.contains(&(max_a, max_b)));
+    let start = grundy::expr::parse(&format!("wythoff {max_a} {max_b}")).unwrap();
+    let graph = explore(&start, &Default::default(), 100_000).unwrap();
+    assert_eq!(
+        graph.vertex_count(),
+        (max_a as usize + 1) * (max_b as usize + 1)
+    );
+    let solution = solve(&graph.csr, &mut Control::none()).unwrap();
+    let mut found = BTreeSet::new();
+    for v in 0..graph.vertex_count() as u32 {
+        if solution.outcome(v) == Outcome::P {
+            let name = graph.name(v);
+            let xy: Vec<u64> = name
+                .split_whitespace()
+                .skip(1)
+                .map(|w| w.parse().unwrap())
+                .collect();
+            found.insert((xy[0], xy[1]));
+        }
+    }
+    let expected: BTreeSet<_> = reference
+        .into_iter()
+        .filter(|&(a, b)| a <= max_a && b <= max_b)
+        .collect();
+    assert_eq!(found, expected);
+}
