@@ -54,6 +54,9 @@ pub struct Args {
     /// Write an SVG picture (laid out without Graphviz; up to 2000 vertices).
     #[arg(long, value_name = "FILE")]
     svg: Option<PathBuf>,
+    /// With --kernel: the most draw vertices to hand to the SAT solver.
+    #[arg(long, default_value_t = grundy::graph::kernel::DEFAULT_MAX_DRAWS)]
+    max_kernel_draws: usize,
     /// With --expr: the most positions to explore.
     #[arg(long, default_value_t = 100_000)]
     max_positions: usize,
@@ -164,7 +167,14 @@ pub fn run(args: Args) -> Result<(), Failure> {
     let solution =
         solve(&graph.csr, &mut Control::none()).map_err(|e| Failure::compute(e.to_string()))?;
     let sum = (!tokens.is_empty()).then(|| analyze_tokens(&graph.csr, &solution, &tokens));
-    let kernel = args.kernel.then(|| find_kernel(&graph.csr, &solution));
+    let kernel = if args.kernel {
+        Some(
+            find_kernel(&graph.csr, &solution, args.max_kernel_draws)
+                .map_err(|e| Failure::compute(e.to_string()))?,
+        )
+    } else {
+        None
+    };
     if let Some(path) = &args.dot {
         std::fs::write(path, to_dot(&graph, &solution, &tokens))
             .map_err(|e| Failure::input(format!("cannot write {}: {e}", path.display())))?;

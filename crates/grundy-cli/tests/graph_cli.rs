@@ -84,6 +84,16 @@ fn bad_input_names_the_line_and_fails() {
         "{}",
         stderr(&o)
     );
+    let o = grundy(
+        &["graph", "--kernel", "--max-kernel-draws", "2"],
+        "a b\nb c\nc a\n",
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("3 draw vertices, more than the limit of 2"),
+        "{}",
+        stderr(&o)
+    );
     let o = grundy(&["graph", "/nonexistent/graph.txt"], "");
     assert_eq!(o.status.code(), Some(2));
     let o = grundy(

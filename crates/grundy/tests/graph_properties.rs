@@ -235,7 +235,7 @@ proptest! {
                 })
             })
             .collect();
-        let report = find_kernel(&g, &s);
+        let report = find_kernel(&g, &s, usize::MAX).unwrap();
         match &report.kernel {
             None => prop_assert!(kernels.is_empty()),
             Some(k) => {

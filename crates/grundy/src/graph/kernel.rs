@@ -22,6 +22,25 @@ use super::csr::Csr;
 use crate::value::Outcome;
 use batsat::{BasicSolver, Lit, SolverInterface, Var, lbool};
 
+/// The default limit on the draws handed to the SAT solver.
+pub const DEFAULT_MAX_DRAWS: usize = 200_000;
+
+/// Why a kernel search was not made.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum KernelError {
+    /// Too many draw vertices for the SAT solver.
+    #[error(
+        "the kernel search would give the SAT solver {draws} draw vertices, more than the limit \
+         of {limit} (raise it with --max-kernel-draws; the problem is NP-complete)"
+    )]
+    TooLarge {
+        /// The draw vertices.
+        draws: usize,
+        /// The limit.
+        limit: usize,
+    },
+}
+
 /// What is known about the kernels of a graph.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct KernelReport {
@@ -31,8 +50,13 @@ pub struct KernelReport {
     pub unique: bool,
 }
 
-/// Finds a kernel of `graph`, given its solution, or proves that none exists.
-pub fn find_kernel(graph: &Csr, solution: &GraphSolution) -> KernelReport {
+/// Finds a kernel of `graph`, given its solution, or proves that none exists. At most
+/// `max_draws` draw vertices go to the SAT solver.
+pub fn find_kernel(
+    graph: &Csr,
+    solution: &GraphSolution,
+    max_draws: usize,
+) -> Result<KernelReport, KernelError> {
     let n = graph.vertex_count();
     let losing: Vec<u32> = (0..n as u32)
         .filter(|&v| solution.outcome(v) == Outcome::P)
@@ -41,10 +65,16 @@ pub fn find_kernel(graph: &Csr, solution: &GraphSolution) -> KernelReport {
         .filter(|&v| solution.outcome(v) == Outcome::Draw)
         .collect();
     if draws.is_empty() {
-        return KernelReport {
+        return Ok(KernelReport {
             kernel: Some(losing),
             unique: true,
-        };
+        });
+    }
+    if draws.len() > max_draws {
+        return Err(KernelError::TooLarge {
+            draws: draws.len(),
+            limit: max_draws,
+        });
     }
     // Variable index of each draw vertex.
     let mut var_of = vec![u32::MAX; n];
@@ -80,10 +110,10 @@ pub fn find_kernel(graph: &Csr, solution: &GraphSolution) -> KernelReport {
         consistent &= solver.add_clause_reuse(&mut clause);
     }
     if !consistent || solver.solve_limited(&[]) != lbool::TRUE {
-        return KernelReport {
+        return Ok(KernelReport {
             kernel: None,
             unique: false,
-        };
+        });
     }
     let chosen: Vec<bool> = vars
         .iter()
@@ -106,10 +136,10 @@ pub fn find_kernel(graph: &Csr, solution: &GraphSolution) -> KernelReport {
         .collect();
     let unique =
         !solver.add_clause_reuse(&mut different) || solver.solve_limited(&[]) != lbool::TRUE;
-    KernelReport {
+    Ok(KernelReport {
         kernel: Some(kernel),
         unique,
-    }
+    })
 }
 
 /// Whether `set` (a flag per vertex) is a kernel of `graph`: independent and absorbing.
@@ -129,7 +159,15 @@ mod tests {
     fn kernel_of(adj: &[Vec<u32>]) -> KernelReport {
         let g = Csr::from_adjacency(adj);
         let s = solve(&g, &mut Control::none()).unwrap();
-        find_kernel(&g, &s)
+        find_kernel(&g, &s, DEFAULT_MAX_DRAWS).unwrap()
+    }
+
+    #[test]
+    fn the_draw_limit_is_an_error() {
+        let g = Csr::from_adjacency(&[vec![1], vec![2], vec![0]]);
+        let s = solve(&g, &mut Control::none()).unwrap();
+        let e = find_kernel(&g, &s, 2).unwrap_err();
+        assert_eq!(e, KernelError::TooLarge { draws: 3, limit: 2 });
     }
 
     #[test]
