@@ -107,9 +107,86 @@ fn open_input(input: &Option<String>) -> Result<(Box<dyn Read>, String), Failure
         Some(path) => {
             let file =
                 File::open(path).map_err(|e| Failure::input(format!("cannot open {path}: {e}")))?;
+            let size = file.metadata().map(|m| m.len()).unwrap_or(0);
+            if show_progress() && size > 0 {
+                let reader = ProgressReader {
+                    inner: file,
+                    done: 0,
+                    total: size,
+                    meter: Meter::new("reading"),
+                };
+                return Ok((Box::new(reader), path.to_owned()));
+            }
             Ok((Box::new(file), path.to_owned()))
         }
     }
+}
+
+/// Progress goes to standard error, and only when it is a terminal.
+fn show_progress() -> bool {
+    use std::io::IsTerminal;
+    io::stderr().is_terminal()
+}
+
+/// A progress line on standard error, redrawn at most four times a second.
+struct Meter {
+    label: &'static str,
+    last: std::time::Instant,
+    shown: bool,
+}
+
+impl Meter {
+    fn new(label: &'static str) -> Self {
+        Meter {
+            label,
+            last: std::time::Instant::now(),
+            shown: false,
+        }
+    }
+
+    fn update(&mut self, done: u64, total: u64) {
+        if self.last.elapsed().as_millis() >= 250 && total > 0 {
+            self.last = std::time::Instant::now();
+            self.shown = true;
+            eprint!("\r{}: {:>3}%", self.label, done.min(total) * 100 / total);
+        }
+    }
+}
+
+impl Drop for Meter {
+    fn drop(&mut self) {
+        if self.shown {
+            eprint!("\r{}\r", " ".repeat(self.label.len() + 6));
+        }
+    }
+}
+
+/// Counts the bytes read from a file for the progress line.
+struct ProgressReader<R> {
+    inner: R,
+    done: u64,
+    total: u64,
+    meter: Meter,
+}
+
+impl<R: Read> Read for ProgressReader<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let k = self.inner.read(buf)?;
+        self.done += k as u64;
+        self.meter.update(self.done, self.total);
+        Ok(k)
+    }
+}
+
+/// Runs `work` with a progress line labelled `label` when standard error is a terminal.
+fn with_progress<T>(label: &'static str, work: impl FnOnce(&mut Control) -> T) -> T {
+    if !show_progress() {
+        return work(&mut Control::none());
+    }
+    let mut meter = Meter::new(label);
+    let mut report = |done: u64, total: u64| meter.update(done, total);
+    let mut control = Control::none().with_progress(&mut report);
+    work(&mut control)
 }
 
 pub fn run(args: Args) -> Result<(), Failure> {
@@ -137,8 +214,10 @@ pub fn run(args: Args) -> Result<(), Failure> {
                     && args.dot.is_none()
                     && args.svg.is_none();
                 if plain {
-                    let wins = first_player_wins(&input.graph, &input.tokens, &mut Control::none())
-                        .map_err(|e| Failure::compute(e.to_string()))?;
+                    let wins = with_progress("solving", |c| {
+                        first_player_wins(&input.graph, &input.tokens, c)
+                    })
+                    .map_err(|e| Failure::compute(e.to_string()))?;
                     return crate::emit(if wins { "win\n" } else { "lose\n" });
                 }
                 let graph = GameGraph {
@@ -164,8 +243,8 @@ pub fn run(args: Args) -> Result<(), Failure> {
             })
             .collect::<Result<Vec<u32>, Failure>>()?
     };
-    let solution =
-        solve(&graph.csr, &mut Control::none()).map_err(|e| Failure::compute(e.to_string()))?;
+    let solution = with_progress("solving", |c| solve(&graph.csr, c))
+        .map_err(|e| Failure::compute(e.to_string()))?;
     let sum = (!tokens.is_empty()).then(|| analyze_tokens(&graph.csr, &solution, &tokens));
     let kernel = if args.kernel {
         Some(
