@@ -294,6 +294,16 @@ fn find_position(graph: &GameGraph, text: &str) -> Option<u32> {
         .find(|&v| grundy::expr::parse(&graph.name(v)).is_ok_and(|p| p.key() == key))
 }
 
+/// Names separated by spaces, or by commas when a name has a space (positions of --expr).
+fn join_names(names: &[std::borrow::Cow<'_, str>]) -> String {
+    let separator = if names.iter().any(|n| n.contains(' ')) {
+        ", "
+    } else {
+        " "
+    };
+    names.join(separator)
+}
+
 struct Report<'a> {
     graph: &'a GameGraph,
     solution: &'a GraphSolution,
@@ -398,7 +408,7 @@ impl Report<'_> {
         }
         if let Some(sum) = self.sum {
             let names: Vec<_> = self.tokens.iter().map(|&t| self.graph.name(t)).collect();
-            writeln!(out, "\nSum of tokens at {}", names.join(" "))?;
+            writeln!(out, "\nSum of tokens at {}", join_names(&names))?;
             match &sum.value {
                 Some(v) => writeln!(out, "Value     {v}")?,
                 None => writeln!(out, "Value     undetermined (two or more infinite tokens)")?,
@@ -440,7 +450,7 @@ impl Report<'_> {
                         out,
                         "\nKernel ({} vertices, {unique}): {}",
                         kernel.len(),
-                        names.join(" ")
+                        join_names(&names)
                     )?;
                 }
                 None => writeln!(

@@ -195,7 +195,7 @@ fn text_table_kernel_and_pictures() {
     assert!(text.contains("nim 1 2  3           N        3"), "{text}");
     assert!(text.contains("Winning moves (1)"), "{text}");
     assert!(
-        text.contains("Kernel (2 vertices, the only one): nim 1 1 nim 0 0"),
+        text.contains("Kernel (2 vertices, the only one): nim 1 1, nim 0 0"),
         "{text}"
     );
     let dot_text = std::fs::read_to_string(&dot).unwrap();
@@ -213,7 +213,7 @@ fn text_table_kernel_and_pictures() {
     );
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(
-        stdout(&o).contains("Sum of tokens at nim 1 0 nim 0 2"),
+        stdout(&o).contains("Sum of tokens at nim 1 0, nim 0 2"),
         "{}",
         stdout(&o)
     );
