@@ -141,11 +141,7 @@ proptest! {
 
     #[test]
     fn outcomes_and_remoteness_match_the_definition(adj in any_graph(12, 30)) {
-        let (_, s) = fast(&adj);
-        let slow = slow_outcomes(&adj);
-        for u in 0..adj.len() as u32 {
-            prop_assert_eq!((s.outcome(u), s.remoteness(u)), slow[u as usize], "vertex {}", u);
-        }
+        check_outcomes(&adj)?;
     }
 
     #[test]
@@ -159,25 +155,7 @@ proptest! {
 
     #[test]
     fn generalised_values_predict_sums_with_nim_heaps(adj in any_graph(7, 14)) {
-        let (g, s) = fast(&adj);
-        let j_max = adj.len() + 1;
-        let slow = slow_outcomes(&with_nim_heap(&adj, j_max));
-        for u in 0..adj.len() as u32 {
-            let value = s.value(&g, u);
-            prop_assert_eq!(value.outcome(), s.outcome(u));
-            for j in 0..=j_max {
-                let expected = match &value {
-                    Value::Finite(m) if m.0 == j as u64 => Outcome::P,
-                    Value::Finite(_) => Outcome::N,
-                    Value::Infinite(k) if k.contains(&Nimber(j as u64)) => Outcome::N,
-                    Value::Infinite(_) => Outcome::Draw,
-                };
-                prop_assert_eq!(
-                    slow[u as usize * (j_max + 1) + j].0, expected,
-                    "vertex {} with value {} plus *{}", u, value, j
-                );
-            }
-        }
+        check_generalised_values(&adj)?;
     }
 
     #[test]
@@ -284,6 +262,64 @@ proptest! {
             prod[index].0 == Outcome::N
         };
         prop_assert_eq!(wins, expected);
+    }
+}
+
+fn check_outcomes(adj: &Adj) -> Result<(), TestCaseError> {
+    let (_, s) = fast(adj);
+    let slow = slow_outcomes(adj);
+    for u in 0..adj.len() as u32 {
+        prop_assert_eq!(
+            (s.outcome(u), s.remoteness(u)),
+            slow[u as usize],
+            "vertex {}",
+            u
+        );
+    }
+    Ok(())
+}
+
+fn check_generalised_values(adj: &Adj) -> Result<(), TestCaseError> {
+    let (g, s) = fast(adj);
+    let j_max = adj.len() + 1;
+    let slow = slow_outcomes(&with_nim_heap(adj, j_max));
+    for u in 0..adj.len() as u32 {
+        let value = s.value(&g, u);
+        prop_assert_eq!(value.outcome(), s.outcome(u));
+        for j in 0..=j_max {
+            let expected = match &value {
+                Value::Finite(m) if m.0 == j as u64 => Outcome::P,
+                Value::Finite(_) => Outcome::N,
+                Value::Infinite(k) if k.contains(&Nimber(j as u64)) => Outcome::N,
+                Value::Infinite(_) => Outcome::Draw,
+            };
+            prop_assert_eq!(
+                slow[u as usize * (j_max + 1) + j].0,
+                expected,
+                "vertex {} with value {} plus *{}",
+                u,
+                value,
+                j
+            );
+        }
+    }
+    Ok(())
+}
+
+proptest! {
+    // The deep tier: `cargo test --release -p grundy --test graph_properties -- --ignored`.
+    #![proptest_config(ProptestConfig::with_cases(20000))]
+
+    #[test]
+    #[ignore]
+    fn deep_outcomes_and_remoteness_on_larger_graphs(adj in any_graph(40, 120)) {
+        check_outcomes(&adj)?;
+    }
+
+    #[test]
+    #[ignore]
+    fn deep_generalised_values_on_larger_graphs(adj in any_graph(11, 40)) {
+        check_generalised_values(&adj)?;
     }
 }
 
