@@ -419,7 +419,7 @@ impl Report<'_> {
                 for m in list {
                     writeln!(
                         out,
-                        "  token {} : {} -> {}",
+                        "  token {}: {} -> {}",
                         m.token + 1,
                         self.graph.name(m.from),
                         self.graph.name(m.to)
