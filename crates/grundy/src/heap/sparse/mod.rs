@@ -246,8 +246,11 @@ impl SparseSequence {
         if target <= self.values.len() {
             return Ok(true);
         }
+        // Room for the values asked for, and at least an eighth more, so that a caller
+        // extending in small steps does not copy the values each time.
+        let additional = (target - self.values.len()).max(self.values.len() / 8);
         self.values
-            .try_reserve_exact(target - self.values.len())
+            .try_reserve_exact(additional)
             .map_err(|_| SparseError::OutOfMemory {
                 n,
                 bytes: Self::memory_for(&self.moves, n),
