@@ -32,9 +32,11 @@
 //! scan are then done heap by heap. Marks are gathered in machine words while values stay
 //! below 128 (a branch-free shift-and-or per pair, no memory round trip), in a byte table
 //! above; the scan tests chunks of 16 pairs at once. Games whose rare positions are spread
-//! out (0.014, 0.172: thousands of them) spend most of their time in the parallel phase;
-//! games with few, early rare positions (0.167: 59 rare positions, all below 1303, to 2^24)
-//! spend it in the sequential scan, which depends on the values just computed.
+//! out (0.014, 0.172: two thousand of them) do their rare-partner work, some 40% of the
+//! whole, in the parallel phase. Games with few, early rare positions (0.167: 59 rare
+//! positions, all below 1303, to 2^24; 0.354: 131, all below 3227) have nothing far, and run
+//! on one core: their work is the near rare partners and the scan, both of which read the
+//! values just computed.
 //!
 //! **When there is no sparse space** (more than an eighth of the positions rare under every
 //! mask: games whose values grow, or early on), the engine computes each value in full from
