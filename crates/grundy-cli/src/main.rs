@@ -1,6 +1,7 @@
 //! The `grundy` command: a thin layer over the `grundy` library.
 
 mod analyze;
+mod graph;
 mod sequence;
 
 use clap::{Parser, Subcommand};
@@ -30,6 +31,7 @@ enum Command {
     Analyze(analyze::Args),
     Rules(analyze::RulesArgs),
     Sequence(sequence::Args),
+    Graph(graph::Args),
 }
 
 fn main() -> ExitCode {
@@ -38,6 +40,7 @@ fn main() -> ExitCode {
         Command::Analyze(args) => analyze::run(args),
         Command::Rules(args) => analyze::rules(args),
         Command::Sequence(args) => sequence::run(args),
+        Command::Graph(args) => graph::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

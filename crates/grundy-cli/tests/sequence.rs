@@ -195,7 +195,14 @@ fn ctrl_c_saves_a_checkpoint_that_resumes() {
     let ckpt = dir.join("run.ckpt");
     let c = ckpt.to_str().unwrap();
     let child = Command::new(env!("CARGO_BIN_EXE_grundy"))
-        .args(["sequence", "0.16", "--to", "5000000", "--checkpoint", c])
+        .args([
+            "sequence",
+            "grundys-game",
+            "--to",
+            "5000000",
+            "--checkpoint",
+            c,
+        ])
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::piped())
         .spawn()
@@ -209,12 +216,13 @@ fn ctrl_c_saves_a_checkpoint_that_resumes() {
     let out = child.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(130), "{}", stderr(&out));
     assert!(stderr(&out).contains("--resume"), "{}", stderr(&out));
-    // Resume a little further and compare with a direct run.
+    // Resume (Grundy's game runs on the plain engine, slow enough to be interrupted) and
+    // compare with a direct run.
     let saved = std::fs::metadata(&ckpt).unwrap().len();
     assert!(saved > 100);
     let resumed = json(&grundy(&[
         "sequence",
-        "0.16",
+        "grundys-game",
         "--to",
         "3000",
         "--checkpoint",
@@ -222,7 +230,13 @@ fn ctrl_c_saves_a_checkpoint_that_resumes() {
         "--resume",
         "--json",
     ]));
-    let direct = json(&grundy(&["sequence", "0.16", "--to", "3000", "--json"]));
+    let direct = json(&grundy(&[
+        "sequence",
+        "grundys-game",
+        "--to",
+        "3000",
+        "--json",
+    ]));
     assert_eq!(resumed["values"], direct["values"]);
     std::fs::remove_dir_all(dir).unwrap();
 }

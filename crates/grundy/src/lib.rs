@@ -30,6 +30,7 @@ pub mod classic;
 pub mod control;
 pub mod expr;
 pub mod game;
+pub mod graph;
 pub mod heap;
 pub mod nimber;
 pub mod solve;

@@ -148,19 +148,32 @@ fn octal_0_127_period_is_proven() {
 
 /// 0.16: period 149459 from 105351 (Flammenkamp); about 510 000 values.
 #[test]
-#[ignore = "deep tier: needs the sparse engine (about 510 000 values)"]
 fn octal_0_16_period_is_proven() {
     let p = prove(&HeapRule::parse("0.16").unwrap(), 1_000_000);
     assert_eq!((p.period, p.preperiod), (149_459, 105_351));
 }
 
-/// 0.56: period 144 (Gangolli and Plambeck 1989); about 653 000 values.
+/// 0.56: period 144 from 326640 (Gangolli and Plambeck 1989); about 653 000 values.
 #[test]
-#[ignore = "deep tier: needs the sparse engine (about 653 000 values)"]
 fn octal_0_56_period_is_proven() {
     let p = prove(&HeapRule::parse("0.56").unwrap(), 2_000_000);
-    assert_eq!(p.period, 144);
-    assert!((326_630..=326_645).contains(&p.preperiod), "{p:?}");
+    assert_eq!((p.period, p.preperiod), (144, 326_640));
+}
+
+/// 0.376: period 4 from 2268248 (Flammenkamp's table); about 4.5 million values.
+#[test]
+#[ignore = "deep tier: about 4.5 million values"]
+fn octal_0_376_period_is_proven() {
+    let p = prove(&HeapRule::parse("0.376").unwrap(), 10_000_000);
+    assert_eq!((p.period, p.preperiod), (4, 2_268_248));
+}
+
+/// 0.354: period 1180 from 10061916 (Flammenkamp's table); about 2·10^7 values.
+#[test]
+#[ignore = "deep tier: about 20 million values"]
+fn octal_0_354_period_is_proven() {
+    let p = prove(&HeapRule::parse("0.354").unwrap(), 40_000_000);
+    assert_eq!((p.period, p.preperiod), (1180, 10_061_916));
 }
 
 /// Rogalski's published value histograms of five unsolved octal games (tests/data/heap/

@@ -9,3 +9,4 @@ pub mod plain;
 pub mod report;
 pub mod rules;
 pub mod sequence;
+pub mod sparse;

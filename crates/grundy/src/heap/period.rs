@@ -199,11 +199,17 @@ pub fn values_needed(heaps: u32, max_removal: u64, period: u64, preperiod: u64) 
 /// The smallest `e` with `g(n + p) = g(n) + s` for all `e ≤ n < N − p`, or `None` when `p`
 /// is too long for the values.
 fn preperiod_for(values: &[u16], p: usize, s: i64) -> Option<usize> {
+    preperiod_from(values, p, s, usize::MAX)
+}
+
+/// As [`preperiod_for`], knowing that the pattern already holds for `start ≤ n < N − p`
+/// (so the scan starts at `start`).
+fn preperiod_from(values: &[u16], p: usize, s: i64, start: usize) -> Option<usize> {
     let n = values.len();
     if p == 0 || p >= n {
         return None;
     }
-    let mut e = n - p;
+    let mut e = (n - p).min(start);
     while e > 0 && i64::from(values[e - 1 + p]) == i64::from(values[e - 1]) + s {
         e -= 1;
     }
@@ -254,10 +260,20 @@ pub fn find_period(rule: &HeapRule, values: &[u16]) -> Option<Period> {
     match proof_method(rule) {
         ProofMethod::GuySmith { heaps, max_removal } => {
             let n = values.len();
+            // The first period seen over at least two repeats, `(d, e_d)`: every multiple of
+            // `d` then repeats from `e_d` on too, so its scan starts there (this keeps the
+            // search linear-ish when a short period holds over a long stretch).
+            let mut base: Option<(usize, usize)> = None;
             for p in 1..n {
-                let Some(e) = preperiod_for(values, p, 0) else {
+                let start = base
+                    .filter(|&(d, _)| p % d == 0)
+                    .map_or(usize::MAX, |(_, e)| e);
+                let Some(e) = preperiod_from(values, p, 0, start) else {
                     continue;
                 };
+                if base.is_none() && n - e >= 2 * p {
+                    base = Some((p, e));
+                }
                 let needed = values_needed(heaps, max_removal, p as u64, e as u64);
                 if needed <= n as u64 {
                     return Some(Period {
@@ -330,7 +346,10 @@ pub fn next_proof_step(rule: &HeapRule, values: &[u16], max: u64) -> ProofStep {
         ProofMethod::None { .. } | ProofMethod::NotPeriodic => return ProofStep::Unprovable(found),
         // A candidate seen twice is enough to aim at: compute what the theorem needs for it.
         ProofMethod::GuySmith { heaps, max_removal } => match repeating(values, false, 2) {
-            Some(p) => values_needed(heaps, max_removal, p.period, p.preperiod).max(n + 1),
+            // At most doubling, so that a spurious candidate does not overshoot.
+            Some(p) => values_needed(heaps, max_removal, p.period, p.preperiod)
+                .min(2 * n)
+                .max(n + 1),
             None => (2 * n).max(64),
         },
         ProofMethod::Theorem {

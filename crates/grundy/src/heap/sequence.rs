@@ -6,9 +6,11 @@
 //! (and trying to prove a period) on the way. The cache is per rule, so `kayles 10 20 30`
 //! computes Kayles' sequence once, and `kayles` and `0.77` share it.
 
+use super::code::Code;
 use super::period::{Period, ProofMethod, ProofStep, find_period, next_proof_step, proof_method};
 use super::plain::PlainSequence;
 use super::rules::{HeapRule, RuleKind};
+use super::sparse::{SparseError, SparseSequence};
 use crate::control::Control;
 use std::collections::HashMap;
 use std::fmt;
@@ -88,22 +90,71 @@ impl SequenceEngine for PlainSequence {
     }
 }
 
+/// The sparse-space engine ([`SparseSequence`]) for a plain octal or hexadecimal code.
+#[derive(Debug)]
+pub struct SparseEngine {
+    code: Code,
+    inner: SparseSequence,
+}
+
+impl SequenceEngine for SparseEngine {
+    fn name(&self) -> &'static str {
+        "sparse"
+    }
+    fn extend_to(&mut self, n: u64, control: &mut Control) -> Result<bool, SequenceError> {
+        self.inner
+            .extend_to(n, control)
+            .map_err(SequenceError::engine)
+    }
+    fn values(&self) -> &[u16] {
+        self.inner.values()
+    }
+    fn into_values(self: Box<Self>) -> Vec<u16> {
+        self.inner.into_values()
+    }
+    fn memory_needed(&self, n: u64) -> u64 {
+        SparseSequence::memory_needed(&self.code, n)
+    }
+    fn stats(&self) -> Vec<(String, String)> {
+        let s = self.inner.stats();
+        let rare: Vec<String> = s.rare_values.iter().map(u16::to_string).collect();
+        vec![
+            (
+                "mask".into(),
+                s.mask
+                    .map_or("none (all values in full)".into(), |m| format!("{m:#b}")),
+            ),
+            ("rare values".into(), rare.join(" ")),
+            ("rare positions".into(), s.rare_positions.to_string()),
+            ("rare-xor steps".into(), s.rare_xor_steps.to_string()),
+            ("scan steps".into(), s.scan_steps.to_string()),
+            ("dense values".into(), s.dense_values.to_string()),
+            ("mask changes".into(), s.mask_changes.to_string()),
+        ]
+    }
+}
+
 /// The engine for `rule`, continuing from `prefix` (the first values, e.g. from a
-/// checkpoint; empty to start afresh). The one place where the engine is chosen.
+/// checkpoint; empty to start afresh). The one place where the engine is chosen: the
+/// sparse-space engine for plain octal and hexadecimal codes (subtraction games with small
+/// sets included) where it supports them, the plain engine for everything else.
 pub fn engine_for(
     rule: &HeapRule,
     prefix: Vec<u16>,
 ) -> Result<Box<dyn SequenceEngine>, SequenceError> {
-    // the sparse engine plugs in here: for a rule with a plain octal/hex code,
-    //     if let Some(code) = rule.plain_code() {
-    //         let s = if prefix.is_empty() { SparseSequence::new(&code) }
-    //                 else { SparseSequence::from_prefix(&code, prefix) };
-    //         return Ok(Box::new(s.map_err(SequenceError::engine)?));
-    //     }
-    // with `impl SequenceEngine for SparseSequence` forwarding `extend_to` (up to and
-    // including g(n)), `values`, `into_values`, `memory_needed(n)` (to
-    // `SparseSequence::memory_needed(&code, n)`) and `stats`.
+    if let Some(code) = rule.plain_code() {
+        match SparseSequence::from_prefix(&code, prefix.clone()) {
+            Ok(inner) => return Ok(Box::new(SparseEngine { code, inner })),
+            Err(SparseError::Unsupported { .. }) => {}
+            Err(e) => return Err(SequenceError::engine(e)),
+        }
+    }
     Ok(Box::new(PlainSequence::from_prefix(rule, prefix)))
+}
+
+/// Whether `rule` runs on the fast (sparse-space) engine.
+fn runs_sparse(rule: &HeapRule) -> bool {
+    engine_for(rule, Vec::new()).is_ok_and(|e| e.name() == "sparse")
 }
 
 /// `g(n)` for the rules whose values have a closed form, for any `n`:
@@ -193,17 +244,19 @@ pub enum HeapValueError {
 /// How many values the cache computes at most to look for a proof of a period.
 fn proof_budget(rule: &HeapRule) -> u64 {
     match &rule.kind {
+        _ if runs_sparse(rule) => 1 << 20,
         RuleKind::TakeBreak(tb) if tb.max_heaps_left() == 3 => 1 << 9,
         RuleKind::TakeBreak(tb) if tb.max_heaps_left() == 2 => 1 << 12,
         _ => (1 << 16).min(direct_limit(rule)),
     }
 }
 
-/// How many values the cache computes at most to answer a heap directly, about `2^30` steps
-/// of the plain engine: it costs `O(n)` per value with splits into two heaps, `O(n²)` into
-/// three, `O(|S|)` for a subtraction game.
+/// How many values the cache computes at most to answer a heap directly: `2^26` (128 MiB of
+/// values) on the sparse engine; on the plain engine about `2^30` steps: it costs `O(n)` per
+/// value with splits into two heaps, `O(n²)` into three, `O(|S|)` for a subtraction game.
 pub fn direct_limit(rule: &HeapRule) -> u64 {
     match &rule.kind {
+        _ if runs_sparse(rule) => 1 << 26,
         RuleKind::TakeBreak(tb) if tb.max_heaps_left() == 3 => 1 << 10,
         RuleKind::TakeBreak(tb) if tb.max_heaps_left() == 2 => 1 << 15,
         RuleKind::AllBut(_) | RuleKind::Lasker | RuleKind::EvenIfNotAll | RuleKind::Half => 1 << 15,
