@@ -54,9 +54,16 @@ fn main() -> ExitCode {
 /// Writes `text` to standard output. A closed pipe (`grundy ... | head`) is not an error: the
 /// reader has what it wanted.
 pub fn emit(text: &str) -> Result<(), Failure> {
+    emit_with(|out| out.write_all(text.as_bytes()))
+}
+
+/// Runs `write` on a buffered standard output, treating a closed pipe as success.
+pub fn emit_with(
+    write: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>,
+) -> Result<(), Failure> {
     use std::io::Write;
-    let mut out = std::io::stdout().lock();
-    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+    match write(&mut out).and_then(|()| out.flush()) {
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
             Err(Failure::compute(format!("cannot write the output: {e}")))
         }

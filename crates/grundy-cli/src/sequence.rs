@@ -140,25 +140,24 @@ pub fn run(args: Args) -> Result<(), Failure> {
         if let Some(s) = stats {
             out["stats"] = s;
         }
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&out).map_err(|e| Failure::compute(e.to_string()))?
-        );
+        let text =
+            serde_json::to_string_pretty(&out).map_err(|e| Failure::compute(e.to_string()))?;
+        crate::emit(&(text + "\n"))
     } else if args.csv {
-        println!("n,value");
-        for (n, v) in values.iter().enumerate() {
-            println!("{n},{v}");
-        }
+        crate::emit_with(|w| {
+            writeln!(w, "n,value")?;
+            for (n, v) in values.iter().enumerate() {
+                writeln!(w, "{n},{v}")?;
+            }
+            Ok(())
+        })
     } else {
-        print!(
-            "{}",
-            render_text(&rule, values, period.as_ref(), !args.prove)
-        );
+        let mut text = render_text(&rule, values, period.as_ref(), !args.prove);
         if let Some(s) = stats {
-            print!("{}", render_stats(&s));
+            text.push_str(&render_stats(&s));
         }
+        crate::emit(&text)
     }
-    Ok(())
 }
 
 /// Refuses a computation the machine has not the memory for.
