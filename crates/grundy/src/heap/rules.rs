@@ -239,8 +239,9 @@ const USAGE: &str = "RULE HEAP..., e.g. `kayles 10 20`, `0.137 30`, `sub(1,3,4) 
 pub static RULES: &[Rule] = &[
     Rule {
         name: "0.137",
-        usage: "CODE HEAP...  (octal/hex code; `!` `?` `=` after a digit constrain the parts)",
-        summary: "take-and-break game given by its octal or hexadecimal code",
+        usage: "CODE HEAP...",
+        summary: "take-and-break game by its octal or hex code (0.137, 4.07, 0.f); `!` `?` `=` \
+                  after a digit: parts unequal, not all equal, all equal",
         literal: true,
         build: build_term,
     },
