@@ -27,9 +27,11 @@
 
 pub mod analysis;
 pub mod classic;
+pub mod coins;
 pub mod control;
 pub mod expr;
 pub mod game;
+pub mod hackenbush;
 pub mod heap;
 pub mod nimber;
 pub mod solve;
