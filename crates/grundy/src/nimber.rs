@@ -63,7 +63,7 @@ impl Nimber {
         let mut acc = Nimber::ONE;
         while exp > 0 {
             if exp & 1 == 1 {
-                acc = acc * base;
+                acc *= base;
             }
             base = base * base;
             exp >>= 1;
@@ -243,8 +243,6 @@ impl MexSet {
 /// Logarithm and exponent tables of the multiplicative group of `GF(2^16)` (nimbers below
 /// 65536), built once from the 8-bit product table.
 struct Tables {
-    /// `mul8[a * 256 + b] = a ⊗ b` for bytes.
-    mul8: Vec<u8>,
     /// `log[x]` for `x != 0`, base a generator of the multiplicative group.
     log: Vec<u16>,
     /// `exp[i] = g^i` for `i < 2 * 65535`, so the sum of two logs needs no reduction.
@@ -280,7 +278,11 @@ fn build_tables() -> Tables {
         acc
     };
     let generator = (2..65536u64)
-        .find(|&g| [3u64, 5, 17, 257].iter().all(|p| pow16(g, ORDER16 as u64 / p) != 1))
+        .find(|&g| {
+            [3u64, 5, 17, 257]
+                .iter()
+                .all(|p| pow16(g, ORDER16 as u64 / p) != 1)
+        })
         .expect("GF(2^16) has a generator");
     let mut log = vec![0u16; 65536];
     let mut exp = vec![0u16; 2 * ORDER16];
@@ -291,7 +293,7 @@ fn build_tables() -> Tables {
         log[x as usize] = i as u16;
         x = m16(x, generator);
     }
-    Tables { mul8, log, exp }
+    Tables { log, exp }
 }
 
 /// The product of two nimbers below `2^bits` by the half-splitting recursion alone.

@@ -5,9 +5,9 @@
 //! works on sums of any mix of families through it. The value of a sum is the nim-sum of its
 //! components' values (normal play).
 
+use crate::Nimber;
 use crate::solve::{Limits, SolveError};
 use crate::value::Outcome;
-use crate::Nimber;
 use std::fmt;
 
 /// Which engine computes values.
@@ -121,23 +121,24 @@ pub trait Component: fmt::Debug + Send + Sync {
     /// The outcome of this component played alone. Families whose outcome is known where
     /// the value is not (Wythoff's and Moore's P-positions) override this.
     fn outcome(&self, ctx: &Context) -> Result<Outcome, AnalysisError> {
-        Ok(if self.value_in(ctx)?.is_zero() { Outcome::P } else { Outcome::N })
+        Ok(if self.value_in(ctx)?.is_zero() {
+            Outcome::P
+        } else {
+            Outcome::N
+        })
     }
 
     /// The moves to a result of value `target`. Families with a closed form override this
-    /// (a Nim heap moves straight to `target`); the default evaluates every move.
+    /// (a Nim heap moves straight to `target`) and fall back to [`moves_to_value_by_search`]
+    /// when the context asks for the generic engine; the default searches every move.
     fn moves_to_value(&self, target: Nimber, ctx: &Context) -> Result<Vec<Move>, AnalysisError> {
-        let mut found = Vec::new();
-        for m in self.moves(ctx)? {
-            let mut v = Nimber::ZERO;
-            for c in &m.result {
-                v ^= c.value_in(ctx)?;
-            }
-            if v == target {
-                found.push(m);
-            }
-        }
-        Ok(found)
+        moves_to_value_by_search(self, target, ctx)
+    }
+
+    /// The size of the Nim heap this component is, if it is one (misère Nim has a closed
+    /// form; other games do not inherit it).
+    fn as_nim_heap(&self) -> Option<u64> {
+        None
     }
 
     /// The winning moves of this component played alone, for families whose outcome is
@@ -147,13 +148,33 @@ pub trait Component: fmt::Debug + Send + Sync {
     }
 }
 
+/// The moves of `component` whose result has value `target`, by evaluating every move with the
+/// engine `ctx` asks for.
+pub fn moves_to_value_by_search<C: Component + ?Sized>(
+    component: &C,
+    target: Nimber,
+    ctx: &Context,
+) -> Result<Vec<Move>, AnalysisError> {
+    let mut found = Vec::new();
+    for m in component.moves(ctx)? {
+        let mut v = Nimber::ZERO;
+        for c in &m.result {
+            v ^= c.value_in(ctx)?;
+        }
+        if v == target {
+            found.push(m);
+        }
+    }
+    Ok(found)
+}
+
 impl Clone for Box<dyn Component> {
     fn clone(&self) -> Self {
         self.clone_box()
     }
 }
 
-impl fmt::Display for dyn Component {
+impl fmt::Display for dyn Component + '_ {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.rule())?;
         for a in self.args() {

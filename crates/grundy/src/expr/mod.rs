@@ -67,9 +67,14 @@ impl ExprError {
         let width = source
             .get(self.span.clone())
             .map_or(1, |s| s.chars().count().max(1));
-        let mut out = format!("{source}\n{}{} {}", " ".repeat(start), "^".repeat(width), self.message);
+        let mut out = format!(
+            "{source}\n{}{} {}",
+            " ".repeat(start),
+            "^".repeat(width),
+            self.message
+        );
         if let Some(h) = &self.help {
-            out.push_str("\n");
+            out.push('\n');
             out.push_str(h);
         }
         out
@@ -78,7 +83,11 @@ impl ExprError {
 
 impl fmt::Display for ExprError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "at {}..{}: {}", self.span.start, self.span.end, self.message)?;
+        write!(
+            f,
+            "at {}..{}: {}",
+            self.span.start, self.span.end, self.message
+        )?;
         if let Some(h) = &self.help {
             write!(f, " ({h})")?;
         }
@@ -87,6 +96,9 @@ impl fmt::Display for ExprError {
 }
 
 impl std::error::Error for ExprError {}
+
+/// Checks one term of a rule into the components it stands for.
+pub type BuildFn = fn(&TermSpec) -> Result<Vec<Box<dyn Component>>, ExprError>;
 
 /// A rule of the expression language: how to check one term into components.
 #[derive(Clone, Copy, Debug)]
@@ -101,7 +113,7 @@ pub struct Rule {
     /// rather than the exact name.
     pub literal: bool,
     /// Checks a term of this rule.
-    pub build: fn(&TermSpec) -> Result<Vec<Box<dyn Component>>, ExprError>,
+    pub build: BuildFn,
 }
 
 /// Every rule the language knows, by family.
@@ -151,7 +163,10 @@ pub fn parse_u64(arg: &Spanned<String>, what: &str) -> Result<u64, ExprError> {
     text.parse::<u64>().map_err(|_| {
         ExprError::new(
             arg.span.clone(),
-            format!("`{text}` is too large for {what}: the largest is {}", u64::MAX),
+            format!(
+                "`{text}` is too large for {what}: the largest is {}",
+                u64::MAX
+            ),
         )
     })
 }
@@ -160,7 +175,9 @@ pub fn parse_u64(arg: &Spanned<String>, what: &str) -> Result<u64, ExprError> {
 pub fn no_params(term: &TermSpec) -> Result<(), ExprError> {
     match &term.params {
         Some(p) => {
-            let span = p.first().map_or(term.rule.span.clone(), |s| s.span.start..p.last().map_or(s.span.end, |l| l.span.end));
+            let span = p.first().map_or(term.rule.span.clone(), |s| {
+                s.span.start..p.last().map_or(s.span.end, |l| l.span.end)
+            });
             Err(ExprError::new(
                 span,
                 format!("`{}` takes no parameters in parentheses", term.rule.value),
@@ -171,7 +188,10 @@ pub fn no_params(term: &TermSpec) -> Result<(), ExprError> {
 }
 
 /// The term's parameters, requiring it to have parentheses.
-pub fn required_params<'a>(term: &'a TermSpec, usage: &str) -> Result<&'a [Spanned<String>], ExprError> {
+pub fn required_params<'a>(
+    term: &'a TermSpec,
+    usage: &str,
+) -> Result<&'a [Spanned<String>], ExprError> {
     term.params.as_deref().ok_or_else(|| {
         ExprError::new(
             term.rule.span.clone(),

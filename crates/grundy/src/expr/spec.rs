@@ -50,7 +50,10 @@ pub fn parse_spec(text: &str) -> Result<Spec, ExprError> {
     let mut terms = Vec::new();
     p.skip_space();
     if p.at_end() {
-        return Err(ExprError::new(0..0, "empty expression: expected a game such as `nim 3 5 7`"));
+        return Err(ExprError::new(
+            0..0,
+            "empty expression: expected a game such as `nim 3 5 7`",
+        ));
     }
     loop {
         terms.push(p.term()?);

@@ -122,7 +122,9 @@ impl FromStr for Code {
     /// Reads `d.ddd`: octal digits, or hexadecimal digits `0-9a-f` (any digit above 7 makes
     /// the code hexadecimal). A leading `.` alone (`.137`) is also accepted.
     fn from_str(s: &str) -> Result<Code, CodeError> {
-        let (whole, frac) = s.split_once('.').ok_or_else(|| CodeError::Shape(s.into()))?;
+        let (whole, frac) = s
+            .split_once('.')
+            .ok_or_else(|| CodeError::Shape(s.into()))?;
         if frac.is_empty() {
             return Err(CodeError::Shape(s.into()));
         }
@@ -130,7 +132,12 @@ impl FromStr for Code {
             return Err(CodeError::Whole(s.into()));
         }
         let mut digits = Vec::with_capacity(frac.len() + 1);
-        for (position, c) in whole.chars().chain(std::iter::once('.')).chain(frac.chars()).enumerate() {
+        for (position, c) in whole
+            .chars()
+            .chain(std::iter::once('.'))
+            .chain(frac.chars())
+            .enumerate()
+        {
             if c == '.' {
                 if whole.is_empty() {
                     digits.push(0);
@@ -160,8 +167,12 @@ mod tests {
         assert_eq!(".137".parse::<Code>().unwrap().to_string(), "0.137");
         assert_eq!("0.770".parse::<Code>().unwrap().to_string(), "0.77");
         assert!("0.f".parse::<Code>().unwrap().is_hex());
-        assert!("0.7".parse::<Code>().unwrap().never_splits());
-        assert!(matches!("0.1g".parse::<Code>(), Err(CodeError::Digit { digit: 'g', .. })));
+        assert!("0.3".parse::<Code>().unwrap().never_splits());
+        assert!(!"0.7".parse::<Code>().unwrap().never_splits());
+        assert!(matches!(
+            "0.1g".parse::<Code>(),
+            Err(CodeError::Digit { digit: 'g', .. })
+        ));
         assert!(matches!("0.000".parse::<Code>(), Err(CodeError::Empty(_))));
         assert!(matches!("12.3".parse::<Code>(), Err(CodeError::Whole(_))));
         assert!(matches!("3".parse::<Code>(), Err(CodeError::Shape(_))));

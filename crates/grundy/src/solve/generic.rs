@@ -1,7 +1,7 @@
 use super::{Limits, SolveError};
+use crate::Nimber;
 use crate::game::ImpartialGame;
 use crate::nimber::MexSet;
-use crate::Nimber;
 use rustc_hash::FxHashMap;
 
 /// The generic normal-play engine: Sprague–Grundy values by memoised search.
@@ -96,7 +96,9 @@ impl<G: ImpartialGame> Solver<G> {
         }
         let mut stack = vec![self.open(root)?];
         loop {
-            let top = stack.last_mut().expect("the stack holds the root until it is solved");
+            let top = stack
+                .last_mut()
+                .expect("the stack holds the root until it is solved");
             if top.next == top.options.len() {
                 let done = stack.pop().expect("non-empty");
                 let v = Nimber(done.seen.mex());

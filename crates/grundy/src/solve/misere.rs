@@ -43,7 +43,10 @@ impl<G: ImpartialGame> MisereSolver<G> {
     }
 
     /// The options of `position` that are misère P-positions: the winning moves.
-    pub fn winning_options(&mut self, position: &G::Position) -> Result<Vec<G::Position>, SolveError> {
+    pub fn winning_options(
+        &mut self,
+        position: &G::Position,
+    ) -> Result<Vec<G::Position>, SolveError> {
         let mut wins = Vec::new();
         for o in self.game.options(position) {
             if !self.is_n(o.clone())? {
@@ -137,7 +140,11 @@ mod tests {
     /// Bouton's misère rule, from the definition of P-positions in misère Nim.
     fn misere_nim_is_p(p: &[u8]) -> bool {
         let x = p.iter().fold(0, |a, b| a ^ b);
-        if p.iter().all(|&h| h <= 1) { x == 1 } else { x == 0 }
+        if p.iter().all(|&h| h <= 1) {
+            x == 1
+        } else {
+            x == 0
+        }
     }
 
     #[test]
@@ -147,7 +154,11 @@ mod tests {
             for b in a..6 {
                 for c in b..6 {
                     let p = vec![a, b, c];
-                    let expected = if misere_nim_is_p(&p) { Outcome::P } else { Outcome::N };
+                    let expected = if misere_nim_is_p(&p) {
+                        Outcome::P
+                    } else {
+                        Outcome::N
+                    };
                     assert_eq!(s.outcome(&p).unwrap(), expected, "{p:?}");
                 }
             }

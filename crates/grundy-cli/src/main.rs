@@ -1,0 +1,86 @@
+//! The `grundy` command: a thin layer over the `grundy` library.
+
+mod analyze;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+/// Analyse impartial combinatorial games: who wins, with which move, and why.
+///
+/// Positions are written in the game-expression language: a sum of terms joined by `+`,
+/// each a rule name, optional parameters in parentheses, and arguments:
+///
+///   nim 13 12 8                   three Nim heaps
+///   staircase 3 2 1               staircase Nim (coins on steps 1, 2, 3)
+///   moore(2) 3 5 7                Moore's Nim_2
+///   wythoff 3 5                   a Wythoff queen at (3, 5)
+///   nim 3 5 + wythoff 2 1         a sum of games
+///
+/// `grundy rules` lists every rule.
+#[derive(Debug, Parser)]
+#[command(name = "grundy", version, about, long_about, verbatim_doc_comment)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    Analyze(analyze::Args),
+    Rules(analyze::RulesArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Analyze(args) => analyze::run(args),
+        Command::Rules(args) => analyze::rules(args),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(failure) => {
+            eprintln!("error: {}", failure.message);
+            ExitCode::from(failure.code)
+        }
+    }
+}
+
+/// Writes `text` to standard output. A closed pipe (`grundy ... | head`) is not an error: the
+/// reader has what it wanted.
+pub fn emit(text: &str) -> Result<(), Failure> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            Err(Failure::compute(format!("cannot write the output: {e}")))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// A failed command: the message for the user and the exit status.
+#[derive(Debug)]
+pub struct Failure {
+    /// What went wrong, for people.
+    pub message: String,
+    /// 2 for bad input, 1 for a computation that could not be done.
+    pub code: u8,
+}
+
+impl Failure {
+    /// Bad input from the user.
+    pub fn input(message: impl Into<String>) -> Self {
+        Failure {
+            message: message.into(),
+            code: 2,
+        }
+    }
+
+    /// A computation that could not be done.
+    pub fn compute(message: impl Into<String>) -> Self {
+        Failure {
+            message: message.into(),
+            code: 1,
+        }
+    }
+}

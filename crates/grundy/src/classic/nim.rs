@@ -1,0 +1,102 @@
+//! Nim (Bouton 1901): heaps of tokens; a move takes any positive number from one heap.
+//! A heap of `n` has value `n`, so a position's value is the nim-sum of its heaps.
+
+use super::MAX_LISTED_MOVES;
+use crate::Nimber;
+use crate::expr::{ExprError, TermSpec, no_params, parse_u64, some_args};
+use crate::game::ImpartialGame;
+use crate::solve::Solver;
+use crate::sum::{AnalysisError, Component, Context, Engine, Move, moves_to_value_by_search};
+
+/// One Nim heap.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NimHeap(pub u64);
+
+pub(super) fn build(term: &TermSpec) -> Result<Vec<Box<dyn Component>>, ExprError> {
+    no_params(term)?;
+    some_args(term, "nim HEAP...")?
+        .iter()
+        .map(|a| Ok(Box::new(NimHeap(parse_u64(a, "a heap size")?)) as Box<dyn Component>))
+        .collect()
+}
+
+/// Nim heaps for the generic engine: a heap's options are all smaller heaps.
+#[derive(Debug)]
+struct NimGame;
+
+impl ImpartialGame for NimGame {
+    type Position = u64;
+    fn options(&self, n: &u64) -> Vec<u64> {
+        (0..*n).collect()
+    }
+}
+
+impl NimHeap {
+    fn heap_move(&self, to: u64) -> Move {
+        Move {
+            description: format!("{} -> {}", self.0, to),
+            result: vec![Box::new(NimHeap(to))],
+        }
+    }
+}
+
+impl Component for NimHeap {
+    fn rule(&self) -> String {
+        "nim".into()
+    }
+    fn args(&self) -> Vec<String> {
+        vec![self.0.to_string()]
+    }
+    fn joins(&self) -> bool {
+        true
+    }
+    fn value(&self, _ctx: &Context) -> Result<Nimber, AnalysisError> {
+        Ok(Nimber(self.0))
+    }
+    fn value_generic(&self, ctx: &Context) -> Result<Nimber, AnalysisError> {
+        Solver::with_limits(NimGame, ctx.limits)
+            .value(&self.0)
+            .map_err(|e| AnalysisError::solve(self, e))
+    }
+    fn moves(&self, _ctx: &Context) -> Result<Vec<Move>, AnalysisError> {
+        if self.0 > MAX_LISTED_MOVES {
+            return Err(AnalysisError::unsupported(
+                self,
+                format!(
+                    "a heap of {} has too many moves to list (limit {MAX_LISTED_MOVES})",
+                    self.0
+                ),
+            ));
+        }
+        Ok((0..self.0).map(|t| self.heap_move(t)).collect())
+    }
+    /// A heap moves to any smaller value directly.
+    fn moves_to_value(&self, target: Nimber, ctx: &Context) -> Result<Vec<Move>, AnalysisError> {
+        if ctx.engine == Engine::Generic {
+            return moves_to_value_by_search(self, target, ctx);
+        }
+        Ok(if target.0 < self.0 {
+            vec![self.heap_move(target.0)]
+        } else {
+            vec![]
+        })
+    }
+    fn clone_box(&self) -> Box<dyn Component> {
+        Box::new(*self)
+    }
+    fn as_nim_heap(&self) -> Option<u64> {
+        Some(self.0)
+    }
+}
+
+/// Bouton's rule for misère Nim: a position is a P-position exactly when either some heap has
+/// two or more tokens and the nim-sum is 0, or every heap has at most one token and the
+/// nim-sum is 1 (an odd number of single tokens).
+pub fn misere_nim_is_p(heaps: &[u64]) -> bool {
+    let x = heaps.iter().fold(0, |a, b| a ^ b);
+    if heaps.iter().all(|&h| h <= 1) {
+        x == 1
+    } else {
+        x == 0
+    }
+}

@@ -1,0 +1,311 @@
+//! Wythoff's game (W. A. Wythoff, 1907): a queen on a quarter-infinite board moves any
+//! distance left, down, or diagonally down-left; the player who cannot move loses. The queen
+//! at `(x, y)` is two heaps from which a move takes from one heap or the same amount from both.
+//!
+//! The P-positions are `(⌊kφ⌋, ⌊kφ²⌋)` and their mirror images, `φ` the golden ratio, found
+//! exactly in integers here as `⌊kφ⌋ = ⌊(k + ⌊√(5k²)⌋) / 2⌋`. No closed form is known for
+//! the values; they come from a table computed row by row with bit sets for the values seen in
+//! each row, column and diagonal, in `O(xy · (x + y) / 64)` time, up to `x + y ≤ 8000`.
+
+use super::MAX_LISTED_MOVES;
+use crate::Nimber;
+use crate::expr::{ExprError, TermSpec, no_params, parse_u64, some_args};
+use crate::game::ImpartialGame;
+use crate::solve::Solver;
+use crate::sum::{AnalysisError, Component, Context, Engine, Move, moves_to_value_by_search};
+use crate::value::Outcome;
+
+/// The largest coordinate accepted, so that `5k²` fits in 128 bits.
+pub const MAX_COORDINATE: u64 = 1 << 62;
+/// The largest `x + y` whose values are computed by table.
+pub const MAX_TABLE_SUM: u64 = 8000;
+
+/// A Wythoff queen at `(x, y)`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Wythoff {
+    /// Column.
+    pub x: u64,
+    /// Row.
+    pub y: u64,
+}
+
+pub(super) fn build(term: &TermSpec) -> Result<Vec<Box<dyn Component>>, ExprError> {
+    no_params(term)?;
+    let args = some_args(term, "wythoff X Y")?;
+    if args.len() != 2 {
+        let span = args[0].span.start..args[args.len() - 1].span.end;
+        return Err(ExprError::new(
+            span,
+            format!(
+                "`wythoff` takes two coordinates X Y, found {} arguments",
+                args.len()
+            ),
+        )
+        .with_help("write several queens as a sum: wythoff 3 5 + wythoff 2 1"));
+    }
+    let mut xy = [0u64; 2];
+    for (slot, a) in xy.iter_mut().zip(args) {
+        *slot = parse_u64(a, "a coordinate")?;
+        if *slot > MAX_COORDINATE {
+            return Err(ExprError::new(
+                a.span.clone(),
+                format!("Wythoff coordinates go up to {MAX_COORDINATE}"),
+            ));
+        }
+    }
+    Ok(vec![Box::new(Wythoff { x: xy[0], y: xy[1] })])
+}
+
+/// `⌊kφ⌋` for `k ≤ 2^62`.
+fn lower_wythoff(k: u64) -> u64 {
+    let k = k as u128;
+    ((k + (5 * k * k).isqrt()) / 2) as u64
+}
+
+/// The other coordinate of the P-position that has `v` as one coordinate.
+fn partner(v: u64) -> u64 {
+    // a_k = ⌊kφ⌋ is increasing; the largest k with a_k <= v.
+    let (mut lo, mut hi) = (0u64, v);
+    while lo < hi {
+        let mid = lo + (hi - lo).div_ceil(2);
+        if lower_wythoff(mid) <= v {
+            lo = mid
+        } else {
+            hi = mid - 1
+        }
+    }
+    if lower_wythoff(lo) == v {
+        return v + lo;
+    }
+    // Otherwise v = b_k = a_k + k for exactly one k (Beatty's theorem); b_k is increasing.
+    let (mut lo, mut hi) = (0u64, v);
+    while lo < hi {
+        let mid = lo + (hi - lo).div_ceil(2);
+        if lower_wythoff(mid) + mid <= v {
+            lo = mid
+        } else {
+            hi = mid - 1
+        }
+    }
+    lower_wythoff(lo)
+}
+
+/// Whether `(x, y)` is a P-position of Wythoff's game.
+pub fn wythoff_is_p(x: u64, y: u64) -> bool {
+    let (a, b) = (x.min(y), x.max(y));
+    lower_wythoff(b - a) == a
+}
+
+/// Values `g(i, j)` for `i <= x`, `j <= y`, row-major.
+fn value_table(x: u64, y: u64) -> Vec<u64> {
+    let (w, h) = (x as usize + 1, y as usize + 1);
+    let words = (w + h) / 64 + 1;
+    let mut cols = vec![0u64; w * words];
+    let mut diags = vec![0u64; (w + h) * words];
+    let mut table = vec![0u64; w * h];
+    for j in 0..h {
+        let mut row = vec![0u64; words];
+        for i in 0..w {
+            let col = &cols[i * words..(i + 1) * words];
+            let d = (i + h - j) * words; // diagonal i - j, shifted to be non-negative
+            let diag = &diags[d..d + words];
+            let mut g = 0;
+            for word in 0..words {
+                let seen = row[word] | col[word] | diag[word];
+                if seen != u64::MAX {
+                    g = word * 64 + seen.trailing_ones() as usize;
+                    break;
+                }
+            }
+            table[j * w + i] = g as u64;
+            let (word, bit) = (g / 64, 1u64 << (g % 64));
+            row[word] |= bit;
+            cols[i * words + word] |= bit;
+            diags[d + word] |= bit;
+        }
+    }
+    table
+}
+
+/// The generic engine's view of one queen.
+#[derive(Debug)]
+struct WythoffGame;
+
+impl ImpartialGame for WythoffGame {
+    type Position = (u64, u64);
+    fn options(&self, &(x, y): &(u64, u64)) -> Vec<(u64, u64)> {
+        let mut out: Vec<(u64, u64)> = (0..x).map(|a| (a, y)).collect();
+        out.extend((0..y).map(|b| (x, b)));
+        out.extend((1..=x.min(y)).map(|d| (x - d, y - d)));
+        out
+    }
+}
+
+impl Wythoff {
+    fn to(&self, x: u64, y: u64) -> Move {
+        Move {
+            description: format!("({},{}) -> ({x},{y})", self.x, self.y),
+            result: vec![Box::new(Wythoff { x, y })],
+        }
+    }
+
+    fn check_table(&self) -> Result<(), AnalysisError> {
+        if self.x + self.y > MAX_TABLE_SUM {
+            return Err(AnalysisError::unsupported(
+                self,
+                format!(
+                    "no closed form is known for Wythoff values; the table goes to x + y = \
+                     {MAX_TABLE_SUM}. Its outcome is known for any size: analyse it on its own"
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    fn options(&self) -> impl Iterator<Item = (u64, u64)> + '_ {
+        let (x, y) = (self.x, self.y);
+        (0..x)
+            .map(move |a| (a, y))
+            .chain((0..y).map(move |b| (x, b)))
+            .chain((1..=x.min(y)).map(move |d| (x - d, y - d)))
+    }
+}
+
+impl Component for Wythoff {
+    fn rule(&self) -> String {
+        "wythoff".into()
+    }
+    fn args(&self) -> Vec<String> {
+        vec![self.x.to_string(), self.y.to_string()]
+    }
+    fn value(&self, _ctx: &Context) -> Result<Nimber, AnalysisError> {
+        self.check_table()?;
+        let table = value_table(self.x, self.y);
+        Ok(Nimber(table[table.len() - 1]))
+    }
+    fn value_generic(&self, ctx: &Context) -> Result<Nimber, AnalysisError> {
+        Solver::with_limits(WythoffGame, ctx.limits)
+            .value(&(self.x, self.y))
+            .map_err(|e| AnalysisError::solve(self, e))
+    }
+    fn moves(&self, _ctx: &Context) -> Result<Vec<Move>, AnalysisError> {
+        if self.x + self.y > MAX_LISTED_MOVES {
+            return Err(AnalysisError::unsupported(
+                self,
+                format!("too many moves to list (limit {MAX_LISTED_MOVES})"),
+            ));
+        }
+        Ok(self.options().map(|(x, y)| self.to(x, y)).collect())
+    }
+    /// One table serves every option.
+    fn moves_to_value(&self, target: Nimber, ctx: &Context) -> Result<Vec<Move>, AnalysisError> {
+        if ctx.engine == Engine::Generic {
+            return moves_to_value_by_search(self, target, ctx);
+        }
+        self.check_table()?;
+        let table = value_table(self.x, self.y);
+        let w = self.x as usize + 1;
+        Ok(self
+            .options()
+            .filter(|&(x, y)| table[y as usize * w + x as usize] == target.0)
+            .map(|(x, y)| self.to(x, y))
+            .collect())
+    }
+    fn outcome(&self, _ctx: &Context) -> Result<Outcome, AnalysisError> {
+        Ok(if wythoff_is_p(self.x, self.y) {
+            Outcome::P
+        } else {
+            Outcome::N
+        })
+    }
+    /// The P-positions one move away, from the golden-ratio pairs: along the row, along the
+    /// column, and along the diagonal (the pair with the same difference).
+    fn winning_moves_alone(&self, _ctx: &Context) -> Result<Vec<Move>, AnalysisError> {
+        let (x, y) = (self.x, self.y);
+        let mut targets = Vec::new();
+        let py = partner(y);
+        if py < x {
+            targets.push((py, y));
+        }
+        let px = partner(x);
+        if px < y {
+            targets.push((x, px));
+        }
+        let k = x.abs_diff(y);
+        let a = lower_wythoff(k);
+        let (dx, dy) = if x <= y { (a, a + k) } else { (a + k, a) };
+        if dx < x && x - dx == y - dy {
+            targets.push((dx, dy));
+        }
+        targets.sort_unstable();
+        targets.dedup();
+        Ok(targets.into_iter().map(|(x, y)| self.to(x, y)).collect())
+    }
+    fn clone_box(&self) -> Box<dyn Component> {
+        Box::new(*self)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn first_p_positions() {
+        let p: Vec<(u64, u64)> = (0..8)
+            .map(|k| (lower_wythoff(k), lower_wythoff(k) + k))
+            .collect();
+        assert_eq!(
+            p,
+            vec![
+                (0, 0),
+                (1, 2),
+                (3, 5),
+                (4, 7),
+                (6, 10),
+                (8, 13),
+                (9, 15),
+                (11, 18)
+            ]
+        );
+        assert_eq!(partner(5), 3);
+        assert_eq!(partner(4), 7);
+        assert_eq!(partner(0), 0);
+        assert!(wythoff_is_p(1 << 40, partner(1 << 40)));
+    }
+
+    #[test]
+    fn table_matches_the_generic_engine() {
+        let table = value_table(30, 25);
+        let mut solver = Solver::new(WythoffGame);
+        for y in 0..=25u64 {
+            for x in 0..=30u64 {
+                assert_eq!(
+                    table[y as usize * 31 + x as usize],
+                    solver.value(&(x, y)).unwrap().0,
+                    "({x},{y})"
+                );
+            }
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn golden_ratio_p_positions_match_the_table(x in 0u64..60, y in 0u64..60) {
+            let table = value_table(x, y);
+            prop_assert_eq!(table[table.len() - 1] == 0, wythoff_is_p(x, y));
+        }
+
+        #[test]
+        fn winning_moves_alone_are_the_moves_to_zero(x in 0u64..40, y in 0u64..40) {
+            let w = Wythoff { x, y };
+            let ctx = Context::default();
+            let mut closed: Vec<String> = w.winning_moves_alone(&ctx).unwrap().into_iter().map(|m| m.description).collect();
+            let mut searched: Vec<String> = w.moves_to_value(Nimber::ZERO, &ctx).unwrap().into_iter().map(|m| m.description).collect();
+            closed.sort();
+            searched.sort();
+            prop_assert_eq!(closed, searched);
+        }
+    }
+}
