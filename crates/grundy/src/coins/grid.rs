@@ -27,9 +27,12 @@ use super::values::{Budget, CoinError, CoinValues};
 use crate::Nimber;
 use crate::game::ImpartialGame;
 use crate::solve::Solver;
-use crate::sum::{AnalysisError, Component, Context, Move};
+use crate::sum::{AnalysisError, Component, Context, Engine, Move, moves_to_value_by_search};
 use std::fmt;
 use std::ops::ControlFlow;
+
+/// A callback over the coin sets of moves; it may stop the walk early.
+pub type GridVisitor<'a> = dyn FnMut(&[(u64, u64)]) -> ControlFlow<()> + 'a;
 
 /// A two-dimensional coin rule.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -73,7 +76,7 @@ impl GridRule {
 
     /// Calls `visit` with every set of coins (ascending, the head `(x, y)` last) that a move
     /// with its head at `(x, y)` turns, from the rule's definition.
-    pub fn for_each_move(&self, x: u64, y: u64, visit: &mut dyn FnMut(&[(u64, u64)]) -> ControlFlow<()>) -> ControlFlow<()> {
+    pub fn for_each_move(&self, x: u64, y: u64, visit: &mut GridVisitor<'_>) -> ControlFlow<()> {
         match self {
             GridRule::Product { x: rx, y: ry, .. } => rx.for_each_flip_set(x, &mut |a| {
                 ry.for_each_flip_set(y, &mut |b| {
@@ -104,7 +107,9 @@ impl fmt::Display for GridRule {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             GridRule::Product { alias: Some(a), .. } => f.write_str(a),
-            GridRule::Product { x, y, .. } => write!(f, "product({},{})", x.product_param(), y.product_param()),
+            GridRule::Product { x, y, .. } => {
+                write!(f, "product({},{})", x.product_param(), y.product_param())
+            }
             GridRule::AcrosticTwins => f.write_str("acrostic-twins"),
         }
     }
@@ -138,7 +143,10 @@ impl GridValues {
 impl CoinGrid {
     /// A position with heads at these coins (any order; repeats are one head). Each
     /// coordinate must be a coin of its axis's rule.
-    pub fn new(rule: GridRule, mut heads: Vec<(u64, u64)>) -> Result<CoinGrid, super::CoinRangeError> {
+    pub fn new(
+        rule: GridRule,
+        mut heads: Vec<(u64, u64)>,
+    ) -> Result<CoinGrid, super::CoinRangeError> {
         heads.sort_unstable();
         heads.dedup();
         let (rx, ry) = rule.axes();
@@ -161,8 +169,18 @@ impl CoinGrid {
 
     fn values(&self, limit: usize) -> Result<GridValues, CoinError> {
         let (rx, ry) = self.rule.axes();
-        let last_x = self.heads.iter().map(|h| h.0).max().unwrap_or(rx.first_coin());
-        let last_y = self.heads.iter().map(|h| h.1).max().unwrap_or(ry.first_coin());
+        let last_x = self
+            .heads
+            .iter()
+            .map(|h| h.0)
+            .max()
+            .unwrap_or(rx.first_coin());
+        let last_y = self
+            .heads
+            .iter()
+            .map(|h| h.1)
+            .max()
+            .unwrap_or(ry.first_coin());
         let acrostic = self.rule == GridRule::AcrosticTwins;
         // Acrostic Twins needs no tables (its value is x ⊕ y); Twins has a closed form anyway.
         Ok(GridValues {
@@ -268,6 +286,9 @@ impl Component for CoinGrid {
     /// column set `A'` with `u = g1(A') ≠ 0` the row sets needed have `g2(B') = d ⊗ u⁻¹`,
     /// found by value lookup; `d` is the change wanted.
     fn moves_to_value(&self, target: Nimber, ctx: &Context) -> Result<Vec<Move>, AnalysisError> {
+        if ctx.engine == Engine::Generic {
+            return moves_to_value_by_search(self, target, ctx);
+        }
         let limit = ctx.limits.max_positions;
         let v = self.values(limit).map_err(|e| coin_error(self, e))?;
         let total: Nimber = self.heads.iter().map(|&h| v.get(h)).sum();

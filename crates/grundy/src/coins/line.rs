@@ -5,7 +5,7 @@ use super::values::{Budget, CoinError, CoinValues};
 use crate::Nimber;
 use crate::game::ImpartialGame;
 use crate::solve::Solver;
-use crate::sum::{AnalysisError, Component, Context, Move};
+use crate::sum::{AnalysisError, Component, Context, Engine, Move, moves_to_value_by_search};
 use std::ops::ControlFlow;
 
 /// A position of a one-dimensional coin-turning game: the rule and the coins showing heads
@@ -31,7 +31,9 @@ pub enum CoinRangeError {
         first: u64,
     },
     /// Too far right for the values to be represented.
-    #[error("coin {coin} is too large for {rule}: its values would not fit in 64 bits (the last coin is {last})")]
+    #[error(
+        "coin {coin} is too large for {rule}: its values would not fit in 64 bits (the last coin is {last})"
+    )]
     AfterLast {
         /// The rule, as written.
         rule: String,
@@ -213,14 +215,21 @@ impl Component for CoinRow {
     /// every move: a move from head `n` turning the set `S` changes the value by
     /// `g(n) ⊕ g(S)`.
     fn moves_to_value(&self, target: Nimber, ctx: &Context) -> Result<Vec<Move>, AnalysisError> {
-        let values = self.coin_values(ctx.limits.max_positions).map_err(|e| coin_error(self, e))?;
+        if ctx.engine == Engine::Generic {
+            return moves_to_value_by_search(self, target, ctx);
+        }
+        let values = self
+            .coin_values(ctx.limits.max_positions)
+            .map_err(|e| coin_error(self, e))?;
         let total: Nimber = self.heads.iter().map(|&c| values.get(c)).sum();
         let mut budget = Budget::new(ctx.limits.max_positions, &self.rule);
         let mut moves = Vec::new();
         for &n in &self.heads {
             let want = target ^ total ^ values.get(n);
             values
-                .flip_sets_with_value(n, want, &mut budget, &mut |set| moves.push(self.after(n, set)))
+                .flip_sets_with_value(n, want, &mut budget, &mut |set| {
+                    moves.push(self.after(n, set))
+                })
                 .map_err(|e| coin_error(self, e))?;
         }
         Ok(moves)

@@ -37,7 +37,9 @@ pub use line::{CoinRangeError, CoinRow, LineGame, check_coin};
 pub use rule::{LineRule, Shape};
 pub use values::{Budget, CoinError, CoinValues, values_by_rule};
 
-use crate::expr::{ExprError, Rule, Spanned, TermSpec, no_params, parse_u64, required_params, some_args};
+use crate::expr::{
+    ExprError, Rule, Spanned, TermSpec, no_params, parse_u64, required_params, some_args,
+};
 use crate::sum::Component;
 use std::ops::Range;
 
@@ -135,7 +137,10 @@ fn params_span(term: &TermSpec) -> Range<usize> {
 }
 
 fn usage_of(name: &str) -> &'static str {
-    RULES.iter().find(|r| r.name == name).map_or("", |r| r.usage)
+    RULES
+        .iter()
+        .find(|r| r.name == name)
+        .map_or("", |r| r.usage)
 }
 
 fn build_line(term: &TermSpec) -> Result<Vec<Box<dyn Component>>, ExprError> {
@@ -146,7 +151,8 @@ fn build_line(term: &TermSpec) -> Result<Vec<Box<dyn Component>>, ExprError> {
         "coin-sub" => LineRule::subtraction(required_params(term, usage)?, &params_span(term))?,
         _ => {
             no_params(term)?;
-            LineRule::from_name(name).ok_or_else(|| ExprError::new(term.rule.span.clone(), "not a coin rule"))?
+            LineRule::from_name(name)
+                .ok_or_else(|| ExprError::new(term.rule.span.clone(), "not a coin rule"))?
         }
     };
     let args = some_args(term, usage)?;
@@ -157,18 +163,25 @@ fn build_line(term: &TermSpec) -> Result<Vec<Box<dyn Component>>, ExprError> {
         heads.push(coin);
     }
     no_repeats(args, &heads)?;
-    let row = CoinRow::new(rule, heads).map_err(|e| ExprError::new(term.span.clone(), e.to_string()))?;
+    let row =
+        CoinRow::new(rule, heads).map_err(|e| ExprError::new(term.span.clone(), e.to_string()))?;
     Ok(vec![Box::new(row)])
 }
 
 /// A position is a set of heads: a coin listed twice is an error, at its second mention.
-fn no_repeats<T: Eq + std::hash::Hash>(args: &[Spanned<String>], coins: &[T]) -> Result<(), ExprError> {
+fn no_repeats<T: Eq + std::hash::Hash>(
+    args: &[Spanned<String>],
+    coins: &[T],
+) -> Result<(), ExprError> {
     let mut seen = rustc_hash::FxHashSet::default();
     for (i, c) in coins.iter().enumerate() {
         if !seen.insert(c) {
             return Err(ExprError::new(
                 args[i].span.clone(),
-                format!("coin `{}` is listed twice: a position is a set of heads", args[i].value),
+                format!(
+                    "coin `{}` is listed twice: a position is a set of heads",
+                    args[i].value
+                ),
             ));
         }
     }
@@ -187,7 +200,10 @@ fn build_grid(term: &TermSpec) -> Result<Vec<Box<dyn Component>>, ExprError> {
             let [a, b] = params else {
                 return Err(ExprError::new(
                     params_span(term),
-                    format!("`product` takes two coin rules, found {}: {usage}", params.len()),
+                    format!(
+                        "`product` takes two coin rules, found {}: {usage}",
+                        params.len()
+                    ),
                 ));
             };
             GridRule::Product {
@@ -223,6 +239,7 @@ fn build_grid(term: &TermSpec) -> Result<Vec<Box<dyn Component>>, ExprError> {
         heads.push((x, y));
     }
     no_repeats(args, &heads)?;
-    let g = CoinGrid::new(rule, heads).map_err(|e| ExprError::new(term.span.clone(), e.to_string()))?;
+    let g =
+        CoinGrid::new(rule, heads).map_err(|e| ExprError::new(term.span.clone(), e.to_string()))?;
     Ok(vec![Box::new(g)])
 }

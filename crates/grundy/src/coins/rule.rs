@@ -215,11 +215,22 @@ impl LineRule {
     }
 
     /// `turn(k)` from its parameters.
-    pub fn turn_up_to(params: &[Spanned<String>], whole: &std::ops::Range<usize>) -> Result<LineRule, ExprError> {
+    pub fn turn_up_to(
+        params: &[Spanned<String>],
+        whole: &std::ops::Range<usize>,
+    ) -> Result<LineRule, ExprError> {
         match params {
             [k] => {
-                let k = parse_u64(k, "the most coins a move turns")
-                    .and_then(|v| if v == 0 { Err(ExprError::new(k.span.clone(), "a move turns at least one coin: k must be 1 or more")) } else { Ok(v) })?;
+                let k = parse_u64(k, "the most coins a move turns").and_then(|v| {
+                    if v == 0 {
+                        Err(ExprError::new(
+                            k.span.clone(),
+                            "a move turns at least one coin: k must be 1 or more",
+                        ))
+                    } else {
+                        Ok(v)
+                    }
+                })?;
                 Ok(LineRule::TurnUpTo(k))
             }
             _ => Err(ExprError::new(
@@ -230,7 +241,10 @@ impl LineRule {
     }
 
     /// `coin-sub(s1,s2,..)` from its parameters.
-    pub fn subtraction(params: &[Spanned<String>], whole: &std::ops::Range<usize>) -> Result<LineRule, ExprError> {
+    pub fn subtraction(
+        params: &[Spanned<String>],
+        whole: &std::ops::Range<usize>,
+    ) -> Result<LineRule, ExprError> {
         if params.is_empty() {
             return Err(ExprError::new(
                 whole.clone(),
@@ -241,7 +255,10 @@ impl LineRule {
         for p in params {
             let s = parse_u64(p, "a subtraction (a whole number from 1)")?;
             if s == 0 {
-                return Err(ExprError::new(p.span.clone(), "subtractions must be 1 or more"));
+                return Err(ExprError::new(
+                    p.span.clone(),
+                    "subtractions must be 1 or more",
+                ));
             }
             set.push(s);
         }
@@ -316,16 +333,30 @@ mod tests {
 
     #[test]
     fn flip_sets_follow_the_definitions() {
-        assert_eq!(sets(&LineRule::TurningTurtles, 3), vec![vec![], vec![1], vec![2]]);
+        assert_eq!(
+            sets(&LineRule::TurningTurtles, 3),
+            vec![vec![], vec![1], vec![2]]
+        );
         assert_eq!(sets(&LineRule::Twins, 2), vec![vec![0], vec![1]]);
         assert_eq!(sets(&LineRule::Twins, 0), Vec::<Vec<u64>>::new());
         assert_eq!(
             sets(&LineRule::MockTurtles, 3),
-            vec![vec![], vec![0], vec![1], vec![2], vec![0, 1], vec![0, 2], vec![1, 2]]
+            vec![
+                vec![],
+                vec![0],
+                vec![1],
+                vec![2],
+                vec![0, 1],
+                vec![0, 2],
+                vec![1, 2]
+            ]
         );
         assert_eq!(sets(&LineRule::Ruler, 3), vec![vec![], vec![2], vec![1, 2]]);
         assert_eq!(sets(&LineRule::Subtraction(vec![1, 3]), 2), vec![vec![1]]);
-        assert_eq!(sets(&LineRule::Subtraction(vec![1, 3]), 3), vec![vec![2], vec![0]]);
+        assert_eq!(
+            sets(&LineRule::Subtraction(vec![1, 3]), 3),
+            vec![vec![2], vec![0]]
+        );
         assert_eq!(sets(&LineRule::Moebius, 6).len(), 1 + 5 + 10 + 10 + 5);
         assert_eq!(sets(&LineRule::TurnUpTo(1), 6), vec![Vec::<u64>::new()]);
     }
@@ -342,7 +373,10 @@ mod tests {
             };
             assert_eq!(LineRule::from_product_param(&p).unwrap(), rule);
         }
-        assert_eq!(LineRule::Subtraction(vec![1, 3]).to_string(), "coin-sub(1,3)");
+        assert_eq!(
+            LineRule::Subtraction(vec![1, 3]).to_string(),
+            "coin-sub(1,3)"
+        );
         let bad = Spanned {
             value: "turn:x".to_string(),
             span: 8..14,

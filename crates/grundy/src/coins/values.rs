@@ -108,7 +108,11 @@ impl CoinValues {
             values.table = values_by_rule(rule, count, limit)?;
             let first = rule.first_coin();
             for (i, v) in values.table.iter().enumerate() {
-                values.by_value.entry(v.0).or_default().push(first + i as u64);
+                values
+                    .by_value
+                    .entry(v.0)
+                    .or_default()
+                    .push(first + i as u64);
             }
         }
         Ok(values)
@@ -126,18 +130,24 @@ impl CoinValues {
             .unwrap_or_else(|| self.table[(n - self.rule.first_coin()) as usize])
     }
 
-    /// The coins `c` in `lo..hi` with `g(c) = v`, ascending.
-    fn coins_with_value(&self, v: Nimber, lo: u64, hi: u64) -> Vec<u64> {
-        let candidates: Vec<u64> = match self.rule {
-            LineRule::TurningTurtles | LineRule::Twins => vec![v.0],
-            LineRule::MockTurtles => vec![v.0 >> 1],
-            LineRule::Ruler => Vec::new(), // not used: Ruler turns runs
-            _ => self.by_value.get(&v.0).cloned().unwrap_or_default(),
+    /// Calls `visit` with the coins `c` in `lo..hi` with `g(c) = v`, ascending: by
+    /// inverting the closed form (these rules' values are one-to-one), or from the table.
+    fn for_coins_with_value(&self, v: Nimber, lo: u64, hi: u64, visit: &mut dyn FnMut(u64)) {
+        let mut check = |c: u64| {
+            if c >= lo && c < hi && self.get(c) == v {
+                visit(c);
+            }
         };
-        candidates
-            .into_iter()
-            .filter(|&c| c >= lo && c < hi && self.get(c) == v)
-            .collect()
+        match self.rule {
+            LineRule::TurningTurtles | LineRule::Twins => check(v.0),
+            LineRule::MockTurtles => check(v.0 >> 1),
+            LineRule::Ruler => unreachable!("Ruler turns runs, found without value lookups"),
+            _ => {
+                if let Some(coins) = self.by_value.get(&v.0) {
+                    coins.iter().for_each(|&c| check(c));
+                }
+            }
+        }
     }
 
     /// Calls `visit` with every set of other coins (ascending) that a move with its head at
@@ -167,11 +177,11 @@ impl CoinValues {
                         }
                         let sum: Nimber = prefix.iter().map(|&c| self.get(c)).sum();
                         let lo = prefix.last().map_or(first, |&c| c + 1);
-                        for c in self.coins_with_value(want ^ sum, lo, n) {
+                        self.for_coins_with_value(want ^ sum, lo, n, &mut |c| {
                             let mut set = prefix.to_vec();
                             set.push(c);
                             visit(&set);
-                        }
+                        });
                         ControlFlow::Continue(())
                     });
                     if let Some(e) = failure {
@@ -180,9 +190,7 @@ impl CoinValues {
                 }
             }
             Shape::ExactlyOne => {
-                for c in self.coins_with_value(want, first, n) {
-                    visit(&[c]);
-                }
+                self.for_coins_with_value(want, first, n, &mut |c| visit(&[c]));
             }
             Shape::Run => {
                 if want.is_zero() {
@@ -387,19 +395,37 @@ mod tests {
         rules.push(LineRule::Subtraction(vec![1, 3, 4]));
         rules.push(LineRule::Subtraction(vec![2, 5]));
         for rule in rules {
-            let count = if matches!(rule.shape(), Shape::AtMost(m) if m >= 4) { 24 } else { 80 };
-            let fast: Vec<u64> = values_by_rule(&rule, count, 1 << 20).unwrap().iter().map(|v| v.0).collect();
+            let count = if matches!(rule.shape(), Shape::AtMost(m) if m >= 4) {
+                24
+            } else {
+                80
+            };
+            let fast: Vec<u64> = values_by_rule(&rule, count, 1 << 20)
+                .unwrap()
+                .iter()
+                .map(|v| v.0)
+                .collect();
             assert_eq!(fast, by_definition(&rule, count), "{rule}");
         }
     }
 
     #[test]
     fn closed_forms_agree_with_the_engine() {
-        for rule in [LineRule::TurningTurtles, LineRule::Twins, LineRule::MockTurtles, LineRule::Ruler] {
+        for rule in [
+            LineRule::TurningTurtles,
+            LineRule::Twins,
+            LineRule::MockTurtles,
+            LineRule::Ruler,
+        ] {
             let first = rule.first_coin();
             let engine = values_by_rule(&rule, 1500, 1 << 22).unwrap();
             for (i, v) in engine.iter().enumerate() {
-                assert_eq!(rule.closed_form(first + i as u64), Some(*v), "{rule} coin {}", first + i as u64);
+                assert_eq!(
+                    rule.closed_form(first + i as u64),
+                    Some(*v),
+                    "{rule} coin {}",
+                    first + i as u64
+                );
             }
         }
         // turn(2) is Turning Turtles and turn(3) is Mock Turtles shifted by one coin.
@@ -439,7 +465,9 @@ mod tests {
                     let mut found = Vec::new();
                     let mut budget = Budget::new(1 << 20, &rule);
                     values
-                        .flip_sets_with_value(n, Nimber(want), &mut budget, &mut |s| found.push(s.to_vec()))
+                        .flip_sets_with_value(n, Nimber(want), &mut budget, &mut |s| {
+                            found.push(s.to_vec())
+                        })
                         .unwrap();
                     all.sort();
                     found.sort();

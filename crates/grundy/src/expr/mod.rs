@@ -118,7 +118,13 @@ pub struct Rule {
 
 /// Every rule the language knows, by family.
 pub fn rules() -> impl Iterator<Item = &'static Rule> {
-    [crate::classic::RULES, crate::hackenbush::RULES, crate::coins::RULES].into_iter().flatten()
+    [
+        crate::classic::RULES,
+        crate::hackenbush::RULES,
+        crate::coins::RULES,
+    ]
+    .into_iter()
+    .flatten()
 }
 
 /// Finds the rule a term names.

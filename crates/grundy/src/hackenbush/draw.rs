@@ -70,7 +70,11 @@ pub fn draw_text(picture: &Picture) -> String {
         };
         *next += 1;
         let last = *next == list.len();
-        let (branch, indent) = if last { ("└── ", "    ") } else { ("├── ", "│   ") };
+        let (branch, indent) = if last {
+            ("└── ", "    ")
+        } else {
+            ("├── ", "│   ")
+        };
         let line = format!("{prefix}{branch}");
         match item {
             Item::Child(w) => {
@@ -85,7 +89,11 @@ pub fn draw_text(picture: &Picture) -> String {
             Item::Back(e) => {
                 let (a, b) = edges[e];
                 let other = if a == *v { b } else { a };
-                let name = if other == GROUND { "ground".to_string() } else { other.to_string() };
+                let name = if other == GROUND {
+                    "ground".to_string()
+                } else {
+                    other.to_string()
+                };
                 let _ = writeln!(out, "{line}back to {name} (edge {a}-{b})");
             }
         }
@@ -97,7 +105,11 @@ pub fn draw_text(picture: &Picture) -> String {
         .map(|((a, b), _)| format!("{a}-{b}"))
         .collect();
     if !fallen.is_empty() {
-        let _ = writeln!(out, "not connected to the ground (already fallen): {}", fallen.join(" "));
+        let _ = writeln!(
+            out,
+            "not connected to the ground (already fallen): {}",
+            fallen.join(" ")
+        );
     }
     out
 }

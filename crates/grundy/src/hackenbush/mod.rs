@@ -47,7 +47,7 @@ pub const RULES: &[Rule] = &[Rule {
     usage: "hackenbush EDGE...   (edges u-v between vertex numbers; 0 is the ground)",
     summary: "Green Hackenbush: cut an edge, whatever is cut off from the ground falls",
     literal: false,
-    build: build,
+    build,
 }];
 
 fn build(term: &TermSpec) -> Result<Vec<Box<dyn Component>>, ExprError> {
@@ -62,7 +62,10 @@ impl Component for Picture {
     }
 
     fn args(&self) -> Vec<String> {
-        self.edges().iter().map(|(a, b)| format!("{a}-{b}")).collect()
+        self.edges()
+            .iter()
+            .map(|(a, b)| format!("{a}-{b}"))
+            .collect()
     }
 
     fn value(&self, _ctx: &Context) -> Result<Nimber, AnalysisError> {

@@ -186,7 +186,9 @@ fn parse_edge(arg: &Spanned<String>) -> Result<Edge, ExprError> {
     let negative = |at: usize| {
         ExprError::new(
             start + at..arg.span.end,
-            format!("vertex numbers are whole numbers (0 is the ground), found a negative one in `{text}`"),
+            format!(
+                "vertex numbers are whole numbers (0 is the ground), found a negative one in `{text}`"
+            ),
         )
     };
     if text.starts_with('-') {

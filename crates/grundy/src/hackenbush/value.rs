@@ -26,9 +26,10 @@ use crate::Nimber;
 /// use grundy::Nimber;
 /// // A tree: the ground, a trunk 0-1 and two branches 1-2, 1-3: 1 + (1 ⊕ 1) = 1.
 /// assert_eq!(value(&Picture::new(vec![(0, 1), (1, 2), (1, 3)])), Nimber(1));
-/// // A triangle on the ground (odd cycle: 1) with a stalk 2-3 and a loop 3-3 on top.
+/// // A triangle on the ground (odd cycle: 1) with a stalk 2-3 and a loop 3-3 on top
+/// // (fused: one loop, worth 1, on a stalk of one edge: 1 + 1).
 /// let p = Picture::new(vec![(0, 1), (1, 2), (2, 0), (2, 3), (3, 3)]);
-/// assert_eq!(value(&p), Nimber(1 ^ 3));
+/// assert_eq!(value(&p), Nimber(1 ^ 2));
 /// ```
 pub fn value(picture: &Picture) -> Nimber {
     let graph = picture.compact();
@@ -175,7 +176,11 @@ mod tests {
 
     #[test]
     fn cycles_loops_and_parallel_edges() {
-        assert_eq!(v(&[(0, 0)]), 1, "a loop on the ground is a stalk of one edge");
+        assert_eq!(
+            v(&[(0, 0)]),
+            1,
+            "a loop on the ground is a stalk of one edge"
+        );
         assert_eq!(v(&[(0, 1), (1, 0)]), 0, "two parallel edges: an even cycle");
         assert_eq!(v(&[(0, 1), (1, 2), (2, 0)]), 1, "a triangle: an odd cycle");
         assert_eq!(v(&[(0, 1), (1, 2), (2, 3), (3, 0)]), 0, "a square");
