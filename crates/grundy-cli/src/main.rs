@@ -1,6 +1,7 @@
 //! The `grundy` command: a thin layer over the `grundy` library.
 
 mod analyze;
+mod draw;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -28,6 +29,7 @@ struct Cli {
 enum Command {
     Analyze(analyze::Args),
     Rules(analyze::RulesArgs),
+    Draw(draw::Args),
 }
 
 fn main() -> ExitCode {
@@ -35,6 +37,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Analyze(args) => analyze::run(args),
         Command::Rules(args) => analyze::rules(args),
+        Command::Draw(args) => draw::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -50,6 +50,34 @@ pub const RULES: &[Rule] = &[Rule {
     build,
 }];
 
+/// Reads one picture written as an expression, `hackenbush 0-1 1-2 1-3` (for drawing).
+///
+/// ```
+/// let p = grundy::hackenbush::parse_picture("hackenbush 0-1 1-1").unwrap();
+/// assert_eq!(p.edges(), &[(0, 1), (1, 1)]);
+/// assert!(grundy::hackenbush::parse_picture("nim 3").is_err());
+/// ```
+pub fn parse_picture(text: &str) -> Result<Picture, ExprError> {
+    let spec = crate::expr::parse_spec(text)?;
+    match spec.terms.as_slice() {
+        [term] if term.rule.value == "hackenbush" => {
+            no_params(term)?;
+            Picture::from_args(some_args(term, RULES[0].usage)?)
+        }
+        [term] => Err(ExprError::new(
+            term.rule.span.clone(),
+            format!(
+                "expected a Hackenbush picture such as `hackenbush 0-1 1-2`, found `{}`",
+                term.rule.value
+            ),
+        )),
+        _ => Err(ExprError::new(
+            0..text.len(),
+            "expected one Hackenbush picture such as `hackenbush 0-1 1-2`, not a sum",
+        )),
+    }
+}
+
 fn build(term: &TermSpec) -> Result<Vec<Box<dyn Component>>, ExprError> {
     no_params(term)?;
     let args = some_args(term, RULES[0].usage)?;
