@@ -114,18 +114,43 @@ impl Picture {
 
     /// The picture with vertices renumbered `0..n`, the ground first.
     pub(crate) fn compact(&self) -> Compact {
-        let mut index: FxHashMap<u64, u32> = FxHashMap::default();
         let has_ground = self.touches_ground();
-        if has_ground {
-            index.insert(GROUND, 0);
+        let top = self.edges.iter().map(|&(a, b)| a.max(b)).max().unwrap_or(0);
+        let edges: Vec<(u32, u32)>;
+        let vertices;
+        if top <= 2 * self.edges.len() as u64 + 16 {
+            // Small labels (the usual case): a table instead of a hash map.
+            const NONE: u32 = u32::MAX;
+            let mut index = vec![NONE; top as usize + 1];
+            let mut next = 0u32;
+            if has_ground {
+                index[GROUND as usize] = 0;
+                next = 1;
+            }
+            let mut id = |v: u64| {
+                let slot = &mut index[v as usize];
+                if *slot == NONE {
+                    *slot = next;
+                    next += 1;
+                }
+                *slot
+            };
+            edges = self.edges.iter().map(|&(a, b)| (id(a), id(b))).collect();
+            vertices = next as usize;
+        } else {
+            let mut index: FxHashMap<u64, u32> = FxHashMap::default();
+            if has_ground {
+                index.insert(GROUND, 0);
+            }
+            let mut id = |v: u64| -> u32 {
+                let next = index.len() as u32;
+                *index.entry(v).or_insert(next)
+            };
+            edges = self.edges.iter().map(|&(a, b)| (id(a), id(b))).collect();
+            vertices = index.len();
         }
-        let mut id = |v: u64| -> u32 {
-            let next = index.len() as u32;
-            *index.entry(v).or_insert(next)
-        };
-        let edges = self.edges.iter().map(|&(a, b)| (id(a), id(b))).collect();
         Compact {
-            vertices: index.len(),
+            vertices,
             has_ground,
             edges,
         }
