@@ -21,10 +21,15 @@ pub struct Args {
     /// alone, to cross-check a fast path on small positions).
     #[arg(long, value_enum, default_value_t = EngineArg::Fast)]
     engine: EngineArg,
-    /// The most positions the generic engines may store.
-    #[arg(long, default_value_t = Limits::DEFAULT.max_positions)]
-    max_positions: usize,
+    /// The most positions the generic engines may store [default: 20000000 components in
+    /// normal play; 2000000 whole positions in a misère search, which are much larger].
+    #[arg(long)]
+    max_positions: Option<usize>,
 }
+
+/// The default limit of a misère search: whole positions of a sum cost some hundred bytes
+/// each and tens of microseconds to expand, so this bounds a search to about a minute and a GiB.
+const MISERE_POSITIONS: usize = 2_000_000;
 
 #[derive(Clone, Copy, Debug, clap::ValueEnum)]
 enum EngineArg {
@@ -45,7 +50,11 @@ pub fn run(args: Args) -> Result<(), Failure> {
                 EngineArg::Generic => Engine::Generic,
             },
             limits: Limits {
-                max_positions: args.max_positions,
+                max_positions: args.max_positions.unwrap_or(if args.misere {
+                    MISERE_POSITIONS
+                } else {
+                    Limits::DEFAULT.max_positions
+                }),
             },
         },
     };

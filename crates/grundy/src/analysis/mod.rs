@@ -7,14 +7,12 @@
 //! since misère values do not add over sums.
 
 use crate::Nimber;
+mod search;
+
 use crate::classic::misere_nim_is_p;
 use crate::expr::{self, ExprError};
-use crate::game::ImpartialGame;
-use crate::solve::MisereSolver;
 use crate::sum::{AnalysisError, Component, Context, Move, Sum};
 use crate::value::Outcome;
-use std::cell::RefCell;
-use std::hash::{Hash, Hasher};
 
 /// What to analyse and how.
 #[derive(Clone, Copy, Debug, Default)]
@@ -95,7 +93,11 @@ fn binary(v: u64, width: usize) -> String {
     format!("{v:0width$b}")
 }
 
-fn winning(sum: &Sum, index: usize, moves: Vec<Move>) -> impl Iterator<Item = WinningMove> + '_ {
+pub(crate) fn winning(
+    sum: &Sum,
+    index: usize,
+    moves: Vec<Move>,
+) -> impl Iterator<Item = WinningMove> + '_ {
     moves.into_iter().map(move |m| WinningMove {
         component: index,
         result: sum.replaced(index, &m.result).to_string(),
@@ -212,11 +214,20 @@ fn outcome_only(
         Ok(o) => o,
         Err(_) => return Err(value_error),
     };
-    let winning_moves = if outcome == Outcome::N {
-        winning(sum, 0, c.winning_moves_alone(ctx)?).collect()
-    } else {
-        vec![]
-    };
+    let mut explanation = vec![
+        format!("No value: {value_error}."),
+        format!(
+            "The outcome comes from the closed form for its P-positions: {}.",
+            outcome.describe()
+        ),
+    ];
+    let mut winning_moves = Vec::new();
+    if outcome == Outcome::N {
+        match c.winning_moves_alone(ctx) {
+            Ok(moves) => winning_moves.extend(winning(sum, 0, moves)),
+            Err(e) => explanation.push(format!("The winning moves are not listed: {e}.")),
+        }
+    }
     Ok(Analysis {
         expression: sum.to_string(),
         misere: false,
@@ -227,13 +238,7 @@ fn outcome_only(
             value: None,
         }],
         winning_moves,
-        explanation: vec![
-            format!("No value: {value_error}."),
-            format!(
-                "The outcome comes from the closed form for its P-positions: {}.",
-                outcome.describe()
-            ),
-        ],
+        explanation,
     })
 }
 
@@ -241,7 +246,7 @@ fn misere(sum: &Sum, ctx: &Context) -> Result<Analysis, AnalysisError> {
     let heaps: Option<Vec<u64>> = sum.components.iter().map(|c| c.as_nim_heap()).collect();
     match heaps {
         Some(heaps) if ctx.engine == crate::sum::Engine::Fast => Ok(misere_nim(sum, &heaps)),
-        _ => misere_search(sum, ctx),
+        _ => search::misere_search(sum, ctx),
     }
 }
 
@@ -309,101 +314,4 @@ fn misere_nim(sum: &Sum, heaps: &[u64]) -> Analysis {
         winning_moves,
         explanation: vec![rule],
     }
-}
-
-/// A whole position for the misère search: equal when the components are equal as a multiset.
-#[derive(Clone)]
-struct SumPosition {
-    key: Vec<String>,
-    sum: Sum,
-}
-
-impl PartialEq for SumPosition {
-    fn eq(&self, other: &Self) -> bool {
-        self.key == other.key
-    }
-}
-impl Eq for SumPosition {}
-impl Hash for SumPosition {
-    fn hash<H: Hasher>(&self, state: &mut H) {
-        self.key.hash(state);
-    }
-}
-
-impl SumPosition {
-    fn new(sum: Sum) -> Self {
-        SumPosition {
-            key: sum.key(),
-            sum,
-        }
-    }
-}
-
-/// Sums as one game, for the misère search; remembers the first error a component gave.
-struct SumGame<'a> {
-    ctx: &'a Context,
-    error: RefCell<Option<AnalysisError>>,
-}
-
-impl ImpartialGame for SumGame<'_> {
-    type Position = SumPosition;
-    fn options(&self, p: &SumPosition) -> Vec<SumPosition> {
-        let mut out = Vec::new();
-        for (i, c) in p.sum.components.iter().enumerate() {
-            match c.moves(self.ctx) {
-                Ok(moves) => out.extend(
-                    moves
-                        .into_iter()
-                        .map(|m| SumPosition::new(p.sum.replaced(i, &m.result))),
-                ),
-                Err(e) => {
-                    self.error.borrow_mut().get_or_insert(e);
-                }
-            }
-        }
-        out
-    }
-}
-
-fn misere_search(sum: &Sum, ctx: &Context) -> Result<Analysis, AnalysisError> {
-    let game = SumGame {
-        ctx,
-        error: RefCell::new(None),
-    };
-    let mut solver = MisereSolver::with_limits(&game, ctx.limits);
-    let root = SumPosition::new(sum.clone());
-    let searched = |r: Result<Outcome, crate::solve::SolveError>| {
-        r.map_err(|e| AnalysisError::Solve {
-            component: sum.to_string(),
-            source: e,
-        })
-    };
-    let outcome = searched(solver.outcome(&root))?;
-    let mut winning_moves = Vec::new();
-    if outcome == Outcome::N {
-        for (i, c) in sum.components.iter().enumerate() {
-            let mut wins = Vec::new();
-            for m in c.moves(ctx)? {
-                let next = SumPosition::new(sum.replaced(i, &m.result));
-                if searched(solver.outcome(&next))? == Outcome::P {
-                    wins.push(m);
-                }
-            }
-            winning_moves.extend(winning(sum, i, wins));
-        }
-    }
-    if let Some(e) = game.error.borrow_mut().take() {
-        return Err(e);
-    }
-    Ok(Analysis {
-        expression: sum.to_string(),
-        misere: true,
-        value: None,
-        outcome,
-        components: sum.components.iter().map(|c| ComponentReport { expression: c.to_string(), value: None }).collect(),
-        winning_moves,
-        explanation: vec![
-            "Misère play: the player who makes the last move loses. Misère outcomes do not follow the nim-sum, so the whole position was searched: a position is N when some move leads to a P-position, and a position with no move is N.".into(),
-        ],
-    })
 }

@@ -1,0 +1,144 @@
+//! The misère search over whole sums of any families.
+//!
+//! Misère outcomes do not follow from the components' values, so the whole position is
+//! searched. To keep that affordable, each distinct component (by its canonical expression) is
+//! stored once with an id, its moves are listed once, and a position is the sorted list of its
+//! components' ids: hashing and comparing positions is cheap, and no text is formatted per
+//! position.
+
+use super::{Analysis, ComponentReport, winning};
+use crate::game::ImpartialGame;
+use crate::solve::{MisereSolver, SolveError};
+use crate::sum::{AnalysisError, Component, Context, Sum};
+use crate::value::Outcome;
+use rustc_hash::FxHashMap;
+use std::cell::RefCell;
+
+/// Every component met so far, and the moves of those expanded.
+struct Interner<'a> {
+    ctx: &'a Context,
+    ids: FxHashMap<String, u32>,
+    components: Vec<Box<dyn Component>>,
+    /// For each id, once listed: each move's result as ids.
+    moves: Vec<Option<Vec<Vec<u32>>>>,
+}
+
+impl Interner<'_> {
+    fn id(&mut self, c: &dyn Component) -> u32 {
+        let key = c.to_string();
+        if let Some(&id) = self.ids.get(&key) {
+            return id;
+        }
+        let id = self.components.len() as u32;
+        self.ids.insert(key, id);
+        self.components.push(c.clone_box());
+        self.moves.push(None);
+        id
+    }
+
+    fn position(&mut self, components: &[Box<dyn Component>]) -> Vec<u32> {
+        let mut p: Vec<u32> = components.iter().map(|c| self.id(c.as_ref())).collect();
+        p.sort_unstable();
+        p
+    }
+
+    /// The moves of component `id` as ids, listed on first use.
+    fn moves_of(&mut self, id: u32) -> Result<&[Vec<u32>], AnalysisError> {
+        if self.moves[id as usize].is_none() {
+            let moves = self.components[id as usize].moves(self.ctx)?;
+            let listed: Vec<Vec<u32>> = moves.iter().map(|m| self.position(&m.result)).collect();
+            self.moves[id as usize] = Some(listed);
+        }
+        Ok(self.moves[id as usize].as_deref().unwrap_or_default())
+    }
+}
+
+/// Sums as one game whose positions are sorted component ids.
+struct SumGame<'a> {
+    interner: RefCell<Interner<'a>>,
+    /// The first error a component gave while listing moves.
+    error: RefCell<Option<AnalysisError>>,
+}
+
+impl ImpartialGame for SumGame<'_> {
+    type Position = Vec<u32>;
+    fn options(&self, p: &Vec<u32>) -> Vec<Vec<u32>> {
+        let mut out = Vec::new();
+        for i in 0..p.len() {
+            if i > 0 && p[i] == p[i - 1] {
+                continue; // the same component again gives the same options
+            }
+            let mut interner = self.interner.borrow_mut();
+            match interner.moves_of(p[i]) {
+                Ok(moves) => {
+                    for result in moves {
+                        let mut q: Vec<u32> = p[..i]
+                            .iter()
+                            .chain(&p[i + 1..])
+                            .chain(result)
+                            .copied()
+                            .collect();
+                        q.sort_unstable();
+                        out.push(q);
+                    }
+                }
+                Err(e) => {
+                    self.error.borrow_mut().get_or_insert(e);
+                }
+            }
+        }
+        out
+    }
+}
+
+pub(super) fn misere_search(sum: &Sum, ctx: &Context) -> Result<Analysis, AnalysisError> {
+    let game = SumGame {
+        interner: RefCell::new(Interner {
+            ctx,
+            ids: FxHashMap::default(),
+            components: Vec::new(),
+            moves: Vec::new(),
+        }),
+        error: RefCell::new(None),
+    };
+    let root = game.interner.borrow_mut().position(&sum.components);
+    let mut solver = MisereSolver::with_limits(&game, ctx.limits);
+    let failed = |e: SolveError, game: &SumGame| {
+        game.error
+            .borrow_mut()
+            .take()
+            .unwrap_or(AnalysisError::Solve {
+                component: sum.to_string(),
+                source: e,
+            })
+    };
+    let outcome = solver.outcome(&root).map_err(|e| failed(e, &game))?;
+    let mut winning_moves = Vec::new();
+    if outcome == Outcome::N {
+        for (i, c) in sum.components.iter().enumerate() {
+            let mut wins = Vec::new();
+            for m in c.moves(ctx)? {
+                let rest = sum.replaced(i, &m.result);
+                let next = game.interner.borrow_mut().position(&rest.components);
+                if solver.outcome(&next).map_err(|e| failed(e, &game))? == Outcome::P {
+                    wins.push(m);
+                }
+            }
+            winning_moves.extend(winning(sum, i, wins));
+        }
+    }
+    if let Some(e) = game.error.borrow_mut().take() {
+        return Err(e);
+    }
+    Ok(Analysis {
+        expression: sum.to_string(),
+        misere: true,
+        value: None,
+        outcome,
+        components: sum.components.iter().map(|c| ComponentReport { expression: c.to_string(), value: None }).collect(),
+        winning_moves,
+        explanation: vec![
+            "Misère play: the player who makes the last move loses. Misère outcomes do not follow the nim-sum, so the whole position was searched: a position is N when some move leads to a P-position, and a position with no move is N.".into(),
+        ],
+    })
+}
