@@ -24,7 +24,14 @@
 //! dividing `n`; Mock Turtles: the odious numbers) and from the mex over the rule's moves
 //! otherwise ([`values_by_rule`]); two-dimensional values from the Tartan theorem
 //! ([`grid`]). Moves to a chosen value are found by value lookups, not by listing every
-//! move. The generic engine over whole positions ([`LineGame`], [`GridGame`]) is the
+//! move: a head at `n` under "at most `m` other coins" costs about `n^(m-1) / (m-1)!` lookups
+//! (Mock Turtles `O(n)`, Moebius `O(n^3)`), a Ruler head `O(n)`; work beyond the limit
+//! (`--max-positions`) is refused with a clear error rather than run for hours. The
+//! single-coin tables of the rules without a closed form cost `O(n · m · B / 64)` (`B` the
+//! power of two above the largest value); measured: Moebius to coin 500 in 0.12 s, Mogul
+//! to coin 150 in 1 s (`cargo bench -p grundy --bench hackcoins`).
+//!
+//! The generic engine over whole positions ([`LineGame`], [`GridGame`]) is the
 //! reference the fast values are tested against.
 
 pub mod grid;

@@ -150,6 +150,18 @@ impl CoinValues {
         }
     }
 
+    /// Whether no two distinct coins have values nim-adding to `w`, known without a search:
+    /// the values of these rules are one-to-one (so `w = 0` is impossible), and two odious
+    /// numbers nim-add to an evil one (an even count of 1 bits), so for Mock Turtles an
+    /// odious `w` is impossible too. This keeps a lone head far to the right quick.
+    fn no_pair_sums_to(&self, w: Nimber) -> bool {
+        match self.rule {
+            LineRule::TurningTurtles | LineRule::Twins => w.is_zero(),
+            LineRule::MockTurtles => w.is_zero() || w.0.count_ones() % 2 == 1,
+            _ => false,
+        }
+    }
+
     /// Calls `visit` with every set of other coins (ascending) that a move with its head at
     /// `n` may turn and whose values nim-add to `want`: the moves to a chosen value, found
     /// without listing all moves where the rule allows (a value lookup picks the last coin).
@@ -169,6 +181,9 @@ impl CoinValues {
                 // Sets of size j: every (j-1)-subset as a prefix, then the last coin by lookup.
                 let below = n.saturating_sub(first);
                 for size in 1..=m.min(below) as usize {
+                    if size == 2 && self.no_pair_sums_to(want) {
+                        continue;
+                    }
                     let mut failure = None;
                     let _ = for_each_prefix(first, n, size - 1, &mut |prefix| {
                         if let Err(e) = budget.spend() {
