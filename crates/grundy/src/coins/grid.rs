@@ -22,7 +22,7 @@
 //! has no zero divisors.
 
 use super::line::{check_coin, toggle};
-use super::rule::LineRule;
+use super::rule::{LineRule, Shape};
 use super::values::{Budget, CoinError, CoinValues};
 use crate::Nimber;
 use crate::game::ImpartialGame;
@@ -267,7 +267,7 @@ impl Component for CoinGrid {
         let mut failure = None;
         for &(x, y) in &self.heads {
             let _ = self.rule.for_each_move(x, y, &mut |coins| {
-                if let Err(e) = budget.spend() {
+                if let Err(e) = budget.spend_many(coins.len() + self.heads.len()) {
                     failure = Some(e);
                     return ControlFlow::Break(());
                 }
@@ -308,12 +308,27 @@ impl Component for CoinGrid {
                 }
                 GridRule::Product { x: rx, y: ry, .. } => {
                     let mut failure = None;
+                    // Runs (Ruler) come longest-last, each one coin longer at the left: their
+                    // values are kept as a running nim-sum, O(1) per run.
+                    let runs = rx.shape() == Shape::Run;
+                    let mut run_sum = Nimber::ZERO;
+                    let mut inverses: rustc_hash::FxHashMap<u64, Option<Nimber>> =
+                        Default::default();
                     let _ = rx.for_each_flip_set(x, &mut |a| {
-                        if let Err(e) = budget.spend() {
+                        let cost = if runs { 1 } else { a.len() + 1 };
+                        if let Err(e) = budget.spend_many(cost) {
                             failure = Some(e);
                             return ControlFlow::Break(());
                         }
-                        let u: Nimber = v.x.get(x) ^ a.iter().map(|&c| v.x.get(c)).sum::<Nimber>();
+                        let sum_a = if runs {
+                            if let Some(&left) = a.first() {
+                                run_sum ^= v.x.get(left);
+                            }
+                            run_sum
+                        } else {
+                            a.iter().map(|&c| v.x.get(c)).sum::<Nimber>()
+                        };
+                        let u: Nimber = v.x.get(x) ^ sum_a;
                         let mut columns = a.to_vec();
                         columns.push(x);
                         let mut emit = |b: &[u64]| {
@@ -325,12 +340,14 @@ impl Component for CoinGrid {
                             }
                             moves.push(self.after(&coins));
                         };
-                        let found = match u.inverse() {
+                        // Few distinct u occur (sums of a rule's values): keep their inverses.
+                        let inverse = *inverses.entry(u.0).or_insert_with(|| u.inverse());
+                        let found = match inverse {
                             None if d.is_zero() => {
                                 // u = 0 and no change wanted: every row set will do.
                                 let mut r = Ok(());
                                 let _ = ry.for_each_flip_set(y, &mut |b| {
-                                    if let Err(e) = budget.spend() {
+                                    if let Err(e) = budget.spend_many(b.len() + 1) {
                                         r = Err(e);
                                         return ControlFlow::Break(());
                                     }

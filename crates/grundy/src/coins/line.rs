@@ -197,7 +197,7 @@ impl Component for CoinRow {
         let mut failure = None;
         for &n in &self.heads {
             let _ = self.rule.for_each_flip_set(n, &mut |set| {
-                if let Err(e) = budget.spend() {
+                if let Err(e) = budget.spend_many(set.len() + self.heads.len()) {
                     failure = Some(e);
                     return ControlFlow::Break(());
                 }

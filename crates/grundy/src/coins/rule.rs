@@ -154,11 +154,22 @@ impl LineRule {
                 }
             }
             Shape::Run => {
-                let mut run = Vec::new();
-                visit(&run)?;
+                // The run grows leftwards at the end of a buffer, which doubles when full:
+                // O(1) amortised per set, so a walk stopped early costs only what it visited.
+                let mut buffer = vec![0u64; 16];
+                let mut start = buffer.len();
+                visit(&[])?;
                 for a in (first..n).rev() {
-                    run.insert(0, a);
-                    visit(&run)?;
+                    if start == 0 {
+                        let len = buffer.len();
+                        let mut bigger = vec![0u64; 2 * len];
+                        bigger[len..].copy_from_slice(&buffer);
+                        buffer = bigger;
+                        start = len;
+                    }
+                    start -= 1;
+                    buffer[start] = a;
+                    visit(&buffer[start..])?;
                 }
             }
             Shape::Offsets(set) => {

@@ -73,13 +73,19 @@ impl Budget {
 
     /// Spends one step.
     pub fn spend(&mut self) -> Result<(), CoinError> {
-        if self.left == 0 {
+        self.spend_many(1)
+    }
+
+    /// Spends `steps` steps (the size of a set handled, say).
+    pub fn spend_many(&mut self, steps: usize) -> Result<(), CoinError> {
+        if self.left < steps {
+            self.left = 0;
             return Err(CoinError::TooManyMoves {
                 rule: self.rule.clone(),
                 limit: self.limit,
             });
         }
-        self.left -= 1;
+        self.left -= steps;
         Ok(())
     }
 }
