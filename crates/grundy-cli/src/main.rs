@@ -2,6 +2,7 @@
 
 mod analyze;
 mod draw;
+mod graph;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -30,6 +31,7 @@ enum Command {
     Analyze(analyze::Args),
     Rules(analyze::RulesArgs),
     Draw(draw::Args),
+    Graph(graph::Args),
 }
 
 fn main() -> ExitCode {
@@ -38,6 +40,7 @@ fn main() -> ExitCode {
         Command::Analyze(args) => analyze::run(args),
         Command::Rules(args) => analyze::rules(args),
         Command::Draw(args) => draw::run(args),
+        Command::Graph(args) => graph::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -31,6 +31,7 @@ pub mod coins;
 pub mod control;
 pub mod expr;
 pub mod game;
+pub mod graph;
 pub mod hackenbush;
 pub mod heap;
 pub mod nimber;

@@ -1,0 +1,142 @@
+//! The graph of positions reachable in a game, for any game expression.
+//!
+//! Breadth-first search from the starting [`Sum`], through each component's
+//! [`Component::moves`](crate::sum::Component::moves): a move replaces one component by what
+//! it becomes. Positions are identified by their sorted component texts ([`Sum::key`]), so
+//! `nim 1 2` and `nim 2 1` are one vertex. Each vertex is named by the position as an
+//! expression. The search stops with an error past a given number of positions.
+
+use super::csr::Csr;
+use super::{GameGraph, Names};
+use crate::sum::{AnalysisError, Context, Sum};
+use rustc_hash::FxHashMap;
+
+/// Why a game could not be explored.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ExploreError {
+    /// More positions are reachable than allowed.
+    #[error(
+        "more than {limit} positions are reachable; the game is too large to draw as a graph \
+         (raise the limit with --max-positions if memory allows)"
+    )]
+    TooManyPositions {
+        /// The limit.
+        limit: usize,
+    },
+    /// A component could not list its moves.
+    #[error(transparent)]
+    Moves(#[from] AnalysisError),
+}
+
+/// The graph of positions reachable from `start`; vertex 0 is `start`. At most
+/// `max_positions` vertices.
+pub fn explore(
+    start: &Sum,
+    ctx: &Context,
+    max_positions: usize,
+) -> Result<GameGraph, ExploreError> {
+    let mut ids: FxHashMap<Vec<String>, u32> = FxHashMap::default();
+    let mut positions: Vec<Sum> = Vec::new();
+    let mut names: Vec<String> = Vec::new();
+    let mut sources = Vec::new();
+    let mut targets = Vec::new();
+    let max_positions = max_positions.min(super::csr::MAX_VERTICES as usize);
+    if max_positions == 0 {
+        return Err(ExploreError::TooManyPositions { limit: 0 });
+    }
+    ids.insert(start.key(), 0);
+    names.push(start.to_string());
+    positions.push(start.clone());
+    let mut next = 0;
+    while next < positions.len() {
+        let position = positions[next].clone();
+        let from = next as u32;
+        next += 1;
+        for (i, component) in position.components.iter().enumerate() {
+            for m in component.moves(ctx)? {
+                let result = position.replaced(i, &m.result);
+                let key = result.key();
+                let to = match ids.get(&key) {
+                    Some(&to) => to,
+                    None => {
+                        if positions.len() >= max_positions {
+                            return Err(ExploreError::TooManyPositions {
+                                limit: max_positions,
+                            });
+                        }
+                        let to = positions.len() as u32;
+                        ids.insert(key, to);
+                        names.push(result.to_string());
+                        positions.push(result);
+                        to
+                    }
+                };
+                sources.push(from);
+                targets.push(to);
+            }
+        }
+    }
+    let csr = Csr::from_edges(positions.len() as u32, &sources, &targets);
+    Ok(GameGraph {
+        csr,
+        names: Names::Listed(names),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::control::Control;
+    use crate::graph::solve;
+    use crate::value::Value;
+    use crate::{Nimber, expr};
+
+    #[test]
+    fn explored_values_match_the_components() {
+        let ctx = Context::default();
+        for text in [
+            "nim 3",
+            "nim 2 3",
+            "nim 1 2 3",
+            "wythoff 2 3",
+            "staircase 3 1 2",
+            "nim 2 + wythoff 1 2",
+        ] {
+            let sum = expr::parse(text).unwrap();
+            let graph = explore(&sum, &ctx, 10_000).unwrap();
+            assert_eq!(graph.name(0), sum.to_string());
+            let solution = solve(&graph.csr, &mut Control::none()).unwrap();
+            assert!(solution.acyclic);
+            // Every vertex's value is the nim-sum of its components' values.
+            for v in 0..graph.vertex_count() as u32 {
+                let position = expr::parse(&graph.name(v)).unwrap();
+                let mut expected = Nimber::ZERO;
+                for c in &position.components {
+                    expected ^= c.value(&ctx).unwrap();
+                }
+                assert_eq!(
+                    solution.value(&graph.csr, v),
+                    Value::Finite(expected),
+                    "{text}: {}",
+                    graph.name(v)
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn sums_are_identified_up_to_order() {
+        let sum = expr::parse("nim 1 2").unwrap();
+        let graph = explore(&sum, &Context::default(), 100).unwrap();
+        // {1,2}, {0,2}, {1,1}, {1,0}, {0,1} = {1,0}, {0,0}: five positions.
+        assert_eq!(graph.vertex_count(), 5);
+    }
+
+    #[test]
+    fn the_limit_is_an_error() {
+        let sum = expr::parse("nim 30 30 30").unwrap();
+        let e = explore(&sum, &Context::default(), 100).unwrap_err();
+        assert_eq!(e, ExploreError::TooManyPositions { limit: 100 });
+        assert!(e.to_string().contains("more than 100 positions"));
+    }
+}

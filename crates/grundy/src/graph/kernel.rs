@@ -1,0 +1,201 @@
+//! Kernels of game graphs.
+//!
+//! A kernel is a set `K` of vertices that is independent (no edge joins two vertices of `K`,
+//! and no vertex of `K` has a loop) and absorbing (every vertex outside `K` has an edge into
+//! `K`) (von Neumann and Morgenstern 1944; Berge, *Graphs and hypergraphs*). With edges
+//! pointing from a position to its options, the P-positions of a finite acyclic game are
+//! its unique kernel.
+//!
+//! With cycles a kernel may not exist (an odd cycle has none) or may not be unique, and
+//! deciding whether one exists is NP-complete (Chvátal 1973). Retrograde analysis fixes most
+//! of the answer: every kernel contains the P-positions and avoids the N-positions (by
+//! induction on remoteness), and a draw has no P-follower, so the kernels are exactly the
+//! P-positions together with a kernel of the subgraph induced by the draws. Only that
+//! subgraph goes to a SAT solver ([BatSat](https://crates.io/crates/batsat), a MiniSat
+//! descendant in pure Rust), one variable per draw vertex:
+//! `¬x_u ∨ ¬x_v` for each edge `u → v` between draws (`¬x_u` for a loop) and
+//! `x_u ∨ x_{v1} ∨ … ∨ x_{vk}` over the draw followers of each draw `u`. A second call with
+//! the first kernel excluded tells whether it is unique.
+
+use super::GraphSolution;
+use super::csr::Csr;
+use crate::value::Outcome;
+use batsat::{BasicSolver, Lit, SolverInterface, Var, lbool};
+
+/// The default limit on the draws handed to the SAT solver.
+pub const DEFAULT_MAX_DRAWS: usize = 200_000;
+
+/// Why a kernel search was not made.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum KernelError {
+    /// Too many draw vertices for the SAT solver.
+    #[error(
+        "the kernel search would give the SAT solver {draws} draw vertices, more than the limit \
+         of {limit} (raise it with --max-kernel-draws; the problem is NP-complete)"
+    )]
+    TooLarge {
+        /// The draw vertices.
+        draws: usize,
+        /// The limit.
+        limit: usize,
+    },
+}
+
+/// What is known about the kernels of a graph.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KernelReport {
+    /// A kernel, sorted, or `None` when the graph has none.
+    pub kernel: Option<Vec<u32>>,
+    /// Whether the kernel found is the only one (`false` when there is none).
+    pub unique: bool,
+}
+
+/// Finds a kernel of `graph`, given its solution, or proves that none exists. At most
+/// `max_draws` draw vertices go to the SAT solver.
+pub fn find_kernel(
+    graph: &Csr,
+    solution: &GraphSolution,
+    max_draws: usize,
+) -> Result<KernelReport, KernelError> {
+    let n = graph.vertex_count();
+    let losing: Vec<u32> = (0..n as u32)
+        .filter(|&v| solution.outcome(v) == Outcome::P)
+        .collect();
+    let draws: Vec<u32> = (0..n as u32)
+        .filter(|&v| solution.outcome(v) == Outcome::Draw)
+        .collect();
+    if draws.is_empty() {
+        return Ok(KernelReport {
+            kernel: Some(losing),
+            unique: true,
+        });
+    }
+    if draws.len() > max_draws {
+        return Err(KernelError::TooLarge {
+            draws: draws.len(),
+            limit: max_draws,
+        });
+    }
+    // Variable index of each draw vertex.
+    let mut var_of = vec![u32::MAX; n];
+    let mut solver = BasicSolver::default();
+    let vars: Vec<Var> = draws
+        .iter()
+        .enumerate()
+        .map(|(i, &v)| {
+            var_of[v as usize] = i as u32;
+            solver.new_var_default()
+        })
+        .collect();
+    let mut clause = Vec::new();
+    let mut consistent = true;
+    for (i, &u) in draws.iter().enumerate() {
+        let xu = Lit::new(vars[i], true);
+        clause.clear();
+        clause.push(xu);
+        for &w in graph.successors(u) {
+            let j = var_of[w as usize];
+            if j == u32::MAX {
+                continue;
+            }
+            let xw = Lit::new(vars[j as usize], true);
+            clause.push(xw);
+            let mut independent = if j as usize == i {
+                vec![!xu]
+            } else {
+                vec![!xu, !xw]
+            };
+            consistent &= solver.add_clause_reuse(&mut independent);
+        }
+        consistent &= solver.add_clause_reuse(&mut clause);
+    }
+    if !consistent || solver.solve_limited(&[]) != lbool::TRUE {
+        return Ok(KernelReport {
+            kernel: None,
+            unique: false,
+        });
+    }
+    let chosen: Vec<bool> = vars
+        .iter()
+        .map(|&x| solver.value_var(x) == lbool::TRUE)
+        .collect();
+    let mut kernel = losing;
+    kernel.extend(
+        draws
+            .iter()
+            .zip(&chosen)
+            .filter(|(_, c)| **c)
+            .map(|(&v, _)| v),
+    );
+    kernel.sort_unstable();
+    // Exclude this kernel and ask again.
+    let mut different: Vec<Lit> = vars
+        .iter()
+        .zip(&chosen)
+        .map(|(&x, &c)| Lit::new(x, !c))
+        .collect();
+    let unique =
+        !solver.add_clause_reuse(&mut different) || solver.solve_limited(&[]) != lbool::TRUE;
+    Ok(KernelReport {
+        kernel: Some(kernel),
+        unique,
+    })
+}
+
+/// Whether `set` (a flag per vertex) is a kernel of `graph`: independent and absorbing.
+pub fn is_kernel(graph: &Csr, set: &[bool]) -> bool {
+    (0..graph.vertex_count() as u32).all(|v| {
+        let into_set = graph.successors(v).iter().any(|&w| set[w as usize]);
+        if set[v as usize] { !into_set } else { into_set }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::control::Control;
+    use crate::graph::solve;
+
+    fn kernel_of(adj: &[Vec<u32>]) -> KernelReport {
+        let g = Csr::from_adjacency(adj);
+        let s = solve(&g, &mut Control::none()).unwrap();
+        find_kernel(&g, &s, DEFAULT_MAX_DRAWS).unwrap()
+    }
+
+    #[test]
+    fn the_draw_limit_is_an_error() {
+        let g = Csr::from_adjacency(&[vec![1], vec![2], vec![0]]);
+        let s = solve(&g, &mut Control::none()).unwrap();
+        let e = find_kernel(&g, &s, 2).unwrap_err();
+        assert_eq!(e, KernelError::TooLarge { draws: 3, limit: 2 });
+    }
+
+    #[test]
+    fn odd_cycles_have_no_kernel_and_even_ones_two() {
+        assert_eq!(kernel_of(&[vec![1], vec![2], vec![0]]).kernel, None);
+        assert_eq!(kernel_of(&[vec![0]]).kernel, None);
+        let even = kernel_of(&[vec![1], vec![2], vec![3], vec![0]]);
+        let k = even.kernel.unwrap();
+        assert!(k == [0, 2] || k == [1, 3], "{k:?}");
+        assert!(!even.unique);
+    }
+
+    #[test]
+    fn acyclic_kernels_are_the_p_positions() {
+        let r = kernel_of(&[vec![1], vec![2], vec![]]);
+        assert_eq!(r.kernel, Some(vec![0, 2]));
+        assert_eq!(
+            kernel_of(&[vec![1, 2], vec![2], vec![]]).kernel,
+            Some(vec![2])
+        );
+        assert!(r.unique);
+    }
+
+    #[test]
+    fn is_kernel_checks_both_conditions() {
+        let g = Csr::from_adjacency(&[vec![1], vec![]]);
+        assert!(is_kernel(&g, &[false, true]));
+        assert!(!is_kernel(&g, &[true, true]));
+        assert!(!is_kernel(&g, &[false, false]));
+    }
+}
