@@ -295,3 +295,30 @@ fn big_work_is_refused_with_a_clear_message() {
         .to_string();
     assert!(err.contains("limit"), "{err}");
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// Sums mixing both families of this module with the classic games: both engines agree
+    /// on the value and on every winning move, which leads to a P-position.
+    #[test]
+    fn sums_with_other_families_agree(
+        edges in proptest::collection::vec((0u64..4, 0u64..4), 1..6),
+        coins in proptest::collection::btree_set(0u64..6, 1..3),
+        corner in (0u64..3, 0u64..3),
+        queen in (0u64..4, 0u64..4),
+        heap in 0u64..5,
+    ) {
+        let picture: Vec<String> = edges.iter().map(|(a, b)| format!("{a}-{b}")).collect();
+        let expr = format!(
+            "hackenbush {} + mock-turtles {} + corners {},{} + wythoff {} {} + nim {heap}",
+            picture.join(" "),
+            heads_text(&coins, 0),
+            corner.0,
+            corner.1,
+            queen.0,
+            queen.1,
+        );
+        agree(&expr)?;
+    }
+}
