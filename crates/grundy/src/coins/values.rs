@@ -14,6 +14,9 @@
 //!   operations, `B` the power of two above the largest value.
 //! - "exactly one other coin": `g(n) = mex` of all earlier values; a run of coins (Ruler):
 //!   the mex of the suffix nim-sums, `O(count²)`; a subtraction set `S`: `O(count · |S|)`.
+//!
+//! Moves to a value: for Ruler the prefix nim-sums are the Gray code (`g(1) ⊕ … ⊕ g(m) =
+//! m ⊕ (m >> 1)`), so the one run of a given value is found in `O(64)`.
 
 use super::rule::{LineRule, Shape};
 use crate::Nimber;
@@ -214,19 +217,21 @@ impl CoinValues {
                 self.for_coins_with_value(want, first, n, &mut |c| visit(&[c]));
             }
             Shape::Run => {
-                if want.is_zero() {
-                    visit(&[]);
+                // Only Ruler turns runs. Its values nim-add along a prefix to the Gray code: g(1) ⊕ ... ⊕ g(m) =
+                // m ⊕ (m >> 1). So the run a..n-1 is worth gray(n-1) ⊕ gray(a-1), and the one
+                // run worth `want` starts after the coin whose Gray code is gray(n-1) ⊕ want:
+                // O(64) however far right n is.
+                let gray = |m: u64| m ^ (m >> 1);
+                let mut before = gray(n - 1) ^ want.0; // gray(a - 1)
+                let mut shift = 1;
+                while shift < 64 {
+                    before ^= before >> shift; // the inverse Gray code, by prefix xor
+                    shift <<= 1;
                 }
-                let mut sum = Nimber::ZERO;
-                let mut a = n;
-                while a > first {
-                    budget.spend()?;
-                    a -= 1;
-                    sum ^= self.get(a);
-                    if sum == want {
-                        let run: Vec<u64> = (a..n).collect();
-                        visit(&run);
-                    }
+                if before < n {
+                    let run: Vec<u64> = (before + 1..n).collect();
+                    budget.spend_many(run.len().max(1))?;
+                    visit(&run);
                 }
             }
             Shape::Offsets(set) => {
