@@ -3,6 +3,7 @@
 mod analyze;
 mod draw;
 mod graph;
+mod sequence;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -31,6 +32,7 @@ enum Command {
     Analyze(analyze::Args),
     Rules(analyze::RulesArgs),
     Draw(draw::Args),
+    Sequence(sequence::Args),
     Graph(graph::Args),
 }
 
@@ -40,6 +42,7 @@ fn main() -> ExitCode {
         Command::Analyze(args) => analyze::run(args),
         Command::Rules(args) => analyze::rules(args),
         Command::Draw(args) => draw::run(args),
+        Command::Sequence(args) => sequence::run(args),
         Command::Graph(args) => graph::run(args),
     };
     match result {

@@ -168,7 +168,14 @@ fn normal(sum: &Sum, ctx: &Context) -> Result<Analysis, AnalysisError> {
         ));
         for (i, c) in sum.components.iter().enumerate() {
             let target = values[i] ^ total;
-            let moves = c.moves_to_value(target, ctx)?;
+            let moves = match c.moves_to_value(target, ctx) {
+                Ok(moves) => moves,
+                Err(e @ AnalysisError::Unsupported { .. }) => {
+                    explanation.push(format!("The moves of {} are not listed: {e}.", names[i]));
+                    continue;
+                }
+                Err(e) => return Err(e),
+            };
             if !moves.is_empty() {
                 let how: Vec<&str> = moves.iter().map(|m| m.description.as_str()).collect();
                 explanation.push(format!(

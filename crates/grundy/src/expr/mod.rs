@@ -120,6 +120,7 @@ pub struct Rule {
 pub fn rules() -> impl Iterator<Item = &'static Rule> {
     [
         crate::classic::RULES,
+        crate::heap::rules::RULES,
         crate::hackenbush::RULES,
         crate::coins::RULES,
     ]

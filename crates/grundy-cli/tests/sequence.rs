@@ -1,0 +1,242 @@
+//! End-to-end: `grundy sequence` and heap games in `grundy analyze`, running the real binary.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn grundy(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_grundy"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn json(o: &Output) -> serde_json::Value {
+    assert!(o.status.success(), "{}", stderr(o));
+    serde_json::from_slice(&o.stdout).unwrap()
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("grundy-seq-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn dawsons_chess_to_200_with_its_proven_period() {
+    let o = grundy(&["sequence", "0.137", "--to", "200"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(text.contains("  0:  0 1 1 2 0 3 1 1 0 3\n"), "{text}");
+    assert!(text.contains("period 34 from n = 52, proven"), "{text}");
+}
+
+#[test]
+fn json_has_the_documented_keys() {
+    let v = json(&grundy(&["sequence", "0.137", "--to", "200", "--json"]));
+    assert_eq!(v["rules"], "0.137");
+    assert_eq!(v["computed"], 201);
+    assert_eq!(v["values"].as_array().unwrap().len(), 201);
+    assert_eq!(v["values"][15], 5);
+    let p = &v["period"];
+    assert_eq!(
+        (
+            p["period"].as_u64(),
+            p["preperiod"].as_u64(),
+            p["saltus"].as_u64()
+        ),
+        (Some(34), Some(52), Some(0))
+    );
+    assert_eq!(p["proven"], true);
+
+    let v = json(&grundy(&["sequence", "kayles", "--prove", "--json"]));
+    assert!(v.get("values").is_none(), "--prove omits the values");
+    assert_eq!(v["period"]["period"], 12);
+    assert_eq!(v["period"]["preperiod"], 71);
+    assert_eq!(v["period"]["proven"], true);
+    assert!(v["computed"].as_u64().unwrap() >= 168);
+
+    let v = json(&grundy(&["sequence", "lasker", "--to", "100", "--json"]));
+    assert_eq!(v["period"]["saltus"], 4);
+    let v = json(&grundy(&[
+        "sequence",
+        "grundys-game",
+        "--to",
+        "50",
+        "--json",
+    ]));
+    assert!(v["period"].is_null() || v["period"]["proven"] == false);
+}
+
+#[test]
+fn csv_plot_and_stats() {
+    let o = grundy(&["sequence", "kayles", "--to", "5", "--csv"]);
+    assert_eq!(stdout(&o), "n,value\n0,0\n1,1\n2,2\n3,3\n4,1\n5,4\n");
+    let dir = scratch("plot");
+    let svg = dir.join("k.svg");
+    let o = grundy(&[
+        "sequence",
+        "kayles",
+        "--to",
+        "500",
+        "--plot",
+        svg.to_str().unwrap(),
+        "--stats",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(std::fs::read_to_string(&svg).unwrap().starts_with("<svg"));
+    assert!(stdout(&o).contains("value histogram"), "{}", stdout(&o));
+    let o = grundy(&[
+        "sequence",
+        "kayles",
+        "--plot",
+        dir.join("k.png").to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn bad_input_is_refused_with_a_clear_message() {
+    let o = grundy(&["sequence", "0.1g"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("not an octal or hexadecimal digit"),
+        "{}",
+        stderr(&o)
+    );
+    let o = grundy(&["sequence", "sub(0,2)"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("cannot list 0"), "{}", stderr(&o));
+    let o = grundy(&["sequence", "0.137", "--to", "100000000000000"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("needs about") && stderr(&o).contains("available"),
+        "{}",
+        stderr(&o)
+    );
+    let o = grundy(&["analyze", "kayles 99999999999999999999"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("too large"), "{}", stderr(&o));
+    let o = grundy(&["sequence", "half", "--prove"]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn huge_heaps_are_answered_from_the_period() {
+    let o = grundy(&["analyze", "kayles 1000000000000000000", "--json"]);
+    let v = json(&o);
+    // 10^18 − 71 ≡ 5 (mod 12): the value of heap 76, which is 1 (OEIS A002186).
+    assert_eq!(v["value"], 1);
+    let moves = v["winning_moves"].as_array().unwrap();
+    assert!(!moves.is_empty());
+    let o = grundy(&["analyze", "kayles 10 + 0.137 20 + sub(1,3,4) 100"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("Value     2"), "{}", stdout(&o));
+}
+
+#[test]
+fn checkpoint_and_resume_give_the_uninterrupted_result() {
+    let dir = scratch("resume");
+    let ckpt = dir.join("run.ckpt");
+    let c = ckpt.to_str().unwrap();
+    let first = json(&grundy(&[
+        "sequence",
+        "0.16",
+        "--to",
+        "300",
+        "--checkpoint",
+        c,
+        "--json",
+    ]));
+    assert_eq!(first["computed"], 301);
+    let resumed = json(&grundy(&[
+        "sequence",
+        "0.16",
+        "--to",
+        "700",
+        "--checkpoint",
+        c,
+        "--resume",
+        "--json",
+    ]));
+    let direct = json(&grundy(&["sequence", "0.16", "--to", "700", "--json"]));
+    assert_eq!(resumed["values"], direct["values"]);
+    // A checkpoint of another rule is refused.
+    let o = grundy(&[
+        "sequence",
+        "kayles",
+        "--to",
+        "10",
+        "--checkpoint",
+        c,
+        "--resume",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("holds values of 0.16"),
+        "{}",
+        stderr(&o)
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[cfg(unix)]
+#[test]
+fn ctrl_c_saves_a_checkpoint_that_resumes() {
+    let dir = scratch("ctrlc");
+    let ckpt = dir.join("run.ckpt");
+    let c = ckpt.to_str().unwrap();
+    let child = Command::new(env!("CARGO_BIN_EXE_grundy"))
+        .args([
+            "sequence",
+            "grundys-game",
+            "--to",
+            "5000000",
+            "--checkpoint",
+            c,
+        ])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let status = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130), "{}", stderr(&out));
+    assert!(stderr(&out).contains("--resume"), "{}", stderr(&out));
+    // Resume (Grundy's game runs on the plain engine, slow enough to be interrupted) and
+    // compare with a direct run.
+    let saved = std::fs::metadata(&ckpt).unwrap().len();
+    assert!(saved > 100);
+    let resumed = json(&grundy(&[
+        "sequence",
+        "grundys-game",
+        "--to",
+        "3000",
+        "--checkpoint",
+        c,
+        "--resume",
+        "--json",
+    ]));
+    let direct = json(&grundy(&[
+        "sequence",
+        "grundys-game",
+        "--to",
+        "3000",
+        "--json",
+    ]));
+    assert_eq!(resumed["values"], direct["values"]);
+    std::fs::remove_dir_all(dir).unwrap();
+}

@@ -1,0 +1,461 @@
+//! A heap as a component of a sum, and heap games for the generic engine.
+//!
+//! [`HeapComponent`] is one heap under one rule. Its value comes from the rule's cached
+//! nim-sequence ([`super::sequence`]): computed, from a proven period, or from a closed
+//! form, for any heap size. Winning moves in a heap too large to list its moves one by one
+//! are found through the proven period: the value of a part depends only on its class
+//! modulo the period, so one representative per class of the smaller parts is tried.
+
+use super::options::{HeapOption, for_each_option, option_count_bound};
+use super::period::Period;
+use super::rules::{HeapRule, RuleKind};
+use super::sequence::{Known, known};
+use crate::Nimber;
+use crate::game::ImpartialGame;
+use crate::solve::Solver;
+use crate::sum::{AnalysisError, Component, Context, Engine, Move};
+use std::sync::Arc;
+
+/// The most options of a heap listed one by one; heaps with more are searched through
+/// their period.
+pub const MAX_LISTED_OPTIONS: u128 = 2_000_000;
+
+/// One heap of a heap game.
+#[derive(Clone, Debug)]
+pub struct HeapComponent {
+    rule: Arc<HeapRule>,
+    heap: u64,
+}
+
+impl HeapComponent {
+    /// A heap of `heap` tokens under `rule`.
+    pub fn new(rule: Arc<HeapRule>, heap: u64) -> Self {
+        HeapComponent { rule, heap }
+    }
+
+    /// The heap size.
+    pub fn heap(&self) -> u64 {
+        self.heap
+    }
+
+    /// The rule.
+    pub fn heap_rule(&self) -> &HeapRule {
+        &self.rule
+    }
+
+    fn known(&self, n: u64) -> Result<Arc<Known>, AnalysisError> {
+        known(&self.rule, n).map_err(|e| AnalysisError::unsupported(self, e.to_string()))
+    }
+
+    fn parts(&self, parts: &[u64]) -> Vec<Box<dyn Component>> {
+        parts
+            .iter()
+            .map(|&h| Box::new(HeapComponent::new(Arc::clone(&self.rule), h)) as Box<dyn Component>)
+            .collect()
+    }
+
+    fn to_move(&self, option: &HeapOption, description: String) -> Move {
+        Move {
+            description,
+            result: self.parts(&option.parts),
+        }
+    }
+
+    /// Moves to value `target` found by listing every option.
+    fn listed_moves_to_value(
+        &self,
+        target: Nimber,
+        ctx: &Context,
+    ) -> Result<Vec<Move>, AnalysisError> {
+        let mut options = Vec::new();
+        for_each_option(&self.rule, self.heap, |o| options.push(o));
+        options.sort_by(|a, b| (a.removed, &a.parts).cmp(&(b.removed, &b.parts)));
+        options.dedup();
+        let mut found = Vec::new();
+        if ctx.engine == Engine::Generic {
+            let mut solver = Solver::with_limits(HeapGame::new(&self.rule), ctx.limits);
+            for o in &options {
+                let v = solver
+                    .value(&o.parts)
+                    .map_err(|e| AnalysisError::solve(self, e))?;
+                if v == target {
+                    found.push(self.to_move(o, o.describe(self.heap)));
+                }
+            }
+            return Ok(found);
+        }
+        let k = self.known(self.heap.saturating_sub(1))?;
+        for o in &options {
+            let mut v = 0;
+            for &part in &o.parts {
+                v ^= k
+                    .value(part)
+                    .ok_or_else(|| AnalysisError::unsupported(self, "a part's value is unknown"))?;
+            }
+            if Nimber(v) == target {
+                found.push(self.to_move(o, o.describe(self.heap)));
+            }
+        }
+        Ok(found)
+    }
+
+    /// Moves to value `target` from a huge heap, through the proven period `period` (saltus
+    /// 0): one representative per class of the smaller parts.
+    fn periodic_moves_to_value(
+        &self,
+        target: Nimber,
+        k: &Known,
+        period: &Period,
+    ) -> Result<Vec<Move>, AnalysisError> {
+        let n = self.heap;
+        let (p, e1) = (period.period, period.preperiod.max(1));
+        let value = |h: u64| k.value(h).map(Nimber);
+        let digits: Vec<(u64, u8)> = match &self.rule.kind {
+            RuleKind::TakeBreak(tb) if tb.as_plain_code().is_some() => tb
+                .code
+                .digits()
+                .iter()
+                .enumerate()
+                .map(|(j, &d)| (j as u64, d))
+                .collect(),
+            RuleKind::Subtraction(set) => set.iter().map(|&s| (s, 3)).collect(),
+            _ => {
+                return Err(AnalysisError::unsupported(
+                    self,
+                    "no move search through the period for this rule",
+                ));
+            }
+        };
+        let t = digits.last().map_or(0, |d| d.0);
+        // Every representative part stays below `e1 + 2p`, so the largest part is at least
+        // `n - t - 2(e1 + 2p)`; require it far past the preperiod.
+        if n < t + 4 * (e1 + 2 * p) {
+            return Err(AnalysisError::unsupported(
+                self,
+                "heap too small for the periodic move search",
+            ));
+        }
+        // A smaller part at or past the preperiod stands for its whole class.
+        let note = |small: &[u64]| {
+            let classes: Vec<String> = small
+                .iter()
+                .filter(|&&a| a >= period.preperiod)
+                .map(|a| format!("{a} + {p}k"))
+                .collect();
+            if classes.is_empty() {
+                String::new()
+            } else {
+                format!(" (also {} for any k)", classes.join(", "))
+            }
+        };
+        let mut found = Vec::new();
+        let mut push = |removed: u64, parts: Vec<u64>, v: Option<Nimber>, small: &[u64]| {
+            if v == Some(target) {
+                let o = HeapOption { removed, parts };
+                let d = format!("{}{}", o.describe(n), note(small));
+                found.push(self.to_move(&o, d));
+            }
+        };
+        for &(j, d) in &digits {
+            let m = n - j;
+            if d & 2 != 0 && j >= 1 {
+                push(j, vec![m], value(m), &[]);
+            }
+            if d & 4 != 0 {
+                for a in 1..e1 + p {
+                    let v = value(a).zip(value(m - a)).map(|(x, y)| x ^ y);
+                    push(j, vec![a, m - a], v, &[a]);
+                }
+            }
+            if d & 8 != 0 {
+                for a in 1..e1 + p {
+                    for b in a..a.max(e1) + p {
+                        let c = m - a - b;
+                        let v = value(a)
+                            .zip(value(b))
+                            .zip(value(c))
+                            .map(|((x, y), z)| x ^ y ^ z);
+                        push(j, vec![a, b, c], v, &[a, b]);
+                    }
+                }
+            }
+        }
+        Ok(found)
+    }
+}
+
+impl HeapComponent {
+    /// Even-if-not-all from its closed form (`g(2k) = k − 1`, `g(2k − 1) = k`): the heaps
+    /// left have the parity of `n`, and on each parity `g` is increasing, so at most one
+    /// remainder has value `target`; taking an odd heap whole gives 0.
+    fn even_if_not_all_moves_to_value(&self, target: Nimber) -> Vec<Move> {
+        let (n, t) = (self.heap, target.0);
+        let mut options = Vec::new();
+        if n % 2 == 1 {
+            if t == 0 {
+                options.push(HeapOption {
+                    removed: n,
+                    parts: vec![],
+                });
+            } else if let Some(m) = t
+                .checked_mul(2)
+                .map(|m| m - 1)
+                .filter(|&m| m < n.saturating_sub(1))
+            {
+                options.push(HeapOption {
+                    removed: n - m,
+                    parts: vec![m],
+                });
+            }
+        } else if let Some(m) = t
+            .checked_mul(2)
+            .and_then(|m| m.checked_add(2))
+            .filter(|&m| m < n.saturating_sub(1))
+        {
+            options.push(HeapOption {
+                removed: n - m,
+                parts: vec![m],
+            });
+        }
+        options
+            .iter()
+            .map(|o| self.to_move(o, o.describe(n)))
+            .collect()
+    }
+}
+
+impl Component for HeapComponent {
+    fn rule(&self) -> String {
+        self.rule.name.clone()
+    }
+
+    fn args(&self) -> Vec<String> {
+        vec![self.heap.to_string()]
+    }
+
+    fn joins(&self) -> bool {
+        true
+    }
+
+    fn value(&self, _ctx: &Context) -> Result<Nimber, AnalysisError> {
+        let k = self.known(self.heap)?;
+        k.value(self.heap)
+            .map(Nimber)
+            .ok_or_else(|| AnalysisError::unsupported(self, "the value is unknown"))
+    }
+
+    fn value_generic(&self, ctx: &Context) -> Result<Nimber, AnalysisError> {
+        Solver::with_limits(HeapGame::new(&self.rule), ctx.limits)
+            .value(&vec![self.heap])
+            .map_err(|e| AnalysisError::solve(self, e))
+    }
+
+    fn moves(&self, _ctx: &Context) -> Result<Vec<Move>, AnalysisError> {
+        if option_count_bound(&self.rule, self.heap) > MAX_LISTED_OPTIONS {
+            return Err(AnalysisError::unsupported(
+                self,
+                format!(
+                    "a heap of {} has too many moves to list one by one",
+                    self.heap
+                ),
+            ));
+        }
+        let mut moves = Vec::new();
+        for_each_option(&self.rule, self.heap, |o| moves.push(o));
+        moves.sort_by(|a, b| (a.removed, &a.parts).cmp(&(b.removed, &b.parts)));
+        moves.dedup();
+        Ok(moves
+            .iter()
+            .map(|o| self.to_move(o, o.describe(self.heap)))
+            .collect())
+    }
+
+    fn clone_box(&self) -> Box<dyn Component> {
+        Box::new(self.clone())
+    }
+
+    fn moves_to_value(&self, target: Nimber, ctx: &Context) -> Result<Vec<Move>, AnalysisError> {
+        if option_count_bound(&self.rule, self.heap) <= MAX_LISTED_OPTIONS {
+            return self.listed_moves_to_value(target, ctx);
+        }
+        if self.rule.kind == RuleKind::EvenIfNotAll {
+            return Ok(self.even_if_not_all_moves_to_value(target));
+        }
+        let k = self.known(self.heap)?;
+        match k.proven_period() {
+            Some(period) if period.saltus == 0 => self.periodic_moves_to_value(target, &k, period),
+            _ => Err(AnalysisError::unsupported(
+                self,
+                format!(
+                    "a heap of {} has too many moves to search one by one, and {} has no proven period to search through",
+                    self.heap, self.rule
+                ),
+            )),
+        }
+    }
+}
+
+/// A heap game as an [`ImpartialGame`] for the generic engine: a position is the list of
+/// heap sizes (ascending, no empty heaps), each heap a component.
+#[derive(Clone, Debug)]
+pub struct HeapGame {
+    rule: HeapRule,
+}
+
+impl HeapGame {
+    /// The game of `rule`.
+    pub fn new(rule: &HeapRule) -> Self {
+        HeapGame { rule: rule.clone() }
+    }
+}
+
+impl ImpartialGame for HeapGame {
+    type Position = Vec<u64>;
+
+    fn options(&self, position: &Vec<u64>) -> Vec<Vec<u64>> {
+        let mut out = Vec::new();
+        for (i, &heap) in position.iter().enumerate() {
+            if i > 0 && position[i - 1] == heap {
+                continue;
+            }
+            for_each_option(&self.rule, heap, |o| {
+                let mut next: Vec<u64> = position[..i]
+                    .iter()
+                    .chain(&position[i + 1..])
+                    .copied()
+                    .collect();
+                next.extend(o.parts);
+                next.sort_unstable();
+                out.push(next);
+            });
+        }
+        out
+    }
+
+    fn components(&self, position: &Vec<u64>) -> Vec<Vec<u64>> {
+        position
+            .iter()
+            .filter(|&&h| h > 0)
+            .map(|&h| vec![h])
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn heap(rule: &str, n: u64) -> HeapComponent {
+        HeapComponent::new(Arc::new(HeapRule::parse(rule).unwrap()), n)
+    }
+
+    #[test]
+    fn fast_and_generic_values_agree_on_small_heaps() {
+        let ctx = Context::default();
+        for rule in [
+            "kayles",
+            "0.137",
+            "4.07",
+            "0.f",
+            "grundys-game",
+            "lasker",
+            "half",
+            "even-if-not-all",
+            "sub(2,5)",
+            "allbut(1,3)",
+            "0.4!8",
+        ] {
+            for n in 0..28 {
+                let c = heap(rule, n);
+                assert_eq!(
+                    c.value(&ctx).unwrap(),
+                    c.value_generic(&ctx).unwrap(),
+                    "{rule} {n}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn winning_moves_in_a_huge_kayles_heap_come_through_the_period() {
+        let ctx = Context::default();
+        let c = heap("kayles", 1_000_000_000_000_000_000);
+        let v = c.value(&ctx).unwrap();
+        assert!(!v.is_zero());
+        let moves = c.moves_to_value(Nimber::ZERO, &ctx).unwrap();
+        assert!(!moves.is_empty());
+        for m in &moves {
+            let total: Nimber = m.result.iter().map(|r| r.value(&ctx).unwrap()).sum();
+            assert_eq!(total, Nimber::ZERO, "{}", m.description);
+        }
+    }
+
+    #[test]
+    fn even_if_not_all_moves_from_the_closed_form_match_listing() {
+        let ctx = Context::default();
+        for n in 0..60 {
+            let c = heap("even-if-not-all", n);
+            for t in 0..35 {
+                let listed: Vec<String> = c
+                    .listed_moves_to_value(Nimber(t), &ctx)
+                    .unwrap()
+                    .iter()
+                    .map(|m| m.description.clone())
+                    .collect();
+                let closed: Vec<String> = c
+                    .even_if_not_all_moves_to_value(Nimber(t))
+                    .iter()
+                    .map(|m| m.description.clone())
+                    .collect();
+                assert_eq!(listed, closed, "heap {n} target {t}");
+            }
+        }
+        let huge = heap("even-if-not-all", 1 << 60);
+        assert_eq!(huge.moves_to_value(Nimber(7), &ctx).unwrap().len(), 1);
+    }
+
+    #[test]
+    fn periodic_search_agrees_with_listing() {
+        // A heap large enough for both searches: every listed winning move's class must be
+        // among the representatives, and every representative must be a listed move.
+        let ctx = Context::default();
+        for (rule, n) in [
+            ("kayles", 1000),
+            ("0.137", 1500),
+            ("sub(1,3,4)", 3000),
+            ("0.f", 120),
+            ("4.8", 100),
+        ] {
+            let c = heap(rule, n);
+            let k = known(&c.rule, n).unwrap();
+            let period = k.proven_period().unwrap().clone();
+            for target in 0..4 {
+                let listed = c.listed_moves_to_value(Nimber(target), &ctx).unwrap();
+                let periodic = c
+                    .periodic_moves_to_value(Nimber(target), &k, &period)
+                    .unwrap();
+                let key = |m: &Move| {
+                    let mut parts: Vec<u64> = m
+                        .result
+                        .iter()
+                        .map(|r| r.args()[0].parse().unwrap())
+                        .collect();
+                    parts.sort_unstable();
+                    let removed = n - parts.iter().sum::<u64>();
+                    let small: Vec<u64> = parts[..parts.len().saturating_sub(1)]
+                        .iter()
+                        .map(|&a| period.class_of(a))
+                        .collect();
+                    (removed, small)
+                };
+                let mut a: Vec<_> = listed.iter().map(key).collect();
+                let mut b: Vec<_> = periodic.iter().map(key).collect();
+                a.sort();
+                a.dedup();
+                b.sort();
+                b.dedup();
+                assert_eq!(a, b, "{rule} {n} target {target}");
+            }
+        }
+    }
+}
