@@ -1,6 +1,7 @@
 //! The `grundy` command: a thin layer over the `grundy` library.
 
 mod analyze;
+mod draw;
 mod graph;
 mod sequence;
 
@@ -30,6 +31,7 @@ struct Cli {
 enum Command {
     Analyze(analyze::Args),
     Rules(analyze::RulesArgs),
+    Draw(draw::Args),
     Sequence(sequence::Args),
     Graph(graph::Args),
 }
@@ -39,6 +41,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Analyze(args) => analyze::run(args),
         Command::Rules(args) => analyze::rules(args),
+        Command::Draw(args) => draw::run(args),
         Command::Sequence(args) => sequence::run(args),
         Command::Graph(args) => graph::run(args),
     };

@@ -27,10 +27,12 @@
 
 pub mod analysis;
 pub mod classic;
+pub mod coins;
 pub mod control;
 pub mod expr;
 pub mod game;
 pub mod graph;
+pub mod hackenbush;
 pub mod heap;
 pub mod nimber;
 pub mod solve;

@@ -118,9 +118,14 @@ pub struct Rule {
 
 /// Every rule the language knows, by family.
 pub fn rules() -> impl Iterator<Item = &'static Rule> {
-    [crate::classic::RULES, crate::heap::rules::RULES]
-        .into_iter()
-        .flatten()
+    [
+        crate::classic::RULES,
+        crate::heap::rules::RULES,
+        crate::hackenbush::RULES,
+        crate::coins::RULES,
+    ]
+    .into_iter()
+    .flatten()
 }
 
 /// Finds the rule a term names.

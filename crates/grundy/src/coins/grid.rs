@@ -1,0 +1,385 @@
+//! Two-dimensional coin games: Tartan products of two one-dimensional rules, and Acrostic
+//! Twins.
+//!
+//! **The Tartan theorem** (Winning Ways, ch. 14; Ferguson, *Game Theory, Part I*, §5.4). The
+//! product `G1 × G2` of two one-dimensional coin games is played on a grid: a move takes a
+//! move `A` of `G1` (a set of columns, rightmost `x`) and a move `B` of `G2` (a set of rows,
+//! largest `y`) and turns over every coin of `A × B`; the coin `(x, y)` must go from heads
+//! to tails. Then the value of a head at `(x, y)` is the nim-product `g1(x) ⊗ g2(y)`, and a
+//! position is worth the nim-sum over its heads.
+//!
+//! - `corners` = Twins × Twins (Turning Corners): turn the four corners of a rectangle; the
+//!   value of `(x, y)` is `x ⊗ y`, the nim-multiplication table.
+//! - `rugs` = Ruler × Ruler: turn any rectangular block.
+//! - `product(R1,R2)`: any two one-dimensional rules.
+//!
+//! **Acrostic Twins** is not a Tartan product: a move turns two coins in one row or in one
+//! column, `(x', y)` and `(x, y)` with `x' < x`, or `(x, y')` and `(x, y)` with `y' < y`.
+//! Its moves are the *union* of Twins × (turn one coin) and (turn one coin) × Twins, not
+//! one product, and its value is `x ⊕ y` (a head is a two-heap Nim position). No product
+//! `g1(x) ⊗ g2(y)` can equal `x ⊕ y`: `(1,0)` and `(0,1)` are worth 1, so `g1(1)`, `g2(0)`,
+//! `g1(0)` and `g2(1)` are all non-zero, yet `(1,1)` is worth `0 = g1(1) ⊗ g2(1)`, and a field
+//! has no zero divisors.
+
+use super::line::{check_coin, toggle};
+use super::rule::{LineRule, Shape};
+use super::values::{Budget, CoinError, CoinValues};
+use crate::Nimber;
+use crate::game::ImpartialGame;
+use crate::solve::Solver;
+use crate::sum::{AnalysisError, Component, Context, Engine, Move, moves_to_value_by_search};
+use std::fmt;
+use std::ops::ControlFlow;
+
+/// A callback over the coin sets of moves; it may stop the walk early.
+pub type GridVisitor<'a> = dyn FnMut(&[(u64, u64)]) -> ControlFlow<()> + 'a;
+
+/// A two-dimensional coin rule.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum GridRule {
+    /// The Tartan product of a rule on the first coordinate (`x`) and one on the second
+    /// (`y`), with the name it was written with if it has a short one (`corners`, `rugs`).
+    Product {
+        /// The short name, if any.
+        alias: Option<&'static str>,
+        /// The rule on the first coordinate.
+        x: LineRule,
+        /// The rule on the second coordinate.
+        y: LineRule,
+    },
+    /// Acrostic Twins: two coins in a row or in a column; coordinates from 0.
+    AcrosticTwins,
+}
+
+impl GridRule {
+    /// Turning Corners: Twins × Twins.
+    pub const CORNERS: GridRule = GridRule::Product {
+        alias: Some("corners"),
+        x: LineRule::Twins,
+        y: LineRule::Twins,
+    };
+    /// Rugs: Ruler × Ruler.
+    pub const RUGS: GridRule = GridRule::Product {
+        alias: Some("rugs"),
+        x: LineRule::Ruler,
+        y: LineRule::Ruler,
+    };
+
+    /// The one-dimensional rules on the two coordinates (Twins for Acrostic Twins, whose
+    /// coins number from 0 both ways).
+    pub fn axes(&self) -> (&LineRule, &LineRule) {
+        match self {
+            GridRule::Product { x, y, .. } => (x, y),
+            GridRule::AcrosticTwins => (&LineRule::Twins, &LineRule::Twins),
+        }
+    }
+
+    /// Calls `visit` with every set of coins (ascending, the head `(x, y)` last) that a move
+    /// with its head at `(x, y)` turns, from the rule's definition.
+    pub fn for_each_move(&self, x: u64, y: u64, visit: &mut GridVisitor<'_>) -> ControlFlow<()> {
+        match self {
+            GridRule::Product { x: rx, y: ry, .. } => rx.for_each_flip_set(x, &mut |a| {
+                ry.for_each_flip_set(y, &mut |b| {
+                    let mut coins = Vec::with_capacity((a.len() + 1) * (b.len() + 1));
+                    for &i in a.iter().chain([x].iter()) {
+                        for &j in b.iter().chain([y].iter()) {
+                            coins.push((i, j));
+                        }
+                    }
+                    visit(&coins)
+                })
+            }),
+            GridRule::AcrosticTwins => {
+                for i in 0..x {
+                    visit(&[(i, y), (x, y)])?;
+                }
+                for j in 0..y {
+                    visit(&[(x, j), (x, y)])?;
+                }
+                ControlFlow::Continue(())
+            }
+        }
+    }
+}
+
+/// As written in expressions: `corners`, `rugs`, `product(ruler,turn:5)`, `acrostic-twins`.
+impl fmt::Display for GridRule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GridRule::Product { alias: Some(a), .. } => f.write_str(a),
+            GridRule::Product { x, y, .. } => {
+                write!(f, "product({},{})", x.product_param(), y.product_param())
+            }
+            GridRule::AcrosticTwins => f.write_str("acrostic-twins"),
+        }
+    }
+}
+
+/// A position of a two-dimensional coin game: the rule and the heads `(x, y)`, ascending.
+/// Written `corners 2,3 4,5`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct CoinGrid {
+    rule: GridRule,
+    heads: Vec<(u64, u64)>,
+}
+
+/// The single-coin values of both coordinates.
+struct GridValues {
+    x: CoinValues,
+    y: CoinValues,
+    acrostic: bool,
+}
+
+impl GridValues {
+    fn get(&self, (a, b): (u64, u64)) -> Nimber {
+        if self.acrostic {
+            Nimber(a ^ b)
+        } else {
+            self.x.get(a) * self.y.get(b)
+        }
+    }
+}
+
+impl CoinGrid {
+    /// A position with heads at these coins (any order; repeats are one head). Each
+    /// coordinate must be a coin of its axis's rule.
+    pub fn new(
+        rule: GridRule,
+        mut heads: Vec<(u64, u64)>,
+    ) -> Result<CoinGrid, super::CoinRangeError> {
+        heads.sort_unstable();
+        heads.dedup();
+        let (rx, ry) = rule.axes();
+        for &(a, b) in &heads {
+            check_coin(rx, a)?;
+            check_coin(ry, b)?;
+        }
+        Ok(CoinGrid { rule, heads })
+    }
+
+    /// The rule.
+    pub fn rule(&self) -> &GridRule {
+        &self.rule
+    }
+
+    /// The heads, ascending.
+    pub fn heads(&self) -> &[(u64, u64)] {
+        &self.heads
+    }
+
+    fn values(&self, limit: usize) -> Result<GridValues, CoinError> {
+        let (rx, ry) = self.rule.axes();
+        let last_x = self
+            .heads
+            .iter()
+            .map(|h| h.0)
+            .max()
+            .unwrap_or(rx.first_coin());
+        let last_y = self
+            .heads
+            .iter()
+            .map(|h| h.1)
+            .max()
+            .unwrap_or(ry.first_coin());
+        let acrostic = self.rule == GridRule::AcrosticTwins;
+        // Acrostic Twins needs no tables (its value is x ⊕ y); Twins has a closed form anyway.
+        Ok(GridValues {
+            x: CoinValues::new(rx, last_x, limit)?,
+            y: CoinValues::new(ry, last_y, limit)?,
+            acrostic,
+        })
+    }
+
+    /// The value: by the Tartan theorem, the nim-sum over the heads of `g1(x) ⊗ g2(y)`;
+    /// for Acrostic Twins, of `x ⊕ y`.
+    pub fn value(&self, limit: usize) -> Result<Nimber, CoinError> {
+        let v = self.values(limit)?;
+        Ok(self.heads.iter().map(|&h| v.get(h)).sum())
+    }
+
+    fn after(&self, coins: &[(u64, u64)]) -> Move {
+        let mut turned = coins.to_vec();
+        turned.sort_unstable();
+        let heads = toggle(&self.heads, &turned);
+        let list: Vec<String> = turned.iter().map(|(a, b)| format!("{a},{b}")).collect();
+        let result: Vec<Box<dyn Component>> = if heads.is_empty() {
+            Vec::new()
+        } else {
+            vec![Box::new(CoinGrid {
+                rule: self.rule.clone(),
+                heads,
+            })]
+        };
+        Move {
+            description: format!("turn {}", list.join(" ")),
+            result,
+        }
+    }
+}
+
+/// A two-dimensional coin game for the generic engine: moves listed from the definition.
+#[derive(Clone, Debug)]
+pub struct GridGame(pub GridRule);
+
+impl ImpartialGame for GridGame {
+    type Position = Vec<(u64, u64)>;
+
+    fn options(&self, heads: &Vec<(u64, u64)>) -> Vec<Vec<(u64, u64)>> {
+        let mut out = Vec::new();
+        for &(x, y) in heads {
+            let _ = self.0.for_each_move(x, y, &mut |coins| {
+                let mut turned = coins.to_vec();
+                turned.sort_unstable();
+                out.push(toggle(heads, &turned));
+                ControlFlow::Continue(())
+            });
+        }
+        out
+    }
+}
+
+fn coin_error(c: &dyn Component, e: CoinError) -> AnalysisError {
+    AnalysisError::unsupported(c, e.to_string())
+}
+
+impl Component for CoinGrid {
+    fn rule(&self) -> String {
+        self.rule.to_string()
+    }
+
+    fn args(&self) -> Vec<String> {
+        self.heads.iter().map(|(a, b)| format!("{a},{b}")).collect()
+    }
+
+    fn value(&self, ctx: &Context) -> Result<Nimber, AnalysisError> {
+        CoinGrid::value(self, ctx.limits.max_positions).map_err(|e| coin_error(self, e))
+    }
+
+    fn value_generic(&self, ctx: &Context) -> Result<Nimber, AnalysisError> {
+        Solver::with_limits(GridGame(self.rule.clone()), ctx.limits)
+            .value(&self.heads)
+            .map_err(|e| AnalysisError::solve(self, e))
+    }
+
+    fn moves(&self, ctx: &Context) -> Result<Vec<Move>, AnalysisError> {
+        let mut budget = Budget::new(ctx.limits.max_positions, &self.rule);
+        let mut moves = Vec::new();
+        let mut failure = None;
+        for &(x, y) in &self.heads {
+            let _ = self.rule.for_each_move(x, y, &mut |coins| {
+                if let Err(e) = budget.spend_many(coins.len() + self.heads.len()) {
+                    failure = Some(e);
+                    return ControlFlow::Break(());
+                }
+                moves.push(self.after(coins));
+                ControlFlow::Continue(())
+            });
+            if let Some(e) = failure.take() {
+                return Err(coin_error(self, e));
+            }
+        }
+        Ok(moves)
+    }
+
+    /// The moves to value `target`. A product move `A' × B'` changes the value by
+    /// `g1(A') ⊗ g2(B')` (nim-multiplication distributes over nim-addition), so for each
+    /// column set `A'` with `u = g1(A') ≠ 0` the row sets needed have `g2(B') = d ⊗ u⁻¹`,
+    /// found by value lookup; `d` is the change wanted.
+    fn moves_to_value(&self, target: Nimber, ctx: &Context) -> Result<Vec<Move>, AnalysisError> {
+        if ctx.engine == Engine::Generic {
+            return moves_to_value_by_search(self, target, ctx);
+        }
+        let limit = ctx.limits.max_positions;
+        let v = self.values(limit).map_err(|e| coin_error(self, e))?;
+        let total: Nimber = self.heads.iter().map(|&h| v.get(h)).sum();
+        let d = total ^ target;
+        let mut budget = Budget::new(limit, &self.rule);
+        let mut moves = Vec::new();
+        for &(x, y) in &self.heads {
+            match &self.rule {
+                GridRule::AcrosticTwins => {
+                    let (x2, y2) = (x ^ d.0, y ^ d.0);
+                    if x2 < x {
+                        moves.push(self.after(&[(x2, y), (x, y)]));
+                    }
+                    if y2 < y {
+                        moves.push(self.after(&[(x, y2), (x, y)]));
+                    }
+                }
+                GridRule::Product { x: rx, y: ry, .. } => {
+                    let mut failure = None;
+                    // Runs (Ruler) come longest-last, each one coin longer at the left: their
+                    // values are kept as a running nim-sum, O(1) per run.
+                    let runs = rx.shape() == Shape::Run;
+                    let mut run_sum = Nimber::ZERO;
+                    let mut inverses: rustc_hash::FxHashMap<u64, Option<Nimber>> =
+                        Default::default();
+                    let _ = rx.for_each_flip_set(x, &mut |a| {
+                        let cost = if runs { 1 } else { a.len() + 1 };
+                        if let Err(e) = budget.spend_many(cost) {
+                            failure = Some(e);
+                            return ControlFlow::Break(());
+                        }
+                        let sum_a = if runs {
+                            if let Some(&left) = a.first() {
+                                run_sum ^= v.x.get(left);
+                            }
+                            run_sum
+                        } else {
+                            a.iter().map(|&c| v.x.get(c)).sum::<Nimber>()
+                        };
+                        let u: Nimber = v.x.get(x) ^ sum_a;
+                        let mut columns = a.to_vec();
+                        columns.push(x);
+                        let mut emit = |b: &[u64]| {
+                            let mut coins = Vec::new();
+                            for &i in &columns {
+                                for &j in b.iter().chain([y].iter()) {
+                                    coins.push((i, j));
+                                }
+                            }
+                            moves.push(self.after(&coins));
+                        };
+                        // Few distinct u occur (sums of a rule's values): keep their inverses.
+                        let inverse = *inverses.entry(u.0).or_insert_with(|| u.inverse());
+                        let found = match inverse {
+                            None if d.is_zero() => {
+                                // u = 0 and no change wanted: every row set will do.
+                                let mut r = Ok(());
+                                let _ = ry.for_each_flip_set(y, &mut |b| {
+                                    if let Err(e) = budget.spend_many(b.len() + 1) {
+                                        r = Err(e);
+                                        return ControlFlow::Break(());
+                                    }
+                                    emit(b);
+                                    ControlFlow::Continue(())
+                                });
+                                r
+                            }
+                            None => Ok(()),
+                            Some(inv) => {
+                                let want = (d * inv) ^ v.y.get(y);
+                                v.y.flip_sets_with_value(y, want, &mut budget, &mut |b| emit(b))
+                            }
+                        };
+                        match found {
+                            Ok(()) => ControlFlow::Continue(()),
+                            Err(e) => {
+                                failure = Some(e);
+                                ControlFlow::Break(())
+                            }
+                        }
+                    });
+                    if let Some(e) = failure {
+                        return Err(coin_error(self, e));
+                    }
+                }
+            }
+        }
+        Ok(moves)
+    }
+
+    fn clone_box(&self) -> Box<dyn Component> {
+        Box::new(self.clone())
+    }
+}

@@ -1,0 +1,241 @@
+//! A row of coins under a one-dimensional rule: the position, its value and its moves.
+
+use super::rule::LineRule;
+use super::values::{Budget, CoinError, CoinValues};
+use crate::Nimber;
+use crate::game::ImpartialGame;
+use crate::solve::Solver;
+use crate::sum::{AnalysisError, Component, Context, Engine, Move, moves_to_value_by_search};
+use std::ops::ControlFlow;
+
+/// A position of a one-dimensional coin-turning game: the rule and the coins showing heads
+/// (ascending, distinct). Written `mock-turtles 0 3 5`: heads at coins 0, 3 and 5, every
+/// other coin tails.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct CoinRow {
+    rule: LineRule,
+    heads: Vec<u64>,
+}
+
+/// A coin outside the coins a rule numbers.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CoinRangeError {
+    /// Left of the first coin.
+    #[error("{rule} numbers its coins from {first}, so there is no coin {coin}")]
+    BeforeFirst {
+        /// The rule, as written.
+        rule: String,
+        /// The coin.
+        coin: u64,
+        /// The first coin.
+        first: u64,
+    },
+    /// Too far right for the values to be represented.
+    #[error(
+        "coin {coin} is too large for {rule}: its values would not fit in 64 bits (the last coin is {last})"
+    )]
+    AfterLast {
+        /// The rule, as written.
+        rule: String,
+        /// The coin.
+        coin: u64,
+        /// The last coin.
+        last: u64,
+    },
+}
+
+/// Checks that `coin` is a coin of `rule`.
+pub fn check_coin(rule: &LineRule, coin: u64) -> Result<(), CoinRangeError> {
+    if coin < rule.first_coin() {
+        return Err(CoinRangeError::BeforeFirst {
+            rule: rule.to_string(),
+            coin,
+            first: rule.first_coin(),
+        });
+    }
+    if coin > rule.last_coin() {
+        return Err(CoinRangeError::AfterLast {
+            rule: rule.to_string(),
+            coin,
+            last: rule.last_coin(),
+        });
+    }
+    Ok(())
+}
+
+/// The symmetric difference of two ascending lists (turning over the coins `turned`).
+pub(crate) fn toggle<T: Ord + Copy>(heads: &[T], turned: &[T]) -> Vec<T> {
+    let (mut i, mut j) = (0, 0);
+    let mut out = Vec::with_capacity(heads.len() + turned.len());
+    while i < heads.len() || j < turned.len() {
+        match (heads.get(i), turned.get(j)) {
+            (Some(a), Some(b)) if a == b => {
+                i += 1;
+                j += 1;
+            }
+            (Some(a), Some(b)) if a < b => {
+                out.push(*a);
+                i += 1;
+            }
+            (Some(a), None) => {
+                out.push(*a);
+                i += 1;
+            }
+            (_, Some(b)) => {
+                out.push(*b);
+                j += 1;
+            }
+            (None, None) => unreachable!("the loop runs while one list has items"),
+        }
+    }
+    out
+}
+
+impl CoinRow {
+    /// A position with heads at these coins (in any order; a coin listed twice is one head).
+    pub fn new(rule: LineRule, mut heads: Vec<u64>) -> Result<CoinRow, CoinRangeError> {
+        heads.sort_unstable();
+        heads.dedup();
+        for &c in &heads {
+            check_coin(&rule, c)?;
+        }
+        Ok(CoinRow { rule, heads })
+    }
+
+    /// The rule.
+    pub fn rule(&self) -> &LineRule {
+        &self.rule
+    }
+
+    /// The coins showing heads, ascending.
+    pub fn heads(&self) -> &[u64] {
+        &self.heads
+    }
+
+    /// The single-coin values for this position's coins.
+    pub fn coin_values(&self, limit: usize) -> Result<CoinValues, CoinError> {
+        let last = self.heads.last().copied().unwrap_or(self.rule.first_coin());
+        CoinValues::new(&self.rule, last, limit)
+    }
+
+    /// The value: the nim-sum of the single-coin values of the heads.
+    pub fn value(&self, limit: usize) -> Result<Nimber, CoinError> {
+        let values = self.coin_values(limit)?;
+        Ok(self.heads.iter().map(|&c| values.get(c)).sum())
+    }
+
+    fn after(&self, head: u64, others: &[u64]) -> Move {
+        let mut turned = others.to_vec();
+        turned.push(head);
+        let heads = toggle(&self.heads, &turned);
+        let list: Vec<String> = turned.iter().map(u64::to_string).collect();
+        let result: Vec<Box<dyn Component>> = if heads.is_empty() {
+            Vec::new()
+        } else {
+            vec![Box::new(CoinRow {
+                rule: self.rule.clone(),
+                heads,
+            })]
+        };
+        Move {
+            description: format!("turn {}", list.join(" ")),
+            result,
+        }
+    }
+}
+
+/// A one-dimensional coin game for the generic engine: positions are the ascending lists of
+/// heads, and a move is listed from the rule's definition (every head, every flip set).
+#[derive(Clone, Debug)]
+pub struct LineGame(pub LineRule);
+
+impl ImpartialGame for LineGame {
+    type Position = Vec<u64>;
+
+    fn options(&self, heads: &Vec<u64>) -> Vec<Vec<u64>> {
+        let mut out = Vec::new();
+        for &n in heads {
+            let _ = self.0.for_each_flip_set(n, &mut |set| {
+                let mut turned = set.to_vec();
+                turned.push(n);
+                out.push(toggle(heads, &turned));
+                ControlFlow::Continue(())
+            });
+        }
+        out
+    }
+}
+
+fn coin_error(c: &dyn Component, e: CoinError) -> AnalysisError {
+    AnalysisError::unsupported(c, e.to_string())
+}
+
+impl Component for CoinRow {
+    fn rule(&self) -> String {
+        self.rule.to_string()
+    }
+
+    fn args(&self) -> Vec<String> {
+        self.heads.iter().map(u64::to_string).collect()
+    }
+
+    fn value(&self, ctx: &Context) -> Result<Nimber, AnalysisError> {
+        CoinRow::value(self, ctx.limits.max_positions).map_err(|e| coin_error(self, e))
+    }
+
+    fn value_generic(&self, ctx: &Context) -> Result<Nimber, AnalysisError> {
+        Solver::with_limits(LineGame(self.rule.clone()), ctx.limits)
+            .value(&self.heads)
+            .map_err(|e| AnalysisError::solve(self, e))
+    }
+
+    /// Every move: each head with each set of coins the rule lets it turn (at most
+    /// `max_positions` of them, else an error).
+    fn moves(&self, ctx: &Context) -> Result<Vec<Move>, AnalysisError> {
+        let mut budget = Budget::new(ctx.limits.max_positions, &self.rule);
+        let mut moves = Vec::new();
+        let mut failure = None;
+        for &n in &self.heads {
+            let _ = self.rule.for_each_flip_set(n, &mut |set| {
+                if let Err(e) = budget.spend_many(set.len() + self.heads.len()) {
+                    failure = Some(e);
+                    return ControlFlow::Break(());
+                }
+                moves.push(self.after(n, set));
+                ControlFlow::Continue(())
+            });
+            if let Some(e) = failure.take() {
+                return Err(coin_error(self, e));
+            }
+        }
+        Ok(moves)
+    }
+
+    /// The moves to a position of value `target`, by value lookups rather than by listing
+    /// every move: a move from head `n` turning the set `S` changes the value by
+    /// `g(n) ⊕ g(S)`.
+    fn moves_to_value(&self, target: Nimber, ctx: &Context) -> Result<Vec<Move>, AnalysisError> {
+        if ctx.engine == Engine::Generic {
+            return moves_to_value_by_search(self, target, ctx);
+        }
+        let values = self
+            .coin_values(ctx.limits.max_positions)
+            .map_err(|e| coin_error(self, e))?;
+        let total: Nimber = self.heads.iter().map(|&c| values.get(c)).sum();
+        let mut budget = Budget::new(ctx.limits.max_positions, &self.rule);
+        let mut moves = Vec::new();
+        for &n in &self.heads {
+            let want = target ^ total ^ values.get(n);
+            values
+                .flip_sets_with_value(n, want, &mut budget, &mut |set| {
+                    moves.push(self.after(n, set))
+                })
+                .map_err(|e| coin_error(self, e))?;
+        }
+        Ok(moves)
+    }
+
+    fn clone_box(&self) -> Box<dyn Component> {
+        Box::new(self.clone())
+    }
+}
