@@ -95,3 +95,17 @@ fn rules_are_listed() {
         assert!(text.contains(name), "{name} in\n{text}");
     }
 }
+
+#[test]
+fn a_picture_off_the_ground_is_worth_zero_and_says_so() {
+    let o = grundy(&["analyze", "hackenbush 1-2 2-3 + nim 3", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["components"][0]["value"], 0);
+    assert_eq!(v["value"], 3);
+    let why = v["explanation"].to_string();
+    assert!(
+        why.contains("hackenbush 1-2 2-3: no edge touches the ground"),
+        "{why}"
+    );
+}

@@ -135,6 +135,12 @@ pub trait Component: fmt::Debug + Send + Sync {
         moves_to_value_by_search(self, target, ctx)
     }
 
+    /// Remarks for the explanation of an analysis, such as why a Hackenbush picture with no
+    /// edge on the ground is worth 0. None by default.
+    fn notes(&self) -> Vec<String> {
+        Vec::new()
+    }
+
     /// The size of the Nim heap this component is, if it is one (misère Nim has a closed
     /// form; other games do not inherit it).
     fn as_nim_heap(&self) -> Option<u64> {

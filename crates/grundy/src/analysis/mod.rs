@@ -161,6 +161,7 @@ fn normal(sum: &Sum, ctx: &Context) -> Result<Analysis, AnalysisError> {
             binary(total.0, width)
         ));
     }
+    explanation.extend(sum.components.iter().flat_map(|c| c.notes()));
     let mut winning_moves = Vec::new();
     if !total.is_zero() {
         explanation.push(format!(

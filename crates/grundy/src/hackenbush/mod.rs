@@ -88,6 +88,19 @@ impl Component for Picture {
     fn rule(&self) -> String {
         "hackenbush".to_string()
     }
+    fn notes(&self) -> Vec<String> {
+        let total = self.edges().len();
+        let grounded = self.grounded_edges().len();
+        match total - grounded {
+            0 => Vec::new(),
+            floating if floating == total => vec![format!(
+                "hackenbush {self}: no edge touches the ground, so the picture has already fallen: it is worth 0 and offers no move."
+            )],
+            floating => vec![format!(
+                "hackenbush {self}: {floating} of its {total} edges are not connected to the ground; they have fallen and count for nothing."
+            )],
+        }
+    }
 
     fn args(&self) -> Vec<String> {
         self.edges()
