@@ -109,12 +109,8 @@ fn render(a: &Analysis) -> String {
 }
 
 pub fn rules(_args: RulesArgs) -> Result<(), Failure> {
-    let width = grundy::expr::rules()
-        .map(|r| r.usage.len())
-        .max()
-        .unwrap_or(0);
-    for r in grundy::expr::rules() {
-        println!("{:<width$}  {}", r.usage, r.summary);
-    }
-    Ok(())
+    let text: String = grundy::expr::rules()
+        .map(|r| format!("{}\n    {}\n", r.usage, r.summary))
+        .collect();
+    emit(&text)
 }
