@@ -205,11 +205,19 @@ impl Runner {
     fn new(rule: &HeapRule, checkpoint: Option<&Path>) -> Result<Self, Failure> {
         let cancel = Arc::new(AtomicBool::new(false));
         let flag = Arc::clone(&cancel);
-        // The first Ctrl-C stops the computation, which saves and exits; a second one exits
-        // at once.
+        // The first Ctrl-C stops the computation, which saves and exits; a second one, pressed
+        // later, exits at once. Signals within half a second of the first are the same
+        // interrupt delivered twice (to the process and to its group, as `timeout` does), and
+        // must not cost the save.
+        let mut first: Option<Instant> = None;
         ctrlc::set_handler(move || {
-            if flag.swap(true, Ordering::Relaxed) {
-                std::process::exit(130);
+            flag.store(true, Ordering::Relaxed);
+            match first {
+                None => first = Some(Instant::now()),
+                Some(t) if t.elapsed() >= std::time::Duration::from_millis(500) => {
+                    std::process::exit(130)
+                }
+                Some(_) => {}
             }
         })
         .map_err(|e| Failure::compute(format!("cannot handle Ctrl-C: {e}")))?;

@@ -240,3 +240,42 @@ fn ctrl_c_saves_a_checkpoint_that_resumes() {
     assert_eq!(resumed["values"], direct["values"]);
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+/// Tools such as `timeout` deliver one interrupt twice (to the process and to its group): that
+/// is not a second Ctrl-C, and the checkpoint must still be saved.
+#[cfg(unix)]
+#[test]
+fn an_interrupt_delivered_twice_still_saves() {
+    let dir = scratch("ctrlc-twice");
+    let ckpt = dir.join("run.ckpt");
+    let c = ckpt.to_str().unwrap();
+    let child = Command::new(env!("CARGO_BIN_EXE_grundy"))
+        .args([
+            "sequence",
+            "grundys-game",
+            "--to",
+            "5000000",
+            "--checkpoint",
+            c,
+        ])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let pid = child.id().to_string();
+    for _ in 0..2 {
+        assert!(
+            Command::new("kill")
+                .args(["-INT", &pid])
+                .status()
+                .unwrap()
+                .success()
+        );
+    }
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130), "{}", stderr(&out));
+    assert!(stderr(&out).contains("saved to"), "{}", stderr(&out));
+    assert!(std::fs::metadata(&ckpt).unwrap().len() > 100);
+    std::fs::remove_dir_all(dir).unwrap();
+}
