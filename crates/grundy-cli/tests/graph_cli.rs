@@ -1,33 +1,10 @@
 //! End-to-end tests of `grundy graph`, running the real binary.
 
-use std::io::Write;
+mod common;
+
+use common::{grundy_with_input as grundy, stderr, stdout};
+
 use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
-
-fn grundy(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_grundy"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the grundy binary runs");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8(o.stdout.clone()).unwrap()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8(o.stderr.clone()).unwrap()
-}
 
 fn temp_file(name: &str, contents: &str) -> PathBuf {
     let path = std::env::temp_dir().join(format!("grundy-graph-{}-{name}", std::process::id()));

@@ -1,21 +1,8 @@
 //! End-to-end: the real `grundy` binary on Hackenbush pictures and coin-turning games.
 
-use std::process::{Command, Output};
+mod common;
 
-fn grundy(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_grundy"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+use common::{grundy, stderr, stdout};
 
 #[test]
 fn analyze_hackenbush_in_a_sum_with_nim() {

@@ -1,33 +1,10 @@
 //! End-to-end: `grundy sequence` and heap games in `grundy analyze`, running the real binary.
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
+mod common;
 
-fn grundy(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_grundy"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
+use common::{grundy, json, scratch, stderr, stdout};
 
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn json(o: &Output) -> serde_json::Value {
-    assert!(o.status.success(), "{}", stderr(o));
-    serde_json::from_slice(&o.stdout).unwrap()
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("grundy-seq-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+use std::process::{Child, Command};
 
 #[test]
 fn dawsons_chess_to_200_with_its_proven_period() {
@@ -188,12 +165,10 @@ fn checkpoint_and_resume_give_the_uninterrupted_result() {
     std::fs::remove_dir_all(dir).unwrap();
 }
 
+/// Starts a run long enough to interrupt (Grundy's game runs on the plain engine), checkpointing
+/// to `checkpoint`, and gives it time to get going.
 #[cfg(unix)]
-#[test]
-fn ctrl_c_saves_a_checkpoint_that_resumes() {
-    let dir = scratch("ctrlc");
-    let ckpt = dir.join("run.ckpt");
-    let c = ckpt.to_str().unwrap();
+fn start_long_run(checkpoint: &str) -> Child {
     let child = Command::new(env!("CARGO_BIN_EXE_grundy"))
         .args([
             "sequence",
@@ -201,13 +176,23 @@ fn ctrl_c_saves_a_checkpoint_that_resumes() {
             "--to",
             "5000000",
             "--checkpoint",
-            c,
+            checkpoint,
         ])
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
     std::thread::sleep(std::time::Duration::from_millis(1500));
+    child
+}
+
+#[cfg(unix)]
+#[test]
+fn ctrl_c_saves_a_checkpoint_that_resumes() {
+    let dir = scratch("ctrlc");
+    let ckpt = dir.join("run.ckpt");
+    let c = ckpt.to_str().unwrap();
+    let child = start_long_run(c);
     let status = Command::new("kill")
         .args(["-INT", &child.id().to_string()])
         .status()
@@ -249,20 +234,7 @@ fn an_interrupt_delivered_twice_still_saves() {
     let dir = scratch("ctrlc-twice");
     let ckpt = dir.join("run.ckpt");
     let c = ckpt.to_str().unwrap();
-    let child = Command::new(env!("CARGO_BIN_EXE_grundy"))
-        .args([
-            "sequence",
-            "grundys-game",
-            "--to",
-            "5000000",
-            "--checkpoint",
-            c,
-        ])
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let child = start_long_run(c);
     let pid = child.id().to_string();
     for _ in 0..2 {
         assert!(
