@@ -2,6 +2,8 @@
 //! positions (a position is the set of heads, its moves come from the rule's definition, its
 //! value is the mex over them), and whole analyses by both engines.
 
+mod common;
+
 use grundy::analysis::{Analysis, analyze};
 use grundy::coins::{CoinGrid, CoinRow, GridGame, GridRule, LineGame, LineRule};
 use grundy::solve::Solver;
@@ -254,8 +256,7 @@ fn the_examples_of_the_issue() {
 
 #[test]
 fn bad_coins_are_clear_errors_at_their_place() {
-    let options = Options::default();
-    for (expr, span, words) in [
+    common::assert_expression_errors(&[
         ("turning-turtles 0", 16..17, "from 1"),
         ("mock-turtles 3 x", 15..16, "coin number"),
         ("mock-turtles 3 -1", 15..17, "coin number"),
@@ -277,14 +278,7 @@ fn bad_coins_are_clear_errors_at_their_place() {
         ("coin-sub(0) 3", 9..10, "1 or more"),
         ("moebius(2) 3", 8..9, "no parameters"),
         ("mogul", 5..5, "needs arguments"),
-    ] {
-        let err = match analyze(expr, &options) {
-            Err(grundy::analysis::AnalyzeError::Expr(e)) => e,
-            other => panic!("{expr}: expected an expression error, got {other:?}"),
-        };
-        assert_eq!(err.span, span, "{expr}: {}", err.message);
-        assert!(err.message.contains(words), "{expr}: {}", err.message);
-    }
+    ]);
 }
 
 #[test]

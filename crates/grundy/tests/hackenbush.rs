@@ -2,6 +2,8 @@
 //! (which only cuts edges and drops what falls), on thousands of small random pictures, and
 //! the winning moves and printed expressions through whole analyses.
 
+mod common;
+
 use grundy::analysis::{Analysis, analyze};
 use grundy::hackenbush::{HackenbushGame, Picture, value};
 use grundy::solve::Solver;
@@ -159,8 +161,7 @@ fn a_picture_off_the_ground_is_worth_zero_not_an_error() {
 
 #[test]
 fn malformed_edges_are_clear_errors_at_their_place() {
-    let options = Options::default();
-    for (expr, span, words) in [
+    common::assert_expression_errors(&[
         ("hackenbush 0-1 1-x", 17..18, "vertex number"),
         ("hackenbush 0-1 -1-2", 15..19, "negative"),
         ("hackenbush 0-1 1--2", 17..19, "negative"),
@@ -168,14 +169,7 @@ fn malformed_edges_are_clear_errors_at_their_place() {
         ("hackenbush 0-18446744073709551616", 13..33, "too large"),
         ("hackenbush", 10..10, "needs arguments"),
         ("hackenbush(2) 0-1", 11..12, "no parameters"),
-    ] {
-        let err = match analyze(expr, &options) {
-            Err(grundy::analysis::AnalyzeError::Expr(e)) => e,
-            other => panic!("{expr}: expected an expression error, got {other:?}"),
-        };
-        assert_eq!(err.span, span, "{expr}: {}", err.message);
-        assert!(err.message.contains(words), "{expr}: {}", err.message);
-    }
+    ]);
 }
 
 #[test]
