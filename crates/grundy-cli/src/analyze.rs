@@ -2,7 +2,7 @@
 
 use crate::{Failure, emit};
 use grundy::analysis::{AnalyzeError, analyze};
-use grundy::solve::Limits;
+use grundy::control::Limits;
 use grundy::sum::{Context, Engine};
 use grundy::{Analysis, Options};
 
@@ -44,19 +44,20 @@ pub struct RulesArgs {}
 pub fn run(args: Args) -> Result<(), Failure> {
     let options = Options {
         misere: args.misere,
-        context: Context {
-            engine: match args.engine {
+        context: Context::new(
+            match args.engine {
                 EngineArg::Fast => Engine::Fast,
                 EngineArg::Generic => Engine::Generic,
             },
-            limits: Limits {
+            Limits {
                 max_positions: args.max_positions.unwrap_or(if args.misere {
                     MISERE_POSITIONS
                 } else {
                     Limits::DEFAULT.max_positions
                 }),
+                ..Limits::DEFAULT
             },
-        },
+        ),
     };
     let analysis = analyze(&args.expression, &options).map_err(|e| match e {
         AnalyzeError::Expr(e) => Failure::input(format!(
@@ -109,7 +110,7 @@ fn render(a: &Analysis) -> String {
 }
 
 pub fn rules(_args: RulesArgs) -> Result<(), Failure> {
-    let text: String = grundy::expr::rules()
+    let text: String = grundy::catalog::rules()
         .map(|r| format!("{}\n    {}\n", r.usage, r.summary))
         .collect();
     emit(&text)

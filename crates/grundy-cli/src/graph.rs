@@ -192,7 +192,7 @@ fn with_progress<T>(label: &'static str, work: impl FnOnce(&mut Control) -> T) -
 pub fn run(args: Args) -> Result<(), Failure> {
     let options = memory_limit(args.max_memory);
     let (graph, file_tokens) = if let Some(expr) = &args.expr {
-        let sum = grundy::expr::parse(expr)
+        let sum = grundy::catalog::parse(expr)
             .map_err(|e| Failure::input(format!("invalid expression\n{}", e.render(expr))))?;
         let graph = explore(&sum, &Context::default(), args.max_positions)
             .map_err(|e| Failure::compute(e.to_string()))?;
@@ -289,9 +289,9 @@ pub fn run(args: Args) -> Result<(), Failure> {
 /// With --expr, a token may name a position in any order of its components (`nim 3 2` for the
 /// vertex `nim 2 3`).
 fn find_position(graph: &GameGraph, text: &str) -> Option<u32> {
-    let key = grundy::expr::parse(text).ok()?.key();
+    let key = grundy::catalog::parse(text).ok()?.key();
     (0..graph.vertex_count() as u32)
-        .find(|&v| grundy::expr::parse(&graph.name(v)).is_ok_and(|p| p.key() == key))
+        .find(|&v| grundy::catalog::parse(&graph.name(v)).is_ok_and(|p| p.key() == key))
 }
 
 /// Names separated by spaces, or by commas when a name has a space (positions of --expr).

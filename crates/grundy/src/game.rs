@@ -41,6 +41,14 @@ pub trait ImpartialGame {
         vec![position.clone()]
     }
 
+    /// An upper bound on the number of options of `position`, where one is cheap to know
+    /// (a Nim heap of size n has n). Engines refuse a position whose options would exceed
+    /// their work budget before listing them. `None` (the default) means unknown.
+    fn option_bound(&self, position: &Self::Position) -> Option<u64> {
+        let _ = position;
+        None
+    }
+
     /// Whether the player to move has no move.
     fn is_terminal(&self, position: &Self::Position) -> bool {
         self.options(position).is_empty()
@@ -54,5 +62,8 @@ impl<G: ImpartialGame + ?Sized> ImpartialGame for &G {
     }
     fn components(&self, position: &Self::Position) -> Vec<Self::Position> {
         (**self).components(position)
+    }
+    fn option_bound(&self, position: &Self::Position) -> Option<u64> {
+        (**self).option_bound(position)
     }
 }

@@ -17,7 +17,8 @@
 //! ```
 //!
 //! The layers, from text to answer:
-//! - [`expr`]: the game-expression language, text → [`expr::Spec`] (unchecked) →
+//! - [`expr`]: the bare game-expression language, text → [`expr::Spec`] (unchecked);
+//!   [`catalog`]: every family's rules, checking a spec into
 //!   [`sum::Sum`] (a checked sum of components) → text again.
 //! - [`sum::Component`]: what every game family offers the analysis: its value by the fastest
 //!   correct method, its moves, and its value by the generic engine for cross-checks.
@@ -26,6 +27,7 @@
 //! - [`analysis`]: value, outcome, every winning move and the reason.
 
 pub mod analysis;
+pub mod catalog;
 pub mod classic;
 pub mod coins;
 pub mod control;

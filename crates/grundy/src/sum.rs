@@ -6,7 +6,8 @@
 //! components' values (normal play).
 
 use crate::Nimber;
-use crate::solve::{Limits, SolveError};
+use crate::control::{Budget, BudgetError, Limits};
+use crate::solve::SolveError;
 use crate::value::Outcome;
 use std::fmt;
 
@@ -21,13 +22,28 @@ pub enum Engine {
     Generic,
 }
 
-/// How an analysis runs: the engine and the limits on its work.
-#[derive(Clone, Copy, Debug, Default)]
+/// How an analysis runs: the engine, and the budget every engine counts its work against.
+#[derive(Clone, Debug, Default)]
 pub struct Context {
     /// The engine to use.
     pub engine: Engine,
-    /// Limits for the generic engines.
-    pub limits: Limits,
+    /// The work budget, shared by everything this analysis runs.
+    pub budget: Budget,
+}
+
+impl Context {
+    /// A context for `engine` under a fresh budget with these limits.
+    pub fn new(engine: Engine, limits: Limits) -> Self {
+        Context {
+            engine,
+            budget: Budget::new(limits),
+        }
+    }
+
+    /// The limits of the budget.
+    pub fn limits(&self) -> Limits {
+        self.budget.limits()
+    }
 }
 
 /// Why a component could not be analysed.
@@ -53,6 +69,22 @@ pub enum AnalysisError {
 }
 
 impl AnalysisError {
+    /// A budget limit reached (or a cancellation) while working on a component.
+    pub fn budget(component: &dyn Component, source: BudgetError) -> Self {
+        Self::solve(component, SolveError::Budget(source))
+    }
+
+    /// The budget error behind this error, if a limit or a cancellation caused it.
+    pub fn budget_error(&self) -> Option<BudgetError> {
+        match self {
+            AnalysisError::Solve {
+                source: SolveError::Budget(b),
+                ..
+            } => Some(*b),
+            _ => None,
+        }
+    }
+
     /// Wraps an engine error for a component.
     pub fn solve(component: &dyn Component, source: SolveError) -> Self {
         AnalysisError::Solve {

@@ -1,6 +1,6 @@
 //! Bad input: every malformed expression names the offending token and what was expected.
 
-use grundy::expr::parse;
+use grundy::catalog::parse;
 
 fn error(text: &str) -> (std::ops::Range<usize>, String) {
     let e = parse(text).expect_err(text);

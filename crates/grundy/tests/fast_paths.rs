@@ -81,8 +81,8 @@ proptest! {
 
     #[test]
     fn expressions_print_back_to_themselves(expr in sum()) {
-        let once = grundy::expr::parse(&expr).unwrap().to_string();
-        let twice = grundy::expr::parse(&once).unwrap().to_string();
+        let once = grundy::catalog::parse(&expr).unwrap().to_string();
+        let twice = grundy::catalog::parse(&once).unwrap().to_string();
         prop_assert_eq!(&once, &twice);
         prop_assert_eq!(run(&expr, Engine::Fast, false), run(&once, Engine::Fast, false));
     }
@@ -170,13 +170,16 @@ fn positions_too_big_are_refused_with_the_limit() {
         "nim 3 5 + staircase 4",
         &Options {
             misere: true,
-            context: Context {
-                limits: grundy::solve::Limits { max_positions: 5 },
-                ..Context::default()
-            },
+            context: Context::new(
+                Engine::Fast,
+                grundy::control::Limits {
+                    max_positions: 5,
+                    ..Default::default()
+                },
+            ),
         },
     )
     .unwrap_err()
     .to_string();
-    assert!(e.contains("5 positions"), "{e}");
+    assert!(e.contains("5 stored positions"), "{e}");
 }

@@ -343,7 +343,7 @@ fn explored_wythoff_graph_has_the_published_p_positions() {
     }
     let (max_a, max_b) = (32, 52); // the pair for k = 20
     assert!(reference.contains(&(max_a, max_b)));
-    let start = grundy::expr::parse(&format!("wythoff {max_a} {max_b}")).unwrap();
+    let start = grundy::catalog::parse(&format!("wythoff {max_a} {max_b}")).unwrap();
     let graph = explore(&start, &Default::default(), 100_000).unwrap();
     assert_eq!(
         graph.vertex_count(),

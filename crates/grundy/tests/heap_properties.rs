@@ -125,10 +125,10 @@ fn printing_a_heap_sum_parses_back_to_it() {
         "4!.0 7 + sub(1,3,4) 9",
         "allbut(1,2) 5 + lasker 3 + half 9",
     ] {
-        let sum = grundy::expr::parse(text).unwrap();
+        let sum = grundy::catalog::parse(text).unwrap();
         assert_eq!(sum.to_string(), text);
         assert_eq!(
-            grundy::expr::parse(&sum.to_string()).unwrap().key(),
+            grundy::catalog::parse(&sum.to_string()).unwrap().key(),
             sum.key()
         );
     }

@@ -9,13 +9,14 @@
 use crate::Nimber;
 mod search;
 
+use crate::catalog;
 use crate::classic::misere_nim_is_p;
-use crate::expr::{self, ExprError};
+use crate::expr::ExprError;
 use crate::sum::{AnalysisError, Component, Context, Move, Sum};
 use crate::value::Outcome;
 
 /// What to analyse and how.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct Options {
     /// Misère play: the player who makes the last move loses.
     pub misere: bool,
@@ -76,7 +77,7 @@ pub enum AnalyzeError {
 
 /// Parses and analyses an expression.
 pub fn analyze(text: &str, options: &Options) -> Result<Analysis, AnalyzeError> {
-    let sum = expr::parse(text)?;
+    let sum = catalog::parse(text)?;
     Ok(analyze_sum(&sum, options)?)
 }
 

@@ -102,7 +102,7 @@ pub(super) fn misere_search(sum: &Sum, ctx: &Context) -> Result<Analysis, Analys
         error: RefCell::new(None),
     };
     let root = game.interner.borrow_mut().position(&sum.components);
-    let mut solver = MisereSolver::with_limits(&game, ctx.limits);
+    let mut solver = MisereSolver::with_budget(&game, &ctx.budget);
     let failed = |e: SolveError, game: &SumGame| {
         game.error
             .borrow_mut()

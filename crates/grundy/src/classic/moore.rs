@@ -161,10 +161,10 @@ impl Component for MooreNim {
         self.value_generic(ctx)
     }
     fn value_generic(&self, ctx: &Context) -> Result<Nimber, AnalysisError> {
-        self.check_size(ctx.limits.max_positions)?;
+        self.check_size(ctx.limits().max_positions)?;
         let mut sorted = self.heaps.clone();
         sorted.sort_unstable();
-        Solver::with_limits(MooreGame { k: self.k }, ctx.limits)
+        Solver::with_budget(MooreGame { k: self.k }, &ctx.budget)
             .value(&sorted)
             .map_err(|e| AnalysisError::solve(self, e))
     }

@@ -54,7 +54,7 @@ impl Component for NimHeap {
         Ok(Nimber(self.0))
     }
     fn value_generic(&self, ctx: &Context) -> Result<Nimber, AnalysisError> {
-        Solver::with_limits(NimGame, ctx.limits)
+        Solver::with_budget(NimGame, &ctx.budget)
             .value(&self.0)
             .map_err(|e| AnalysisError::solve(self, e))
     }

@@ -80,7 +80,7 @@ impl Component for Staircase {
         Ok(Nimber(self.odd_nim_sum()))
     }
     fn value_generic(&self, ctx: &Context) -> Result<Nimber, AnalysisError> {
-        Solver::with_limits(self, ctx.limits)
+        Solver::with_budget(self, &ctx.budget)
             .value(&self.coins)
             .map_err(|e| AnalysisError::solve(self, e))
     }

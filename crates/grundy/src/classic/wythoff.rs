@@ -184,7 +184,7 @@ impl Component for Wythoff {
         Ok(Nimber(table[table.len() - 1]))
     }
     fn value_generic(&self, ctx: &Context) -> Result<Nimber, AnalysisError> {
-        Solver::with_limits(WythoffGame, ctx.limits)
+        Solver::with_budget(WythoffGame, &ctx.budget)
             .value(&(self.x, self.y))
             .map_err(|e| AnalysisError::solve(self, e))
     }

@@ -252,17 +252,17 @@ impl Component for CoinGrid {
     }
 
     fn value(&self, ctx: &Context) -> Result<Nimber, AnalysisError> {
-        CoinGrid::value(self, ctx.limits.max_positions).map_err(|e| coin_error(self, e))
+        CoinGrid::value(self, ctx.limits().max_positions).map_err(|e| coin_error(self, e))
     }
 
     fn value_generic(&self, ctx: &Context) -> Result<Nimber, AnalysisError> {
-        Solver::with_limits(GridGame(self.rule.clone()), ctx.limits)
+        Solver::with_budget(GridGame(self.rule.clone()), &ctx.budget)
             .value(&self.heads)
             .map_err(|e| AnalysisError::solve(self, e))
     }
 
     fn moves(&self, ctx: &Context) -> Result<Vec<Move>, AnalysisError> {
-        let mut budget = Budget::new(ctx.limits.max_positions, &self.rule);
+        let mut budget = Budget::new(ctx.limits().max_positions, &self.rule);
         let mut moves = Vec::new();
         let mut failure = None;
         for &(x, y) in &self.heads {
@@ -289,7 +289,7 @@ impl Component for CoinGrid {
         if ctx.engine == Engine::Generic {
             return moves_to_value_by_search(self, target, ctx);
         }
-        let limit = ctx.limits.max_positions;
+        let limit = ctx.limits().max_positions;
         let v = self.values(limit).map_err(|e| coin_error(self, e))?;
         let total: Nimber = self.heads.iter().map(|&h| v.get(h)).sum();
         let d = total ^ target;

@@ -180,11 +180,11 @@ impl Component for CoinRow {
     }
 
     fn value(&self, ctx: &Context) -> Result<Nimber, AnalysisError> {
-        CoinRow::value(self, ctx.limits.max_positions).map_err(|e| coin_error(self, e))
+        CoinRow::value(self, ctx.limits().max_positions).map_err(|e| coin_error(self, e))
     }
 
     fn value_generic(&self, ctx: &Context) -> Result<Nimber, AnalysisError> {
-        Solver::with_limits(LineGame(self.rule.clone()), ctx.limits)
+        Solver::with_budget(LineGame(self.rule.clone()), &ctx.budget)
             .value(&self.heads)
             .map_err(|e| AnalysisError::solve(self, e))
     }
@@ -192,7 +192,7 @@ impl Component for CoinRow {
     /// Every move: each head with each set of coins the rule lets it turn (at most
     /// `max_positions` of them, else an error).
     fn moves(&self, ctx: &Context) -> Result<Vec<Move>, AnalysisError> {
-        let mut budget = Budget::new(ctx.limits.max_positions, &self.rule);
+        let mut budget = Budget::new(ctx.limits().max_positions, &self.rule);
         let mut moves = Vec::new();
         let mut failure = None;
         for &n in &self.heads {
@@ -219,10 +219,10 @@ impl Component for CoinRow {
             return moves_to_value_by_search(self, target, ctx);
         }
         let values = self
-            .coin_values(ctx.limits.max_positions)
+            .coin_values(ctx.limits().max_positions)
             .map_err(|e| coin_error(self, e))?;
         let total: Nimber = self.heads.iter().map(|&c| values.get(c)).sum();
-        let mut budget = Budget::new(ctx.limits.max_positions, &self.rule);
+        let mut budget = Budget::new(ctx.limits().max_positions, &self.rule);
         let mut moves = Vec::new();
         for &n in &self.heads {
             let want = target ^ total ^ values.get(n);

@@ -11,13 +11,16 @@
 //!
 //! Reading is in two steps, so that errors can say exactly what is wrong and where:
 //! [`parse_spec`] turns text into a plain [`Spec`] (terms, parameters, arguments, with their
-//! places), and [`parse`] checks each term against its rule in the registry ([`rules`]),
-//! giving a [`Sum`]. Printing a [`Sum`] gives an expression that parses to the same game.
+//! places); the catalogue of rules ([`crate::catalog`], a layer above the game families) then
+//! checks each term against its [`Rule`], giving a [`Sum`](crate::sum::Sum). This module is
+//! the bare language: it knows no family. Printing a sum gives an expression that parses to
+//! the same game.
 //!
 //! ```
-//! let sum = grundy::expr::parse("nim 3 5 + wythoff 2 1").unwrap();
-//! assert_eq!(sum.to_string(), "nim 3 5 + wythoff 2 1");
-//! let err = grundy::expr::parse("nim 3 x").unwrap_err();
+//! let spec = grundy::expr::parse_spec("nim 3 5 + wythoff 2 1").unwrap();
+//! assert_eq!(spec.terms.len(), 2);
+//! assert_eq!(spec.terms[1].rule.value, "wythoff");
+//! let err = grundy::expr::parse_spec("nim 3 )").unwrap_err();
 //! assert_eq!(err.span, 6..7);
 //! ```
 
@@ -25,7 +28,7 @@ mod spec;
 
 pub use spec::{Spanned, Spec, TermSpec, parse_spec};
 
-use crate::sum::{Component, Sum};
+use crate::sum::Component;
 use std::fmt;
 use std::ops::Range;
 
@@ -114,46 +117,6 @@ pub struct Rule {
     pub literal: bool,
     /// Checks a term of this rule.
     pub build: BuildFn,
-}
-
-/// Every rule the language knows, by family.
-pub fn rules() -> impl Iterator<Item = &'static Rule> {
-    [
-        crate::classic::RULES,
-        crate::heap::rules::RULES,
-        crate::hackenbush::RULES,
-        crate::coins::RULES,
-    ]
-    .into_iter()
-    .flatten()
-}
-
-/// Finds the rule a term names.
-pub fn find_rule(name: &str) -> Option<&'static Rule> {
-    let literal = name.starts_with(|c: char| c.is_ascii_digit());
-    rules().find(|r| if literal { r.literal } else { r.name == name })
-}
-
-/// Parses and checks an expression.
-pub fn parse(text: &str) -> Result<Sum, ExprError> {
-    check(&parse_spec(text)?)
-}
-
-/// Checks a parsed expression against the rules.
-pub fn check(spec: &Spec) -> Result<Sum, ExprError> {
-    let mut components = Vec::new();
-    for term in &spec.terms {
-        let rule = find_rule(&term.rule.value).ok_or_else(|| {
-            let known: Vec<&str> = rules().map(|r| r.name).collect();
-            ExprError::new(
-                term.rule.span.clone(),
-                format!("unknown rule `{}`", term.rule.value),
-            )
-            .with_help(format!("known rules: {}", known.join(", ")))
-        })?;
-        components.extend((rule.build)(term)?);
-    }
-    Ok(Sum::new(components))
 }
 
 // -- Helpers for rules checking their terms. --------------------------------------------------

@@ -86,10 +86,10 @@ pub fn explore(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Nimber;
     use crate::control::Control;
     use crate::graph::solve;
     use crate::value::Value;
-    use crate::{Nimber, expr};
 
     #[test]
     fn explored_values_match_the_components() {
@@ -102,14 +102,14 @@ mod tests {
             "staircase 3 1 2",
             "nim 2 + wythoff 1 2",
         ] {
-            let sum = expr::parse(text).unwrap();
+            let sum = crate::catalog::parse(text).unwrap();
             let graph = explore(&sum, &ctx, 10_000).unwrap();
             assert_eq!(graph.name(0), sum.to_string());
             let solution = solve(&graph.csr, &mut Control::none()).unwrap();
             assert!(solution.acyclic);
             // Every vertex's value is the nim-sum of its components' values.
             for v in 0..graph.vertex_count() as u32 {
-                let position = expr::parse(&graph.name(v)).unwrap();
+                let position = crate::catalog::parse(&graph.name(v)).unwrap();
                 let mut expected = Nimber::ZERO;
                 for c in &position.components {
                     expected ^= c.value(&ctx).unwrap();
@@ -126,7 +126,7 @@ mod tests {
 
     #[test]
     fn sums_are_identified_up_to_order() {
-        let sum = expr::parse("nim 1 2").unwrap();
+        let sum = crate::catalog::parse("nim 1 2").unwrap();
         let graph = explore(&sum, &Context::default(), 100).unwrap();
         // {1,2}, {0,2}, {1,1}, {1,0}, {0,1} = {1,0}, {0,0}: five positions.
         assert_eq!(graph.vertex_count(), 5);
@@ -134,7 +134,7 @@ mod tests {
 
     #[test]
     fn the_limit_is_an_error() {
-        let sum = expr::parse("nim 30 30 30").unwrap();
+        let sum = crate::catalog::parse("nim 30 30 30").unwrap();
         let e = explore(&sum, &Context::default(), 100).unwrap_err();
         assert_eq!(e, ExploreError::TooManyPositions { limit: 100 });
         assert!(e.to_string().contains("more than 100 positions"));

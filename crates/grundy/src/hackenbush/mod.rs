@@ -114,7 +114,7 @@ impl Component for Picture {
     }
 
     fn value_generic(&self, ctx: &Context) -> Result<Nimber, AnalysisError> {
-        let mut solver = Solver::with_limits(HackenbushGame, ctx.limits);
+        let mut solver = Solver::with_budget(HackenbushGame, &ctx.budget);
         solver
             .value(&HackenbushGame::position(self))
             .map_err(|e| AnalysisError::solve(self, e))

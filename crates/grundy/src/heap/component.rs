@@ -73,7 +73,7 @@ impl HeapComponent {
         options.dedup();
         let mut found = Vec::new();
         if ctx.engine == Engine::Generic {
-            let mut solver = Solver::with_limits(HeapGame::new(&self.rule), ctx.limits);
+            let mut solver = Solver::with_budget(HeapGame::new(&self.rule), &ctx.budget);
             for o in &options {
                 let v = solver
                     .value(&o.parts)
@@ -245,7 +245,7 @@ impl Component for HeapComponent {
     }
 
     fn value_generic(&self, ctx: &Context) -> Result<Nimber, AnalysisError> {
-        Solver::with_limits(HeapGame::new(&self.rule), ctx.limits)
+        Solver::with_budget(HeapGame::new(&self.rule), &ctx.budget)
             .value(&vec![self.heap])
             .map_err(|e| AnalysisError::solve(self, e))
     }

@@ -22,9 +22,9 @@
 //! Each heap is one [`Component`]: `kayles 10 20` is two heaps.
 //!
 //! ```
-//! let sum = grundy::expr::parse("kayles 10 20 + 0.137 5 + sub(4,1,3) 7").unwrap();
+//! let sum = grundy::catalog::parse("kayles 10 20 + 0.137 5 + sub(4,1,3) 7").unwrap();
 //! assert_eq!(sum.to_string(), "kayles 10 20 + 0.137 5 + sub(1,3,4) 7");
-//! assert!(grundy::expr::parse("sub(0,2) 5").is_err());
+//! assert!(grundy::catalog::parse("sub(0,2) 5").is_err());
 //! ```
 
 use super::code::{Code, CodeError};

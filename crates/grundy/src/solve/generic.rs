@@ -1,4 +1,4 @@
-use super::{Limits, SolveError};
+use super::{Budget, BudgetError, Limits, SolveError};
 use crate::Nimber;
 use crate::game::ImpartialGame;
 use crate::nimber::MexSet;
@@ -18,7 +18,7 @@ pub struct Solver<G: ImpartialGame> {
     game: G,
     /// `Some(v)` once solved; `None` while on the search stack (to detect cycles).
     memo: FxHashMap<G::Position, Option<Nimber>>,
-    limits: Limits,
+    budget: Budget,
 }
 
 struct Frame<P> {
@@ -34,12 +34,18 @@ impl<G: ImpartialGame> Solver<G> {
         Self::with_limits(game, Limits::DEFAULT)
     }
 
-    /// A solver that stores at most `limits.max_positions` components.
+    /// A solver under a fresh budget with these limits.
     pub fn with_limits(game: G, limits: Limits) -> Self {
+        Self::with_budget(game, &Budget::new(limits))
+    }
+
+    /// A solver that counts its work against `budget` (shared with its clones): one unit per
+    /// option listed and per component opened, and at most `max_positions` stored components.
+    pub fn with_budget(game: G, budget: &Budget) -> Self {
         Solver {
             game,
             memo: FxHashMap::default(),
-            limits,
+            budget: budget.clone(),
         }
     }
 
@@ -136,12 +142,16 @@ impl<G: ImpartialGame> Solver<G> {
 
     /// Starts solving a component: lists its options and marks it as on the stack.
     fn open(&mut self, position: G::Position) -> Result<Frame<G::Position>, SolveError> {
-        if self.memo.len() >= self.limits.max_positions {
-            return Err(SolveError::TooManyPositions {
-                limit: self.limits.max_positions,
-            });
+        self.budget.check_positions(self.memo.len() + 1)?;
+        if let Some(bound) = self.game.option_bound(&position) {
+            self.budget.afford(bound)?;
         }
         let options = self.game.options(&position);
+        self.budget.charge(options.len() as u64 + 1)?;
+        self.memo.try_reserve(1).map_err(|_| BudgetError::Memory {
+            needed: None,
+            limit: self.budget.limits().max_bytes,
+        })?;
         self.memo.insert(position.clone(), None);
         Ok(Frame {
             seen: MexSet::with_capacity(options.len()),
@@ -183,10 +193,14 @@ mod tests {
 
     #[test]
     fn the_position_limit_is_an_error_not_a_crash() {
-        let mut s = Solver::with_limits(Chain, Limits { max_positions: 100 });
+        let limits = Limits {
+            max_positions: 100,
+            ..Limits::DEFAULT
+        };
+        let mut s = Solver::with_limits(Chain, limits);
         assert_eq!(
             s.value(&1000),
-            Err(SolveError::TooManyPositions { limit: 100 })
+            Err(SolveError::Budget(BudgetError::Positions { limit: 100 }))
         );
     }
 

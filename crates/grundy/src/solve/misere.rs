@@ -1,4 +1,4 @@
-use super::{Limits, SolveError};
+use super::{Budget, Limits, SolveError};
 use crate::game::ImpartialGame;
 use crate::value::Outcome;
 use rustc_hash::FxHashMap;
@@ -14,7 +14,7 @@ pub struct MisereSolver<G: ImpartialGame> {
     game: G,
     /// `Some(is_n)` once solved; `None` while on the search stack.
     memo: FxHashMap<G::Position, Option<bool>>,
-    limits: Limits,
+    budget: Budget,
 }
 
 struct Frame<P> {
@@ -24,12 +24,18 @@ struct Frame<P> {
 }
 
 impl<G: ImpartialGame> MisereSolver<G> {
-    /// A misère solver that stores at most `limits.max_positions` positions.
+    /// A misère solver under a fresh budget with these limits.
     pub fn with_limits(game: G, limits: Limits) -> Self {
+        Self::with_budget(game, &Budget::new(limits))
+    }
+
+    /// A misère solver that counts its work against `budget`: one unit per option listed and
+    /// per position opened, and at most `max_positions` stored positions.
+    pub fn with_budget(game: G, budget: &Budget) -> Self {
         MisereSolver {
             game,
             memo: FxHashMap::default(),
-            limits,
+            budget: budget.clone(),
         }
     }
 
@@ -100,12 +106,12 @@ impl<G: ImpartialGame> MisereSolver<G> {
     }
 
     fn open(&mut self, position: G::Position) -> Result<Frame<G::Position>, SolveError> {
-        if self.memo.len() >= self.limits.max_positions {
-            return Err(SolveError::TooManyPositions {
-                limit: self.limits.max_positions,
-            });
+        self.budget.check_positions(self.memo.len() + 1)?;
+        if let Some(bound) = self.game.option_bound(&position) {
+            self.budget.afford(bound)?;
         }
         let options = self.game.options(&position);
+        self.budget.charge(options.len() as u64 + 1)?;
         self.memo.insert(position.clone(), None);
         Ok(Frame {
             position,
