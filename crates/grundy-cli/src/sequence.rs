@@ -1,18 +1,24 @@
 //! `grundy sequence`: nim-sequences of heap rules, their periods and proofs.
 
+//!
+//! The computation itself — chunks, checkpoints, the proof driver, statistics — is the
+//! library's [`SequenceRun`]; this module parses the arguments, shows progress, turns Ctrl-C
+//! and SIGTERM into cancellation, and prints the typed results as text, CSV or JSON.
+
 use crate::Failure;
 use grundy::control::Control;
-use grundy::heap::checkpoint;
-use grundy::heap::period::{Period, Proof, ProofStep, find_period, next_proof_step};
-use grundy::heap::report::{histogram, svg_scatter};
+use grundy::heap::period::Period;
+use grundy::heap::report::svg_scatter;
 use grundy::heap::rules::HeapRule;
-use grundy::heap::sequence::{SequenceEngine, engine_for};
+use grundy::heap::run::{
+    CheckpointMode, Goal, Occupant, RunError, RunOptions, RunStats, RunStatus, SequenceRun,
+};
 use indicatif::{ProgressBar, ProgressStyle};
-use serde_json::{Value as Json, json};
+use serde::Serialize;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
 
 /// The nim-sequence g(0), g(1), ... of a heap rule, its period, and a proof of it.
 ///
@@ -21,6 +27,7 @@ use std::time::{Duration, Instant};
 ///   grundy sequence kayles --prove
 ///   grundy sequence 0.16 --prove --max 1000000 --checkpoint run.ckpt
 ///   grundy sequence 0.167 --to 16777216 --checkpoint run.ckpt --resume
+///   grundy sequence 0.167 --to 1000 --checkpoint run.ckpt --force   (replace run.ckpt)
 #[derive(Debug, clap::Args)]
 #[command(verbatim_doc_comment)]
 pub struct Args {
@@ -48,72 +55,82 @@ pub struct Args {
     /// Print statistics: engine, value histogram, rare values.
     #[arg(long)]
     stats: bool,
-    /// Save the values computed to FILE, atomically: every 30 s, at the end and on Ctrl-C.
+    /// Save the values computed to FILE, atomically: every 30 s, at the end and on Ctrl-C
+    /// or SIGTERM. An existing FILE is not replaced by a run that would lose its data
+    /// (another rule, more values, not a checkpoint) unless --force is given.
     #[arg(long, value_name = "FILE")]
     checkpoint: Option<PathBuf>,
-    /// Continue from the --checkpoint FILE.
+    /// Continue from the --checkpoint FILE (its values are checked first).
     #[arg(long, requires = "checkpoint")]
     resume: bool,
+    /// Replace the --checkpoint FILE whatever it holds.
+    #[arg(long, requires = "checkpoint", conflicts_with = "resume")]
+    force: bool,
 }
 
-/// How often a running computation saves its checkpoint.
-const CHECKPOINT_EVERY: Duration = Duration::from_secs(30);
-/// Values computed between checks of the checkpoint clock.
-const CHUNK: u64 = 1 << 14;
 /// The values computed without --to or --prove: g(0) to g(DEFAULT_TO).
 const DEFAULT_TO: u64 = 100;
 
 pub fn run(args: Args) -> Result<(), Failure> {
     let rule = HeapRule::parse(&args.rule)
         .map_err(|e| Failure::input(format!("invalid rule\n{}", e.render(&args.rule))))?;
-    let prefix = match (&args.checkpoint, args.resume) {
-        (Some(path), true) => {
-            let (saved, values) =
-                checkpoint::load(path).map_err(|e| Failure::input(e.to_string()))?;
-            let saved_rule = HeapRule::parse(&saved)
-                .map_err(|e| Failure::input(format!("{}: {e}", path.display())))?;
-            if saved_rule.kind != rule.kind {
-                return Err(Failure::input(format!(
-                    "{} holds values of {saved}, not of {}",
-                    path.display(),
-                    rule.name
-                )));
-            }
-            values
-        }
-        _ => Vec::new(),
-    };
-    let mut engine = engine_for(&rule, prefix).map_err(|e| Failure::compute(e.to_string()))?;
-    let mut runner = Runner::new(&rule, args.checkpoint.as_deref())?;
-    let started = Instant::now();
-    // How many values to show: all computed with --prove, g(0) to g(N) with --to N (a
-    // resumed checkpoint may hold more).
-    let mut shown = usize::MAX;
-    let (period, cancelled) = if args.prove {
-        prove(&rule, engine.as_mut(), &mut runner, args.max)?
+    let goal = if args.prove {
+        Goal::Prove { max: args.max }
     } else {
         let count = args
             .to
             .unwrap_or(DEFAULT_TO)
             .checked_add(1)
             .ok_or_else(|| Failure::input("--to is too large"))?;
-        check_memory(engine.as_ref(), count)?;
-        let done = runner.compute(engine.as_mut(), count)?;
-        shown = usize::try_from(count).unwrap_or(usize::MAX);
-        let values = engine.values();
-        (
-            find_period(&rule, &values[..shown.min(values.len())]),
-            !done,
-        )
+        Goal::Values(count)
     };
-    let elapsed = started.elapsed();
-    runner.save(engine.values())?;
-    if cancelled {
+    let mut options = RunOptions::new(goal);
+    options.memory_available = available_memory();
+    if let Some(path) = &args.checkpoint {
+        let mode = if args.resume {
+            CheckpointMode::Resume
+        } else if args.force {
+            CheckpointMode::Replace
+        } else {
+            CheckpointMode::Fresh
+        };
+        options = options.with_checkpoint(path, mode);
+    }
+    let cancel = Arc::new(AtomicBool::new(false));
+    let mut seq = SequenceRun::new(rule, options).map_err(|e| start_failure(&e))?;
+    install_interrupt(Arc::clone(&cancel))?;
+
+    let bar = ProgressBar::new(0);
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{msg} [{elapsed_precise}] {wide_bar} {pos}/{len} values, {per_sec}, ETA {eta}",
+        )
+        .expect("a valid template"),
+    );
+    bar.set_message(format!("{} ({})", seq.rule(), seq.engine_name()));
+    let mut progress = |done: u64, total: u64| {
+        bar.set_length(total);
+        bar.set_position(done);
+    };
+    let mut control = Control::none()
+        .with_progress(&mut progress)
+        .with_cancel(&cancel);
+    let result = seq.run(&mut control);
+    let report = match result {
+        Ok(r) => r,
+        Err(e) => {
+            bar.abandon();
+            return Err(run_failure(&e, goal));
+        }
+    };
+    if report.status == RunStatus::Interrupted {
+        bar.abandon();
         return Err(Failure {
             message: format!(
                 "interrupted after {} values{}",
-                engine.values().len(),
-                args.checkpoint
+                report.computed,
+                report
+                    .saved
                     .as_ref()
                     .map(|p| format!("; saved to {} (continue with --resume)", p.display()))
                     .unwrap_or_default()
@@ -121,25 +138,21 @@ pub fn run(args: Args) -> Result<(), Failure> {
             code: 130,
         });
     }
-    let values = &engine.values()[..shown.min(engine.values().len())];
+    bar.finish_and_clear();
+
+    let values = seq.shown(report.shown);
     if let Some(path) = &args.plot {
-        write_plot(path, values, &rule)?;
+        write_plot(path, values, seq.rule())?;
     }
-    let stats = args
-        .stats
-        .then(|| stats_json(engine.as_ref(), values, elapsed));
+    let stats = args.stats.then(|| seq.stats(&report));
     if args.json {
-        let mut out = json!({
-            "rules": rule.name,
-            "computed": values.len(),
-            "period": period.as_ref().map(period_json),
-        });
-        if !args.prove {
-            out["values"] = json!(values);
-        }
-        if let Some(s) = stats {
-            out["stats"] = s;
-        }
+        let out = JsonOutput {
+            computed: values.len(),
+            period: report.period.as_ref(),
+            rules: seq.rule().name(),
+            stats,
+            values: (!args.prove).then_some(values),
+        };
         let text =
             serde_json::to_string_pretty(&out).map_err(|e| Failure::compute(e.to_string()))?;
         crate::emit(&(text + "\n"))
@@ -152,28 +165,66 @@ pub fn run(args: Args) -> Result<(), Failure> {
             Ok(())
         })
     } else {
-        let mut text = render_text(&rule, values, period.as_ref(), !args.prove);
-        if let Some(s) = stats {
-            text.push_str(&render_stats(&s));
+        let mut text = render_text(seq.rule(), values, report.period.as_ref(), !args.prove);
+        if let Some(s) = &stats {
+            text.push_str(&render_stats(s));
         }
         crate::emit(&text)
     }
 }
 
-/// Refuses a computation the machine has not the memory for.
-fn check_memory(engine: &dyn SequenceEngine, count: u64) -> Result<(), Failure> {
-    let needed = engine.memory_needed(count.saturating_sub(1));
-    if let Some(available) = available_memory() {
-        if needed > available {
-            return Err(Failure::input(format!(
-                "--to {} needs about {} of memory, but this machine has {} available",
-                count - 1,
-                bytes(needed),
-                bytes(available)
-            )));
-        }
+/// The JSON output: `rules`, `computed`, `period`, and `values` (not with --prove) and
+/// `stats` (with --stats). Fields in alphabetical order, as the output has always had them.
+#[derive(Serialize)]
+struct JsonOutput<'a> {
+    computed: usize,
+    period: Option<&'a Period>,
+    rules: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    stats: Option<RunStats>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    values: Option<&'a [u16]>,
+}
+
+/// A run that could not start: what the library says, and the flag that helps.
+fn start_failure(e: &RunError) -> Failure {
+    match e {
+        RunError::Occupied { found, .. } => Failure::input(match found {
+            Occupant::MoreValues { .. } => {
+                format!("{e}; continue from them with --resume, or give --force to replace them")
+            }
+            _ => format!("{e}; give --force to replace it"),
+        }),
+        RunError::Sequence(_) => Failure::compute(e.to_string()),
+        _ => Failure::input(e.to_string()),
     }
-    Ok(())
+}
+
+/// A run that stopped with an error: what the library says, and the flag that helps.
+fn run_failure(e: &RunError, goal: Goal) -> Failure {
+    match e {
+        RunError::Memory {
+            values,
+            needed,
+            available,
+        } => {
+            let what = match goal {
+                Goal::Values(_) => format!("--to {}", values.saturating_sub(1)),
+                Goal::Prove { .. } => {
+                    format!("--prove: computing g(0) to g({})", values.saturating_sub(1))
+                }
+            };
+            Failure::input(format!(
+                "{what} needs about {} of memory, but this machine has {} available",
+                grundy::heap::run::bytes(*needed),
+                grundy::heap::run::bytes(*available)
+            ))
+        }
+        RunError::Unprovable { .. } => Failure::input(format!(
+            "{e}; use --to N to see the values and an apparent period"
+        )),
+        _ => Failure::compute(e.to_string()),
+    }
 }
 
 /// The memory available to a new computation, from /proc/meminfo (Linux); `None` elsewhere.
@@ -181,178 +232,58 @@ fn available_memory() -> Option<u64> {
     let info = std::fs::read_to_string("/proc/meminfo").ok()?;
     let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
     let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib * 1024)
+    kib.checked_mul(1024)
 }
 
-fn bytes(n: u64) -> String {
-    const GIB: f64 = (1u64 << 30) as f64;
-    if n >= 1 << 30 {
-        format!("{:.1} GiB", n as f64 / GIB)
-    } else {
-        format!("{:.1} MiB", n as f64 / (1u64 << 20) as f64)
-    }
-}
-
-/// Runs an engine with a progress bar, Ctrl-C handling and periodic checkpoints.
-struct Runner {
-    rule: String,
-    checkpoint: Option<PathBuf>,
-    cancel: Arc<AtomicBool>,
-    last_save: Instant,
-}
-
-impl Runner {
-    fn new(rule: &HeapRule, checkpoint: Option<&Path>) -> Result<Self, Failure> {
-        let cancel = Arc::new(AtomicBool::new(false));
-        let flag = Arc::clone(&cancel);
-        // The first Ctrl-C stops the computation, which saves and exits; a second one, pressed
-        // later, exits at once. Signals within half a second of the first are the same
-        // interrupt delivered twice (to the process and to its group, as `timeout` does), and
-        // must not cost the save.
-        let mut first: Option<Instant> = None;
-        ctrlc::set_handler(move || {
-            flag.store(true, Ordering::Relaxed);
-            match first {
-                None => first = Some(Instant::now()),
-                Some(t) if t.elapsed() >= std::time::Duration::from_millis(500) => {
-                    std::process::exit(130)
-                }
-                Some(_) => {}
+/// Turns Ctrl-C and SIGTERM into `cancel`: the run stops, saves its checkpoint and exits
+/// with 130. A second signal, sent later, exits at once; signals within half a second of the
+/// first are the same interrupt delivered twice (to the process and to its group, as
+/// `timeout` does) and must not cost the save.
+fn install_interrupt(cancel: Arc<AtomicBool>) -> Result<(), Failure> {
+    let mut first: Option<Instant> = None;
+    ctrlc::set_handler(move || {
+        cancel.store(true, std::sync::atomic::Ordering::Relaxed);
+        match first {
+            None => first = Some(Instant::now()),
+            Some(t) if t.elapsed() >= std::time::Duration::from_millis(500) => {
+                std::process::exit(130)
             }
-        })
-        .map_err(|e| Failure::compute(format!("cannot handle Ctrl-C: {e}")))?;
-        Ok(Runner {
-            rule: rule.name.clone(),
-            checkpoint: checkpoint.map(Path::to_path_buf),
-            cancel,
-            last_save: Instant::now(),
-        })
-    }
-
-    fn save(&mut self, values: &[u16]) -> Result<(), Failure> {
-        if let Some(path) = &self.checkpoint {
-            checkpoint::save(path, &self.rule, values)
-                .map_err(|e| Failure::compute(e.to_string()))?;
+            Some(_) => {}
         }
-        self.last_save = Instant::now();
-        Ok(())
-    }
-
-    /// Computes `count` values; `Ok(false)` when interrupted.
-    fn compute(&mut self, engine: &mut dyn SequenceEngine, count: u64) -> Result<bool, Failure> {
-        let bar = ProgressBar::new(count);
-        bar.set_style(
-            ProgressStyle::with_template(
-                "{msg} [{elapsed_precise}] {wide_bar} {pos}/{len} values, {per_sec}, ETA {eta}",
-            )
-            .expect("a valid template"),
-        );
-        bar.set_message(format!("{} ({})", self.rule, engine.name()));
-        bar.set_position(engine.values().len() as u64);
-        let cancel = Arc::clone(&self.cancel);
-        while (engine.values().len() as u64) < count {
-            let next = (engine.values().len() as u64 + CHUNK).min(count);
-            let mut report = |done: u64, _total: u64| bar.set_position(done);
-            let mut control = Control::none()
-                .with_progress(&mut report)
-                .with_cancel(&cancel);
-            let finished = engine
-                .extend_to_len(next, &mut control)
-                .map_err(|e| Failure::compute(e.to_string()))?;
-            if !finished || cancel.load(Ordering::Relaxed) {
-                bar.abandon();
-                return Ok(false);
-            }
-            if self.checkpoint.is_some() && self.last_save.elapsed() >= CHECKPOINT_EVERY {
-                self.save(engine.values())?;
-            }
-        }
-        bar.finish_and_clear();
-        Ok(true)
-    }
-}
-
-/// Computes until the period is proven, or `max` values; the period found (proven or
-/// apparent) and whether interrupted.
-fn prove(
-    rule: &HeapRule,
-    engine: &mut dyn SequenceEngine,
-    runner: &mut Runner,
-    max: u64,
-) -> Result<(Option<Period>, bool), Failure> {
-    loop {
-        match next_proof_step(rule, engine.values(), max) {
-            ProofStep::Proven(p) => return Ok((Some(p), false)),
-            ProofStep::GiveUp(p) => return Ok((p, false)),
-            ProofStep::Unprovable(_) => {
-                return Err(Failure::input(format!(
-                    "no theorem this tool knows proves a period of {rule}; use --to N to see the \
-                     values and an apparent period"
-                )));
-            }
-            ProofStep::Extend(n) => {
-                check_memory(engine, n)?;
-                if !runner.compute(engine, n)? {
-                    return Ok((None, true));
-                }
-            }
-        }
-    }
-}
-
-fn period_json(p: &Period) -> Json {
-    let proof = match &p.proof {
-        Proof::Apparent => json!("apparent"),
-        Proof::GuySmith {
-            heaps: 1, needed, ..
-        } => json!(format!("subtraction-game window, {needed} values")),
-        Proof::GuySmith { needed, .. } => json!(format!("Guy-Smith theorem, {needed} values")),
-        Proof::Theorem(t) => json!(t),
-    };
-    json!({
-        "period": p.period,
-        "preperiod": p.preperiod,
-        "saltus": p.saltus,
-        "proven": p.proven(),
-        "proof": proof,
     })
+    .map_err(|e| Failure::compute(format!("cannot handle Ctrl-C: {e}")))
 }
 
-fn stats_json(engine: &dyn SequenceEngine, values: &[u16], elapsed: Duration) -> Json {
-    let hist = histogram(values);
-    let extra: serde_json::Map<String, Json> = engine
-        .stats()
-        .into_iter()
-        .map(|(k, v)| (k, json!(v)))
-        .collect();
-    json!({
-        "engine": engine.name(),
-        "seconds": elapsed.as_secs_f64(),
-        "max_value": values.iter().max(),
-        "distinct_values": hist.iter().filter(|&&c| c > 0).count(),
-        "histogram": hist,
-        "engine_stats": extra,
-    })
-}
-
-fn render_stats(s: &Json) -> String {
+fn render_stats(s: &RunStats) -> String {
     let mut out = format!(
         "\nStatistics\n  engine           {}\n  time             {:.3} s\n  largest value    {}\n  distinct values  {}\n",
-        s["engine"].as_str().unwrap_or("?"),
-        s["seconds"].as_f64().unwrap_or(0.0),
-        s["max_value"],
-        s["distinct_values"]
+        s.engine,
+        s.seconds,
+        s.max_value.map_or("null".to_string(), |v| v.to_string()),
+        s.distinct_values
     );
-    if let Some(extra) = s["engine_stats"].as_object() {
-        for (k, v) in extra {
-            out.push_str(&format!("  {k:<16} {}\n", v.as_str().unwrap_or_default()));
+    if let Some(e) = &s.engine_stats {
+        let rare: Vec<String> = e.rare_values.iter().map(u16::to_string).collect();
+        let rows = [
+            ("dense values", e.dense_values.to_string()),
+            (
+                "mask",
+                e.mask
+                    .map_or("none (all values in full)".into(), |m| format!("{m:#b}")),
+            ),
+            ("mask changes", e.mask_changes.to_string()),
+            ("rare positions", e.rare_positions.to_string()),
+            ("rare values", rare.join(" ")),
+            ("rare-xor steps", e.rare_xor_steps.to_string()),
+            ("scan steps", e.scan_steps.to_string()),
+        ];
+        for (k, v) in rows {
+            out.push_str(&format!("  {k:<16} {v}\n"));
         }
     }
     out.push_str("  value histogram (value: heaps)\n");
-    if let Some(h) = s["histogram"].as_array() {
-        for (v, c) in h.iter().enumerate().filter(|(_, c)| c.as_u64() != Some(0)) {
-            out.push_str(&format!("    {v:>5}: {c}\n"));
-        }
+    for (v, c) in s.histogram.iter().enumerate().filter(|(_, c)| **c != 0) {
+        out.push_str(&format!("    {v:>5}: {c}\n"));
     }
     out
 }
@@ -365,7 +296,7 @@ fn render_text(
 ) -> String {
     let mut out = format!(
         "{}: g(0) to g({})\n",
-        rule.name,
+        rule.name(),
         values.len().saturating_sub(1)
     );
     if with_values {
@@ -398,7 +329,7 @@ fn write_plot(path: &Path, values: &[u16], rule: &HeapRule) -> Result<(), Failur
     }
     let title = format!(
         "{}: g(n) for n = 0 to {}",
-        rule.name,
+        rule.name(),
         values.len().saturating_sub(1)
     );
     std::fs::write(path, svg_scatter(values, &title))

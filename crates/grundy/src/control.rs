@@ -55,6 +55,12 @@ impl<'a> Control<'a> {
         }
     }
 
+    /// The cancellation flag, if any: to pass on to a [`Control`] for a part of this
+    /// computation (with its own progress scale).
+    pub fn cancel_flag(&self) -> Option<&'a AtomicBool> {
+        self.cancel
+    }
+
     /// Whether the computation should stop (saving what it has).
     pub fn is_cancelled(&self) -> bool {
         self.cancel.is_some_and(|c| c.load(Ordering::Relaxed))

@@ -59,8 +59,8 @@ proptest! {
     #[test]
     fn plain_engine_matches_the_generic_engine(rule in rule_text()) {
         let rule = HeapRule::parse(&rule).unwrap();
-        let count = match rule.kind {
-            grundy::heap::rules::RuleKind::TakeBreak(ref tb) if tb.max_heaps_left() == 3 => 16,
+        let count = match rule.kind() {
+            grundy::heap::rules::RuleKind::TakeBreak(tb) if tb.max_heaps_left() == 3 => 16,
             _ => 26,
         };
         let values = plain_values(&rule, count);

@@ -6,10 +6,17 @@
 //! of everything before it (8 bytes). [`save`] writes a temporary file next to the target,
 //! flushes it to disk and renames it over the target, so a crash mid-write leaves the
 //! previous checkpoint intact; [`load`] refuses truncated or corrupted files.
+//!
+//! The temporary file has a name of its own (`FILE.<pid>-<n>.tmp`, `n` counting the saves of
+//! this process) and is created with `create_new`: it never replaces a file that is already
+//! there, and two processes saving next to each other do not write into one file. Whether a
+//! run may replace an existing checkpoint at all is decided above, by
+//! [`SequenceRun`](super::run::SequenceRun).
 
 use std::fs;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 const MAGIC: &[u8] = b"grundy-sequence 1\n";
 
@@ -57,14 +64,37 @@ pub fn save(path: &Path, rule: &str, values: &[u16]) -> Result<(), CheckpointErr
     }
     let sum = fnv1a(&bytes);
     bytes.extend_from_slice(&sum.to_le_bytes());
+    let tmp = temporary_name(path);
+    let mut file = fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&tmp)
+        .map_err(|source| CheckpointError::Io {
+            path: tmp.clone(),
+            source,
+        })?;
+    let written = file
+        .write_all(&bytes)
+        .and_then(|()| file.sync_all())
+        .and_then(|()| {
+            drop(file);
+            fs::rename(&tmp, path)
+        });
+    if let Err(e) = written {
+        // Best effort: the temporary file is ours (created above), and useless now.
+        let _ = fs::remove_file(&tmp);
+        return Err(io_err(e));
+    }
+    Ok(())
+}
+
+/// A temporary name next to `path` that no other save uses: `FILE.<pid>-<n>.tmp`.
+fn temporary_name(path: &Path) -> PathBuf {
+    static SAVES: AtomicU64 = AtomicU64::new(0);
+    let n = SAVES.fetch_add(1, Ordering::Relaxed);
     let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".tmp");
-    let tmp = PathBuf::from(tmp);
-    let mut file = fs::File::create(&tmp).map_err(io_err)?;
-    file.write_all(&bytes).map_err(io_err)?;
-    file.sync_all().map_err(io_err)?;
-    drop(file);
-    fs::rename(&tmp, path).map_err(io_err)
+    tmp.push(format!(".{}-{n}.tmp", std::process::id()));
+    PathBuf::from(tmp)
 }
 
 /// Reads a checkpoint: the rule as written and the values.
@@ -121,10 +151,15 @@ mod tests {
         let values: Vec<u16> = (0..1000).map(|i| (i * 7 % 13) as u16).collect();
         save(&path, "0.137", &values).unwrap();
         assert_eq!(load(&path).unwrap(), ("0.137".to_string(), values.clone()));
-        // A second save replaces the first; no temporary file is left behind.
+        // A second save replaces the first; no temporary file is left behind, and a file
+        // named like the old fixed temporary name is left alone.
+        fs::write(dir.join("run.ckpt.tmp"), b"precious").unwrap();
         save(&path, "0.137", &values[..10]).unwrap();
         assert_eq!(load(&path).unwrap().1, &values[..10]);
-        assert!(!dir.join("run.ckpt.tmp").exists());
+        assert_eq!(fs::read(dir.join("run.ckpt.tmp")).unwrap(), b"precious");
+        assert_eq!(fs::read_dir(&dir).unwrap().count(), 2);
+        // Temporary names differ from save to save.
+        assert_ne!(temporary_name(&path), temporary_name(&path));
         // Damage: flip a byte, truncate.
         let mut bytes = fs::read(&path).unwrap();
         bytes[30] ^= 1;

@@ -110,9 +110,9 @@ impl HeapComponent {
         let n = self.heap;
         let (p, e1) = (period.period, period.preperiod.max(1));
         let value = |h: u64| k.value(h).map(Nimber);
-        let digits: Vec<(u64, u8)> = match &self.rule.kind {
+        let digits: Vec<(u64, u8)> = match self.rule.kind() {
             RuleKind::TakeBreak(tb) if tb.as_plain_code().is_some() => tb
-                .code
+                .code()
                 .digits()
                 .iter()
                 .enumerate()
@@ -226,7 +226,7 @@ impl HeapComponent {
 
 impl Component for HeapComponent {
     fn rule(&self) -> String {
-        self.rule.name.clone()
+        self.rule.name().to_string()
     }
 
     fn args(&self) -> Vec<String> {
@@ -278,7 +278,7 @@ impl Component for HeapComponent {
         if option_count_bound(&self.rule, self.heap) <= MAX_LISTED_OPTIONS {
             return self.listed_moves_to_value(target, ctx);
         }
-        if self.rule.kind == RuleKind::EvenIfNotAll {
+        if *self.rule.kind() == RuleKind::EvenIfNotAll {
             return Ok(self.even_if_not_all_moves_to_value(target));
         }
         let k = self.known(self.heap)?;

@@ -1,4 +1,23 @@
 //! Heap games: take-and-break rules and their nim-sequences.
+//!
+//! - [`rules`]: the rules as the expression language writes them ([`HeapRule`], checked
+//!   [`RuleKind`]s: [`TakeBreak`] codes with constraints, [`RemovalSet`]s);
+//!   [`code`]: octal and hexadecimal codes.
+//! - [`plain`], [`sparse`]: the sequence engines; [`sequence`] picks one
+//!   ([`engine_for`]) and caches what is known per rule ([`heap_value`]).
+//! - [`period`]: periods, found and proven (Guy–Smith and published theorems).
+//! - [`run`]: a long computation as one call ([`SequenceRun`]): chunks, checkpoints
+//!   ([`checkpoint`]), the proof driver, typed reports; [`report`]: histograms and plots.
+//! - [`component`]: a heap as a component of a sum; [`options`]: the moves of one heap.
+//!
+//! ```
+//! use grundy::control::Control;
+//! use grundy::heap::{Goal, HeapRule, RunOptions, SequenceRun};
+//! let mut run = SequenceRun::new(HeapRule::parse("0.137").unwrap(), RunOptions::new(Goal::Values(201))).unwrap();
+//! let report = run.run(&mut Control::none()).unwrap();
+//! assert_eq!(&run.values()[..10], &[0, 1, 1, 2, 0, 3, 1, 1, 0, 3]);
+//! assert!(report.period.unwrap().proven());
+//! ```
 
 pub mod checkpoint;
 pub mod code;
@@ -8,5 +27,19 @@ pub mod period;
 pub mod plain;
 pub mod report;
 pub mod rules;
+pub mod run;
 pub mod sequence;
 pub mod sparse;
+
+pub use checkpoint::CheckpointError;
+pub use code::{Code, CodeError};
+pub use component::{HeapComponent, HeapGame};
+pub use period::{Period, PeriodSummary, Proof, ProofStep, find_period, next_proof_step};
+pub use rules::{Constraint, HeapRule, RemovalSet, RuleError, RuleKind, TakeBreak};
+pub use run::{
+    CheckpointMode, Goal, ProofStatus, RunError, RunOptions, RunReport, RunStats, RunStatus,
+    SequenceRun,
+};
+pub use sequence::{
+    HeapValueError, SequenceEngine, SequenceError, engine_for, heap_value, heap_value_within,
+};

@@ -33,14 +33,14 @@ impl HeapOption {
 /// listing the moves of a huge heap one by one.
 pub fn option_count_bound(rule: &HeapRule, n: u64) -> u128 {
     let n = u128::from(n);
-    match &rule.kind {
+    match rule.kind() {
         RuleKind::TakeBreak(tb) => {
             let per_removal = match tb.max_heaps_left() {
                 3 => n * n / 12 + n + 1,
                 2 => n / 2 + 2,
                 _ => 2,
             };
-            (tb.code.max_removal() as u128 + 1) * per_removal
+            (tb.code().max_removal() as u128 + 1) * per_removal
         }
         RuleKind::Subtraction(set) => set.len() as u128,
         RuleKind::AllBut(_) | RuleKind::Half | RuleKind::EvenIfNotAll => n + 1,
@@ -53,9 +53,9 @@ pub fn option_count_bound(rule: &HeapRule, n: u64) -> u128 {
 pub fn for_each_option(rule: &HeapRule, n: u64, mut f: impl FnMut(HeapOption)) {
     let mut emit = |removed: u64, parts: Vec<u64>| f(HeapOption { removed, parts });
     let leave = |left: u64| if left == 0 { vec![] } else { vec![left] };
-    match &rule.kind {
+    match rule.kind() {
         RuleKind::TakeBreak(tb) => {
-            for (j, &digit) in tb.code.digits().iter().enumerate() {
+            for (j, &digit) in tb.code().digits().iter().enumerate() {
                 let j = j as u64;
                 if j > n {
                     break;

@@ -54,7 +54,9 @@ pub enum Proof {
 }
 
 /// A period of a nim-sequence: `g(n + period) = g(n) + saltus` for all `n ≥ preperiod`.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// Serialized as a [`PeriodSummary`].
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(into = "PeriodSummary")]
 pub struct Period {
     /// The period `p ≥ 1`.
     pub period: u64,
@@ -126,6 +128,42 @@ impl fmt::Display for Period {
     }
 }
 
+/// A [`Period`] as front ends show it in JSON: the numbers, whether it is proven, and the
+/// proof in words (`apparent`, `Guy-Smith theorem, 168 values`, a theorem's statement).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct PeriodSummary {
+    /// The period `p`.
+    pub period: u64,
+    /// The preperiod `e`.
+    pub preperiod: u64,
+    /// How it is established, in words.
+    pub proof: String,
+    /// Whether it is proven.
+    pub proven: bool,
+    /// The saltus `s`.
+    pub saltus: u64,
+}
+
+impl From<Period> for PeriodSummary {
+    fn from(p: Period) -> Self {
+        let proof = match &p.proof {
+            Proof::Apparent => "apparent".to_string(),
+            Proof::GuySmith {
+                heaps: 1, needed, ..
+            } => format!("subtraction-game window, {needed} values"),
+            Proof::GuySmith { needed, .. } => format!("Guy-Smith theorem, {needed} values"),
+            Proof::Theorem(t) => (*t).to_string(),
+        };
+        PeriodSummary {
+            period: p.period,
+            preperiod: p.preperiod,
+            proven: p.proven(),
+            proof,
+            saltus: p.saltus,
+        }
+    }
+}
+
 /// What kind of argument can prove a period of a rule.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ProofMethod {
@@ -160,10 +198,10 @@ pub enum ProofMethod {
 
 /// How periods of `rule` are proven.
 pub fn proof_method(rule: &HeapRule) -> ProofMethod {
-    match &rule.kind {
+    match rule.kind() {
         RuleKind::TakeBreak(tb) if tb.as_plain_code().is_some() => ProofMethod::GuySmith {
             heaps: tb.max_heaps_left(),
-            max_removal: tb.code.max_removal() as u64,
+            max_removal: tb.code().max_removal() as u64,
         },
         RuleKind::TakeBreak(_) => ProofMethod::None { saltus: false },
         RuleKind::Subtraction(set) => ProofMethod::GuySmith {

@@ -104,7 +104,7 @@ impl PlainSequence {
         self.stamp += 1;
         let n = self.values.len();
         let rule = Arc::clone(&self.rule);
-        self.mark_options(&rule.kind, n);
+        self.mark_options(rule.kind(), n);
         let mex = self.mex();
         u16::try_from(mex).map_err(|_| SequenceError::ValueTooLarge { heap: n as u64 })
     }
@@ -112,7 +112,7 @@ impl PlainSequence {
     fn mark_options(&mut self, rule: &RuleKind, n: usize) {
         match rule {
             RuleKind::TakeBreak(tb) => {
-                for (j, &digit) in tb.code.digits().iter().enumerate().take(n + 1) {
+                for (j, &digit) in tb.code().digits().iter().enumerate().take(n + 1) {
                     let m = n - j;
                     if digit & 1 != 0 && m == 0 {
                         self.mark(0);

@@ -82,20 +82,173 @@ impl Constraint {
     }
 }
 
+/// Why a rule's parts do not make a rule: what the checked constructors ([`RemovalSet::new`],
+/// [`TakeBreak::new`]) refuse.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RuleError {
+    /// A set of removals without any member.
+    #[error("a set of removals needs at least one number")]
+    EmptySet,
+    /// A removal of nothing.
+    #[error("a set of removals cannot list 0: every move removes at least one token")]
+    ZeroRemoval,
+    /// A removal past [`MAX_SET_ELEMENT`].
+    #[error("{value} is too large for a set of removals: the largest allowed is {max}")]
+    RemovalTooLarge {
+        /// The removal.
+        value: u64,
+        /// The largest allowed, [`MAX_SET_ELEMENT`].
+        max: u64,
+    },
+    /// The digit before the point allows a move that removes nothing and does not split.
+    #[error(
+        "the digit before the point may only split heaps (0, 4, 8 or c), not {digit:x}: removing \
+         nothing and leaving one heap or none would be a move that changes nothing"
+    )]
+    FirstDigit {
+        /// The digit.
+        digit: u8,
+    },
+    /// Not one constraint per digit.
+    #[error("a code with {digits} digits needs {digits} constraints, not {constraints}")]
+    ConstraintCount {
+        /// Digits of the code.
+        digits: usize,
+        /// Constraints given.
+        constraints: usize,
+    },
+    /// A constraint on a digit whose moves leave at most one heap.
+    #[error(
+        "a constraint (`!`, `?`, `=`) needs a digit that splits the heap (4, 8 or more); digit {index} does not"
+    )]
+    ConstraintWithoutSplit {
+        /// Which digit (`j`, the tokens removed).
+        index: usize,
+    },
+}
+
+/// A set of removals for a subtraction or all-but game: not empty, sorted, without repeats,
+/// every member from 1 to [`MAX_SET_ELEMENT`] (so at most that many members). Built only by
+/// [`RemovalSet::new`], which checks all of this; reads as a slice.
+///
+/// ```
+/// use grundy::heap::rules::{RemovalSet, RuleError};
+/// let set = RemovalSet::new(vec![4, 1, 3, 1]).unwrap();
+/// assert_eq!(set.as_slice(), &[1, 3, 4]);
+/// assert_eq!(RemovalSet::new(vec![0]), Err(RuleError::ZeroRemoval));
+/// assert_eq!(RemovalSet::new(vec![]), Err(RuleError::EmptySet));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct RemovalSet(Vec<u64>);
+
+impl RemovalSet {
+    /// Checks, sorts and deduplicates `set`.
+    pub fn new(mut set: Vec<u64>) -> Result<Self, RuleError> {
+        if set.is_empty() {
+            return Err(RuleError::EmptySet);
+        }
+        if set.contains(&0) {
+            return Err(RuleError::ZeroRemoval);
+        }
+        if let Some(&value) = set.iter().find(|&&v| v > MAX_SET_ELEMENT) {
+            return Err(RuleError::RemovalTooLarge {
+                value,
+                max: MAX_SET_ELEMENT,
+            });
+        }
+        set.sort_unstable();
+        set.dedup();
+        Ok(RemovalSet(set))
+    }
+
+    /// `1, 2, ..., max` (Bash).
+    pub fn up_to(max: u64) -> Result<Self, RuleError> {
+        if max == 0 {
+            return Err(RuleError::EmptySet);
+        }
+        if max > MAX_SET_ELEMENT {
+            return Err(RuleError::RemovalTooLarge {
+                value: max,
+                max: MAX_SET_ELEMENT,
+            });
+        }
+        Ok(RemovalSet((1..=max).collect()))
+    }
+
+    /// The members, ascending.
+    pub fn as_slice(&self) -> &[u64] {
+        &self.0
+    }
+
+    /// The largest member.
+    pub fn max(&self) -> u64 {
+        // Never empty (checked by the constructors).
+        self.0.last().copied().unwrap_or(0)
+    }
+}
+
+impl std::ops::Deref for RemovalSet {
+    type Target = [u64];
+    fn deref(&self) -> &[u64] {
+        &self.0
+    }
+}
+
+impl<'a> IntoIterator for &'a RemovalSet {
+    type Item = &'a u64;
+    type IntoIter = std::slice::Iter<'a, u64>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.iter()
+    }
+}
+
 /// A take-and-break code: an octal or hexadecimal [`Code`], with a constraint per digit.
+/// Built by [`TakeBreak::new`] (or [`TakeBreak::plain`]), which checks that the digit before
+/// the point only splits and that constraints stand only on digits that split.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct TakeBreak {
-    /// The code.
-    pub code: Code,
+    code: Code,
     /// `constraints[j]` applies to the heaps left by removing `j` tokens (as many as digits).
-    pub constraints: Vec<Constraint>,
+    constraints: Vec<Constraint>,
 }
 
 impl TakeBreak {
+    /// A code with one constraint per digit.
+    pub fn new(code: Code, constraints: Vec<Constraint>) -> Result<Self, RuleError> {
+        let d0 = code.digit(0);
+        if d0 & 3 != 0 {
+            return Err(RuleError::FirstDigit { digit: d0 });
+        }
+        if constraints.len() != code.digits().len() {
+            return Err(RuleError::ConstraintCount {
+                digits: code.digits().len(),
+                constraints: constraints.len(),
+            });
+        }
+        if let Some(index) = constraints
+            .iter()
+            .enumerate()
+            .position(|(j, &c)| c != Constraint::Any && code.digit(j) & 0b1100 == 0)
+        {
+            return Err(RuleError::ConstraintWithoutSplit { index });
+        }
+        Ok(TakeBreak { code, constraints })
+    }
+
     /// A code without constraints.
-    pub fn plain(code: Code) -> Self {
+    pub fn plain(code: Code) -> Result<Self, RuleError> {
         let constraints = vec![Constraint::Any; code.digits().len()];
-        TakeBreak { code, constraints }
+        TakeBreak::new(code, constraints)
+    }
+
+    /// The code.
+    pub fn code(&self) -> &Code {
+        &self.code
+    }
+
+    /// The constraints, one per digit.
+    pub fn constraints(&self) -> &[Constraint] {
+        &self.constraints
     }
 
     /// The constraint on removing `j` tokens.
@@ -140,15 +293,17 @@ impl fmt::Display for TakeBreak {
     }
 }
 
-/// What a heap game's moves are.
+/// What a heap game's moves are. Every variant's data is a checked type ([`TakeBreak`],
+/// [`RemovalSet`]), so a `RuleKind` is always a valid rule; it is also the key of the
+/// per-rule sequence cache (equal kinds are the same game, whatever their names).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum RuleKind {
     /// An octal or hexadecimal code, possibly with constraints.
     TakeBreak(TakeBreak),
-    /// Remove a number of tokens in the set (sorted, no repeats, no zero).
-    Subtraction(Vec<u64>),
-    /// Remove any positive number of tokens except those in the set (sorted, no repeats).
-    AllBut(Vec<u64>),
+    /// Remove a number of tokens in the set.
+    Subtraction(RemovalSet),
+    /// Remove any positive number of tokens except those in the set.
+    AllBut(RemovalSet),
     /// Lasker's Nim: remove any positive number, or split a heap into two non-empty heaps.
     Lasker,
     /// Remove at least half of a heap (leave at most `⌊n/2⌋`).
@@ -157,13 +312,13 @@ pub enum RuleKind {
     EvenIfNotAll,
 }
 
-/// A heap game's rule: its moves and the name it is written with.
+/// A heap game's rule: its moves and the name it is written with. Built by
+/// [`HeapRule::parse`] or [`HeapRule::from_kind`]; the name always reads back as the same
+/// moves.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct HeapRule {
-    /// The moves.
-    pub kind: RuleKind,
-    /// The rule as written in expressions (`kayles`, `0.137`, `sub(1,3,4)`), canonical.
-    pub name: String,
+    kind: RuleKind,
+    name: String,
 }
 
 impl fmt::Display for HeapRule {
@@ -181,8 +336,8 @@ impl HeapRule {
     pub fn from_kind(kind: RuleKind) -> Self {
         let name = match &kind {
             RuleKind::TakeBreak(tb) => tb.to_string(),
-            RuleKind::Subtraction(s) => format!("sub({})", set_text(s)),
-            RuleKind::AllBut(s) => format!("allbut({})", set_text(s)),
+            RuleKind::Subtraction(s) => format!("sub({})", set_text(s.as_slice())),
+            RuleKind::AllBut(s) => format!("allbut({})", set_text(s.as_slice())),
             RuleKind::Lasker => "lasker".into(),
             RuleKind::Half => "half".into(),
             RuleKind::EvenIfNotAll => "even-if-not-all".into(),
@@ -190,12 +345,27 @@ impl HeapRule {
         HeapRule { kind, name }
     }
 
+    /// The moves.
+    pub fn kind(&self) -> &RuleKind {
+        &self.kind
+    }
+
+    /// The rule as written in expressions (`kayles`, `0.137`, `sub(1,3,4)`), canonical.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The same moves under their canonical name (`0.77` for `kayles`).
+    pub fn canonical(&self) -> HeapRule {
+        HeapRule::from_kind(self.kind.clone())
+    }
+
     /// Reads a rule as written in an expression, without heaps: `kayles`, `0.137`,
     /// `sub(1,3,4)`, `4!.0`.
     ///
     /// ```
     /// use grundy::heap::rules::HeapRule;
-    /// assert_eq!(HeapRule::parse("bash(3)").unwrap().name, "bash(3)");
+    /// assert_eq!(HeapRule::parse("bash(3)").unwrap().name(), "bash(3)");
     /// assert!(HeapRule::parse("0.1g").is_err());
     /// ```
     pub fn parse(text: &str) -> Result<HeapRule, ExprError> {
@@ -219,8 +389,8 @@ impl HeapRule {
     pub fn plain_code(&self) -> Option<Code> {
         match &self.kind {
             RuleKind::TakeBreak(tb) => tb.as_plain_code().cloned(),
-            RuleKind::Subtraction(set) if set.last().is_some_and(|&m| m <= 4096) => {
-                let max = *set.last()? as usize;
+            RuleKind::Subtraction(set) if set.max() <= 4096 => {
+                let max = usize::try_from(set.max()).ok()?;
                 let mut digits = vec![0u8; max + 1];
                 for &s in set {
                     digits[s as usize] = 3;
@@ -332,8 +502,9 @@ fn build_term(term: &TermSpec) -> Result<Vec<Box<dyn Component>>, ExprError> {
 
 fn named_code(name: &str, code: &str, constraint0: Constraint) -> HeapRule {
     let code: Code = code.parse().expect("the named codes are valid");
-    let mut tb = TakeBreak::plain(code);
-    tb.constraints[0] = constraint0;
+    let mut constraints = vec![Constraint::Any; code.digits().len()];
+    constraints[0] = constraint0;
+    let tb = TakeBreak::new(code, constraints).expect("the named codes are valid");
     HeapRule {
         kind: RuleKind::TakeBreak(tb),
         name: name.into(),
@@ -405,8 +576,10 @@ pub fn rule_of_term(term: &TermSpec) -> Result<HeapRule, ExprError> {
                     ),
                 ));
             }
+            let set = RemovalSet::up_to(max)
+                .map_err(|e| ExprError::new(k.span.clone(), e.to_string()))?;
             HeapRule {
-                kind: RuleKind::Subtraction((1..=max).collect()),
+                kind: RuleKind::Subtraction(set),
                 name: format!("bash({max})"),
             }
         }
@@ -420,7 +593,7 @@ pub fn rule_of_term(term: &TermSpec) -> Result<HeapRule, ExprError> {
 }
 
 /// A set of removals: positive, at most [`MAX_SET_ELEMENT`], sorted and without repeats.
-fn number_set(params: &[Spanned<String>], rule: &str) -> Result<Vec<u64>, ExprError> {
+fn number_set(params: &[Spanned<String>], rule: &str) -> Result<RemovalSet, ExprError> {
     let mut set = Vec::with_capacity(params.len());
     for p in params {
         let v = parse_u64(p, "a number of tokens")?;
@@ -440,9 +613,13 @@ fn number_set(params: &[Spanned<String>], rule: &str) -> Result<Vec<u64>, ExprEr
         }
         set.push(v);
     }
-    set.sort_unstable();
-    set.dedup();
-    Ok(set)
+    // Each member is checked above, with its place; the whole set can still be refused (no
+    // member at all).
+    let span = match (params.first(), params.last()) {
+        (Some(a), Some(b)) => a.span.start..b.span.end,
+        _ => 0..0,
+    };
+    RemovalSet::new(set).map_err(|e| ExprError::new(span, format!("`{rule}`: {e}")))
 }
 
 /// Reads a code literal with optional constraint markers (`!`, `?`, `=`) after digits.
@@ -523,7 +700,7 @@ fn parse_take_break(word: &Spanned<String>) -> Result<TakeBreak, ExprError> {
         }
         constraints[j] = constraint;
     }
-    Ok(TakeBreak { code, constraints })
+    TakeBreak::new(code, constraints).map_err(|e| ExprError::new(word.span.clone(), e.to_string()))
 }
 
 #[cfg(test)]
@@ -550,20 +727,20 @@ mod tests {
             "half",
             "even-if-not-all",
         ] {
-            assert_eq!(rule(text).unwrap().name, text);
+            assert_eq!(rule(text).unwrap().name(), text);
         }
-        assert_eq!(rule("sub(4,1,3,1)").unwrap().name, "sub(1,3,4)");
-        assert_eq!(rule("allbut(2,1)").unwrap().name, "allbut(1,2)");
+        assert_eq!(rule("sub(4,1,3,1)").unwrap().name(), "sub(1,3,4)");
+        assert_eq!(rule("allbut(2,1)").unwrap().name(), "allbut(1,2)");
         assert_eq!(
-            rule("bash(3)").unwrap().kind,
-            RuleKind::Subtraction(vec![1, 2, 3])
+            rule("bash(3)").unwrap().kind(),
+            &RuleKind::Subtraction(RemovalSet::new(vec![1, 2, 3]).unwrap())
         );
         assert_eq!(
-            rule("grundys-game").unwrap().kind,
-            rule("4!.0").unwrap().kind
+            rule("grundys-game").unwrap().kind(),
+            rule("4!.0").unwrap().kind()
         );
-        assert_eq!(rule("kayles").unwrap().kind, rule("0.77").unwrap().kind);
-        assert_eq!(rule(".137").unwrap().name, "0.137");
+        assert_eq!(rule("kayles").unwrap().kind(), rule("0.77").unwrap().kind());
+        assert_eq!(rule(".137").unwrap().name(), "0.137");
     }
 
     #[test]

@@ -10,8 +10,8 @@ use super::code::Code;
 use super::period::{Period, ProofMethod, ProofStep, find_period, next_proof_step, proof_method};
 use super::plain::PlainSequence;
 use super::rules::{HeapRule, RuleKind};
-use super::sparse::{SparseError, SparseSequence};
-use crate::control::Control;
+use super::sparse::{SparseError, SparseSequence, SparseStats};
+use crate::control::{Budget, BudgetError, Control};
 use std::collections::HashMap;
 use std::fmt;
 use std::sync::{Arc, Mutex, OnceLock};
@@ -65,9 +65,10 @@ pub trait SequenceEngine: fmt::Debug + Send {
     /// The bytes this engine needs to compute up to `g(n)` (to refuse what the machine
     /// cannot).
     fn memory_needed(&self, n: u64) -> u64;
-    /// Engine-specific statistics (name, value) for `--stats`.
-    fn stats(&self) -> Vec<(String, String)> {
-        Vec::new()
+    /// The sparse-space engine's statistics (mask, rare values, work counters); `None` for
+    /// the other engines.
+    fn sparse_stats(&self) -> Option<SparseStats> {
+        None
     }
 }
 
@@ -115,22 +116,8 @@ impl SequenceEngine for SparseEngine {
     fn memory_needed(&self, n: u64) -> u64 {
         SparseSequence::memory_needed(&self.code, n)
     }
-    fn stats(&self) -> Vec<(String, String)> {
-        let s = self.inner.stats();
-        let rare: Vec<String> = s.rare_values.iter().map(u16::to_string).collect();
-        vec![
-            (
-                "mask".into(),
-                s.mask
-                    .map_or("none (all values in full)".into(), |m| format!("{m:#b}")),
-            ),
-            ("rare values".into(), rare.join(" ")),
-            ("rare positions".into(), s.rare_positions.to_string()),
-            ("rare-xor steps".into(), s.rare_xor_steps.to_string()),
-            ("scan steps".into(), s.scan_steps.to_string()),
-            ("dense values".into(), s.dense_values.to_string()),
-            ("mask changes".into(), s.mask_changes.to_string()),
-        ]
+    fn sparse_stats(&self) -> Option<SparseStats> {
+        Some(self.inner.stats())
     }
 }
 
@@ -171,7 +158,7 @@ pub fn closed_form(rule: &HeapRule, n: u64) -> Option<u64> {
         // No move from an empty heap; answered here for the rules with a closed form.
         return closed_form(rule, 1).map(|_| 0);
     }
-    match rule.kind {
+    match *rule.kind() {
         RuleKind::Half => Some(u64::from(64 - n.leading_zeros())),
         RuleKind::Lasker => Some(match n % 4 {
             1 | 2 => n,
@@ -223,11 +210,14 @@ pub enum HeapValueError {
     /// The engine failed.
     #[error(transparent)]
     Sequence(#[from] SequenceError),
-    /// The heap is too large to compute directly and no proven period covers it.
+    /// The computation was cancelled, or passed the work budget.
+    #[error(transparent)]
+    Budget(#[from] BudgetError),
+    /// The heap is too large to compute directly and no proven period covers it. (A front
+    /// end may suggest how to look for a proof with more values.)
     #[error(
         "heap {heap} is too large: no period of {rule} is proven within {checked} values, and \
-         computing {heap} values directly is beyond the limit of {limit} \
-         (try `grundy sequence {rule} --prove --max N`)"
+         computing {heap} values directly is beyond the limit of {limit}"
     )]
     TooLarge {
         /// The rule.
@@ -243,7 +233,7 @@ pub enum HeapValueError {
 
 /// How many values the cache computes at most to look for a proof of a period.
 fn proof_budget(rule: &HeapRule) -> u64 {
-    match &rule.kind {
+    match rule.kind() {
         _ if runs_sparse(rule) => 1 << 20,
         RuleKind::TakeBreak(tb) if tb.max_heaps_left() == 3 => 1 << 9,
         RuleKind::TakeBreak(tb) if tb.max_heaps_left() == 2 => 1 << 12,
@@ -255,7 +245,7 @@ fn proof_budget(rule: &HeapRule) -> u64 {
 /// values) on the sparse engine; on the plain engine about `2^30` steps: it costs `O(n)` per
 /// value with splits into two heaps, `O(n²)` into three, `O(|S|)` for a subtraction game.
 pub fn direct_limit(rule: &HeapRule) -> u64 {
-    match &rule.kind {
+    match rule.kind() {
         _ if runs_sparse(rule) => 1 << 26,
         RuleKind::TakeBreak(tb) if tb.max_heaps_left() == 3 => 1 << 10,
         RuleKind::TakeBreak(tb) if tb.max_heaps_left() == 2 => 1 << 15,
@@ -275,7 +265,8 @@ struct Entry {
     proof_tried: bool,
 }
 
-type Cache = Mutex<HashMap<String, Arc<Mutex<Entry>>>>;
+/// The per-rule cache, keyed by the moves (so `kayles` and `0.77` share one entry).
+type Cache = Mutex<HashMap<RuleKind, Arc<Mutex<Entry>>>>;
 
 fn cache() -> &'static Cache {
     static CACHE: OnceLock<Cache> = OnceLock::new();
@@ -283,11 +274,11 @@ fn cache() -> &'static Cache {
 }
 
 fn entry_for(rule: &HeapRule) -> Result<Arc<Mutex<Entry>>, SequenceError> {
-    let canonical = HeapRule::from_kind(rule.kind.clone());
     let mut map = cache().lock().unwrap_or_else(|e| e.into_inner());
-    if let Some(e) = map.get(&canonical.name) {
+    if let Some(e) = map.get(rule.kind()) {
         return Ok(Arc::clone(e));
     }
+    let canonical = rule.canonical();
     let entry = Arc::new(Mutex::new(Entry {
         engine: engine_for(&canonical, Vec::new())?,
         known: Arc::new(Known {
@@ -297,13 +288,31 @@ fn entry_for(rule: &HeapRule) -> Result<Arc<Mutex<Entry>>, SequenceError> {
         }),
         proof_tried: false,
     }));
-    map.insert(canonical.name, Arc::clone(&entry));
+    map.insert(canonical.kind().clone(), Arc::clone(&entry));
     Ok(entry)
 }
 
+/// Extends `engine` to `len` values under `budget`: charged one unit per value, stopped by
+/// its cancellation.
+fn extend_under(
+    engine: &mut dyn SequenceEngine,
+    len: u64,
+    budget: &Budget,
+) -> Result<(), HeapValueError> {
+    let have = engine.values().len() as u64;
+    budget.afford(len.saturating_sub(have))?;
+    let mut control = Control::none().with_cancel(budget.cancel_flag());
+    let done = engine.extend_to_len(len, &mut control)?;
+    budget.charge((engine.values().len() as u64).saturating_sub(have))?;
+    if !done {
+        return Err(BudgetError::Cancelled.into());
+    }
+    Ok(())
+}
+
 impl Entry {
-    fn extend(&mut self, n: u64) -> Result<(), SequenceError> {
-        self.engine.extend_to_len(n, &mut Control::none())?;
+    fn extend(&mut self, n: u64, budget: &Budget) -> Result<(), HeapValueError> {
+        extend_under(self.engine.as_mut(), n, budget)?;
         let values = self.engine.values().to_vec();
         let period = find_period(&self.known.rule, &values);
         self.known = Arc::new(Known {
@@ -314,27 +323,41 @@ impl Entry {
         Ok(())
     }
 
-    fn try_proof(&mut self) -> Result<(), SequenceError> {
-        self.proof_tried = true;
+    fn try_proof(&mut self, budget: &Budget) -> Result<(), HeapValueError> {
         if matches!(
             proof_method(&self.known.rule),
             ProofMethod::None { .. } | ProofMethod::NotPeriodic
         ) {
+            self.proof_tried = true;
             return Ok(());
         }
-        let budget = proof_budget(&self.known.rule);
+        let max = proof_budget(&self.known.rule);
         while let ProofStep::Extend(n) =
-            next_proof_step(&self.known.rule, self.engine.values(), budget)
+            next_proof_step(&self.known.rule, self.engine.values(), max)
         {
-            self.engine.extend_to_len(n, &mut Control::none())?;
+            // A cancelled attempt is tried again next time (the values so far are kept).
+            extend_under(self.engine.as_mut(), n, budget)?;
         }
-        self.extend(0)
+        self.proof_tried = true;
+        self.extend(0, budget)
     }
 }
 
 /// What is known of `rule`'s sequence, enough to answer `g(n)` for every heap up to `n`
-/// (computing and caching more values, and proving a period, as needed).
+/// (computing and caching more values, and proving a period, as needed), with no budget but
+/// the rule's own limits ([`known_within`] with a fresh default [`Budget`]).
 pub fn known(rule: &HeapRule, n: u64) -> Result<Arc<Known>, HeapValueError> {
+    known_within(rule, n, &Budget::default())
+}
+
+/// As [`known`], under `budget`: every value computed is charged one unit, and cancelling
+/// the budget stops the computation ([`HeapValueError::Budget`]); the values computed so far
+/// stay cached for the next call.
+pub fn known_within(
+    rule: &HeapRule,
+    n: u64,
+    budget: &Budget,
+) -> Result<Arc<Known>, HeapValueError> {
     if closed_form(rule, n).is_some() {
         return Ok(Arc::new(Known {
             rule: rule.clone(),
@@ -351,14 +374,14 @@ pub fn known(rule: &HeapRule, n: u64) -> Result<Arc<Known>, HeapValueError> {
     // Small heaps are computed directly; a proof is looked for (once) when a heap is past
     // what a proof attempt would compute anyway.
     if !entry.proof_tried && n >= proof_budget(rule).min(limit) {
-        entry.try_proof()?;
+        entry.try_proof(budget)?;
         if entry.known.value(n).is_some() {
             return Ok(Arc::clone(&entry.known));
         }
     }
     if n >= limit {
         return Err(HeapValueError::TooLarge {
-            rule: rule.name.clone(),
+            rule: rule.name().to_string(),
             heap: n,
             checked: entry.known.values.len() as u64,
             limit,
@@ -366,16 +389,24 @@ pub fn known(rule: &HeapRule, n: u64) -> Result<Arc<Known>, HeapValueError> {
     }
     // Grow geometrically so that heaps asked one after another do not recompute the period.
     let len = entry.known.values.len() as u64;
-    entry.extend((n + 1).max(len.saturating_mul(2)).min(limit))?;
+    entry.extend(
+        n.saturating_add(1).max(len.saturating_mul(2)).min(limit),
+        budget,
+    )?;
     Ok(Arc::clone(&entry.known))
 }
 
 /// `g(n)` for a heap of `n` under `rule`.
 pub fn heap_value(rule: &HeapRule, n: u64) -> Result<u64, HeapValueError> {
+    heap_value_within(rule, n, &Budget::default())
+}
+
+/// `g(n)` for a heap of `n` under `rule`, under `budget` (as [`known_within`]).
+pub fn heap_value_within(rule: &HeapRule, n: u64, budget: &Budget) -> Result<u64, HeapValueError> {
     if let Some(v) = closed_form(rule, n) {
         return Ok(v);
     }
-    let k = known(rule, n)?;
+    let k = known_within(rule, n, budget)?;
     Ok(k.value(n)
         .expect("`known` covers the heap it was asked for"))
 }
