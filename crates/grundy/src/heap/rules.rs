@@ -514,7 +514,7 @@ fn named_code(name: &str, code: &str, constraint0: Constraint) -> HeapRule {
 /// Checks the rule part of a term (name and parameters) into a [`HeapRule`].
 pub fn rule_of_term(term: &TermSpec) -> Result<HeapRule, ExprError> {
     let name = term.rule.value.as_str();
-    if name.starts_with(|c: char| c.is_ascii_digit() || c == '.') {
+    if looks_like_code(name) {
         no_params(term)?;
         let tb = parse_take_break(&term.rule)?;
         return Ok(HeapRule::from_kind(RuleKind::TakeBreak(tb)));
@@ -590,6 +590,20 @@ pub fn rule_of_term(term: &TermSpec) -> Result<HeapRule, ExprError> {
             ));
         }
     })
+}
+
+/// Whether a rule name is a code: it starts with a digit or the point, or with a hexadecimal
+/// digit (`c.0`, `c!.4`) followed by the point, possibly after a constraint marker.
+fn looks_like_code(name: &str) -> bool {
+    let mut chars = name.chars();
+    match chars.next() {
+        Some(c) if c.is_ascii_digit() || c == '.' => true,
+        Some(c) if c.is_ascii_hexdigit() => {
+            let rest = chars.as_str();
+            rest.trim_start_matches(['!', '?', '=']).starts_with('.')
+        }
+        _ => false,
+    }
 }
 
 /// A set of removals: positive, at most [`MAX_SET_ELEMENT`], sorted and without repeats.
@@ -741,6 +755,9 @@ mod tests {
         );
         assert_eq!(rule("kayles").unwrap().kind(), rule("0.77").unwrap().kind());
         assert_eq!(rule(".137").unwrap().name(), "0.137");
+        // A hexadecimal digit before the point (split into three heaps) reads back too.
+        assert_eq!(rule("c!.0").unwrap().name(), "c!.0");
+        assert_eq!(rule("c.04").unwrap().name(), "c.04");
     }
 
     #[test]

@@ -454,6 +454,40 @@ mod tests {
     }
 
     #[test]
+    fn the_cache_is_keyed_by_the_moves_and_cancellable() {
+        // `dawson` and `0.137` are one game: one cache entry, whatever the name.
+        let a = known(&HeapRule::parse("dawson").unwrap(), 500).unwrap();
+        let b = known(&HeapRule::parse("0.137").unwrap(), 500).unwrap();
+        assert!(Arc::ptr_eq(&a.values, &b.values));
+        // A cancelled budget stops the computation with a budget error; the next call
+        // (not cancelled) finishes it. (A rule no other test here uses.)
+        let rule = HeapRule::parse("0.6143").unwrap();
+        let budget = Budget::default();
+        budget.cancel();
+        let e = heap_value_within(&rule, 5000, &budget).unwrap_err();
+        assert!(
+            matches!(e, HeapValueError::Budget(BudgetError::Cancelled)),
+            "{e}"
+        );
+        let mut plain = PlainSequence::new(&rule);
+        plain.extend_to_len(5001, &mut Control::none()).unwrap();
+        assert_eq!(
+            heap_value(&rule, 5000).unwrap(),
+            u64::from(plain.values()[5000])
+        );
+        // Too little work allowed: refused before the work, naming the limit.
+        let small = Budget::new(crate::control::Limits {
+            max_work: 10,
+            ..Default::default()
+        });
+        let e = heap_value_within(&HeapRule::parse("0.3704").unwrap(), 4000, &small).unwrap_err();
+        assert!(
+            matches!(e, HeapValueError::Budget(BudgetError::Work { limit: 10 })),
+            "{e}"
+        );
+    }
+
+    #[test]
     fn huge_heaps_without_a_proof_are_refused() {
         let grundy = HeapRule::parse("grundys-game").unwrap();
         let e = heap_value(&grundy, 1 << 40).unwrap_err();
