@@ -251,3 +251,187 @@ fn an_interrupt_delivered_twice_still_saves() {
     assert!(std::fs::metadata(&ckpt).unwrap().len() > 100);
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+#[test]
+fn a_checkpoint_is_not_replaced_without_force() {
+    let dir = scratch("force");
+    let ckpt = dir.join("run.ckpt");
+    let c = ckpt.to_str().unwrap();
+    assert!(
+        grundy(&["sequence", "0.16", "--to", "300", "--checkpoint", c])
+            .status
+            .success()
+    );
+    let saved = std::fs::read(&ckpt).unwrap();
+    // Another rule, or fewer values of the same rule: refused, the file untouched.
+    let o = grundy(&["sequence", "kayles", "--to", "10", "--checkpoint", c]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("holds 301 values of 0.16") && stderr(&o).contains("--force"),
+        "{}",
+        stderr(&o)
+    );
+    let o = grundy(&["sequence", "0.16", "--to", "100", "--checkpoint", c]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("--resume") && stderr(&o).contains("--force"),
+        "{}",
+        stderr(&o)
+    );
+    let o = grundy(&["sequence", "0.16", "--prove", "--checkpoint", c]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert_eq!(std::fs::read(&ckpt).unwrap(), saved);
+    // A file that is not a checkpoint is not replaced either.
+    let notes = dir.join("notes.txt");
+    std::fs::write(&notes, "keep me").unwrap();
+    let o = grundy(&[
+        "sequence",
+        "kayles",
+        "--checkpoint",
+        notes.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("not a checkpoint"), "{}", stderr(&o));
+    assert_eq!(std::fs::read_to_string(&notes).unwrap(), "keep me");
+    // --force replaces it.
+    let v = json(&grundy(&[
+        "sequence",
+        "kayles",
+        "--to",
+        "10",
+        "--checkpoint",
+        c,
+        "--force",
+        "--json",
+    ]));
+    assert_eq!(v["computed"], 11);
+    let resumed = json(&grundy(&[
+        "sequence",
+        "kayles",
+        "--to",
+        "5",
+        "--checkpoint",
+        c,
+        "--resume",
+        "--json",
+    ]));
+    assert_eq!(resumed["values"], serde_json::json!([0, 1, 2, 3, 1, 4]));
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn saving_uses_a_temporary_file_of_its_own() {
+    let dir = scratch("tmpname");
+    let ckpt = dir.join("run.ckpt");
+    // A file that happens to have the name the old versions wrote to.
+    std::fs::write(dir.join("run.ckpt.tmp"), "precious").unwrap();
+    let c = ckpt.to_str().unwrap();
+    assert!(
+        grundy(&["sequence", "kayles", "--to", "50", "--checkpoint", c])
+            .status
+            .success()
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.join("run.ckpt.tmp")).unwrap(),
+        "precious"
+    );
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["run.ckpt", "run.ckpt.tmp"]);
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn resuming_a_longer_checkpoint_respects_max() {
+    let dir = scratch("max");
+    let ckpt = dir.join("run.ckpt");
+    let c = ckpt.to_str().unwrap();
+    assert!(
+        grundy(&["sequence", "kayles", "--to", "1999", "--checkpoint", c])
+            .status
+            .success()
+    );
+    // Kayles' period needs 168 values: --max 100 does not prove it, whatever the file holds.
+    let v = json(&grundy(&[
+        "sequence",
+        "kayles",
+        "--prove",
+        "--max",
+        "100",
+        "--checkpoint",
+        c,
+        "--resume",
+        "--json",
+    ]));
+    assert_eq!(v["computed"], 100);
+    assert!(
+        v["period"].is_null() || v["period"]["proven"] == false,
+        "{v}"
+    );
+    let v = json(&grundy(&[
+        "sequence",
+        "kayles",
+        "--prove",
+        "--max",
+        "1000",
+        "--checkpoint",
+        c,
+        "--resume",
+        "--json",
+    ]));
+    assert_eq!(v["period"]["proven"], true);
+    // The checkpoint keeps its 2000 values.
+    let v = json(&grundy(&[
+        "sequence",
+        "kayles",
+        "--to",
+        "1999",
+        "--checkpoint",
+        c,
+        "--resume",
+        "--json",
+    ]));
+    assert_eq!(v["computed"], 2000);
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[cfg(unix)]
+#[test]
+fn sigterm_saves_a_checkpoint_like_ctrl_c() {
+    let dir = scratch("sigterm");
+    let ckpt = dir.join("run.ckpt");
+    let c = ckpt.to_str().unwrap();
+    let child = start_long_run(c);
+    assert!(
+        Command::new("kill")
+            .args(["-TERM", &child.id().to_string()])
+            .status()
+            .unwrap()
+            .success()
+    );
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130), "{}", stderr(&out));
+    assert!(stderr(&out).contains("saved to"), "{}", stderr(&out));
+    let resumed = json(&grundy(&[
+        "sequence",
+        "grundys-game",
+        "--to",
+        "2000",
+        "--checkpoint",
+        c,
+        "--resume",
+        "--json",
+    ]));
+    let direct = json(&grundy(&[
+        "sequence",
+        "grundys-game",
+        "--to",
+        "2000",
+        "--json",
+    ]));
+    assert_eq!(resumed["values"], direct["values"]);
+    std::fs::remove_dir_all(dir).unwrap();
+}
