@@ -38,10 +38,16 @@ pub mod tokens;
 use crate::Nimber;
 use crate::control::Control;
 use crate::value::{Outcome, Value};
-use csr::Csr;
 use std::borrow::Cow;
 
-pub use tokens::{TokenMove, TokenSum, analyze_tokens};
+pub use acyclic::{AcyclicValues, solve_acyclic};
+pub use csr::Csr;
+pub use draw::{DrawError, to_dot, to_svg};
+pub use explore::{ExploreError, explore};
+pub use kernel::{KernelError, KernelReport, find_kernel, is_kernel};
+pub use loopy::{generalized_values, win_lose_draw};
+pub use read::{JudgeInput, ReadError, ReadOptions, read_edge_list, read_judge};
+pub use tokens::{TokenMove, TokenSum, analyze_tokens, sum_of_tokens};
 
 /// Why a graph computation stopped.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
