@@ -294,8 +294,5 @@ fn stats_and_reports_serialize() {
         Some(true)
     );
     let json = serde_json::to_value(&stats).unwrap();
-    assert_eq!(
-        json["engine_stats"]["dense_values"].as_u64().is_some(),
-        true
-    );
+    assert!(json["engine_stats"]["dense_values"].as_u64().is_some());
 }
