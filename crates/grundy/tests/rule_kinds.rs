@@ -64,10 +64,12 @@ proptest! {
 
     #[test]
     fn take_break_codes_are_checked(
-        digits in prop::collection::vec(0u8..16, 1..5),
+        digits in prop::collection::vec(prop_oneof![15 => 0u8..16, 1 => 16u8..=255], 1..5),
         constraints in prop::collection::vec(constraint(), 0..6),
     ) {
+        let too_large = digits.iter().any(|&d| d > 15);
         let Ok(code) = Code::from_digits(digits) else { return Ok(()); };
+        prop_assert!(!too_large);
         let n = code.digits().len();
         let result = TakeBreak::new(code.clone(), constraints.clone());
         let first_ok = code.digit(0) & 3 == 0;

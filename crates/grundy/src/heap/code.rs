@@ -49,6 +49,9 @@ pub enum CodeError {
     /// The code allows no move at all.
     #[error("`{0}` allows no move at all")]
     Empty(String),
+    /// A digit above 15 (from [`Code::from_digits`]).
+    #[error("{0} is not a digit of a code: digits are 0 to 15 (0-f)")]
+    DigitTooLarge(u8),
     /// More than one digit before the point.
     #[error("`{0}`: only one digit may stand before the point (splitting without removal)")]
     Whole(String),
@@ -57,6 +60,9 @@ pub enum CodeError {
 impl Code {
     /// The code from its digits (`digits[0]` before the point); each digit at most 15.
     pub fn from_digits(mut digits: Vec<u8>) -> Result<Code, CodeError> {
+        if let Some(&d) = digits.iter().find(|&&d| d > 15) {
+            return Err(CodeError::DigitTooLarge(d));
+        }
         while digits.len() > 1 && digits.last() == Some(&0) {
             digits.pop();
         }
@@ -176,5 +182,9 @@ mod tests {
         assert!(matches!("0.000".parse::<Code>(), Err(CodeError::Empty(_))));
         assert!(matches!("12.3".parse::<Code>(), Err(CodeError::Whole(_))));
         assert!(matches!("3".parse::<Code>(), Err(CodeError::Shape(_))));
+        assert_eq!(
+            Code::from_digits(vec![0, 16]),
+            Err(CodeError::DigitTooLarge(16))
+        );
     }
 }
