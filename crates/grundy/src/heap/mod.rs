@@ -22,6 +22,7 @@
 pub mod checkpoint;
 pub mod code;
 pub mod component;
+pub mod kind;
 pub mod options;
 pub mod period;
 pub mod plain;
