@@ -217,8 +217,13 @@ pub enum HeapValueError {
     /// The heap is too large to compute directly and no proven period covers it. (A front
     /// end may suggest how to look for a proof with more values.)
     #[error(
-        "heap {heap} is too large: no period of {rule} is proven within {checked} values, and \
-         computing {heap} values directly is beyond the limit of {limit}"
+        "heap {heap} is too large: {}, and computing {heap} values directly is beyond the \
+         limit of {limit}",
+        if *provable {
+            format!("no period of {rule} is proven within {checked} values")
+        } else {
+            format!("no theorem known here proves a period of {rule}")
+        }
     )]
     TooLarge {
         /// The rule.
@@ -229,6 +234,8 @@ pub enum HeapValueError {
         checked: u64,
         /// The most values computed directly.
         limit: u64,
+        /// Whether a proof of a period is possible at all for this rule (with more values).
+        provable: bool,
     },
 }
 
@@ -386,6 +393,10 @@ pub fn known_within(
             heap: n,
             checked: entry.known.values.len() as u64,
             limit,
+            provable: !matches!(
+                proof_method(rule),
+                ProofMethod::None { .. } | ProofMethod::NotPeriodic
+            ),
         });
     }
     // Grow geometrically so that heaps asked one after another do not recompute the period.
@@ -493,5 +504,14 @@ mod tests {
         let grundy = HeapRule::parse("grundys-game").unwrap();
         let e = heap_value(&grundy, 1 << 40).unwrap_err();
         assert!(e.to_string().contains("too large"), "{e}");
+        assert!(e.to_string().contains("no theorem"), "{e}");
+        assert!(!e.to_string().contains("--"), "{e}");
+        assert!(matches!(
+            e,
+            HeapValueError::TooLarge {
+                provable: false,
+                ..
+            }
+        ));
     }
 }
