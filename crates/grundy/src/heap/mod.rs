@@ -24,6 +24,7 @@ pub mod code;
 pub mod component;
 pub mod options;
 pub mod period;
+pub mod periodic;
 pub mod plain;
 pub mod report;
 pub mod rules;

@@ -8,6 +8,7 @@
 
 use super::code::Code;
 use super::period::{Period, ProofMethod, ProofStep, find_period, next_proof_step, proof_method};
+use super::periodic::extend_by_period;
 use super::plain::PlainSequence;
 use super::rules::{HeapRule, RuleKind};
 use super::sparse::{SparseError, SparseSequence, SparseStats};
@@ -131,12 +132,20 @@ pub fn engine_for(
 ) -> Result<Box<dyn SequenceEngine>, SequenceError> {
     if let Some(code) = rule.plain_code() {
         match SparseSequence::from_prefix(&code, prefix.clone()) {
-            Ok(inner) => return Ok(Box::new(SparseEngine { code, inner })),
+            Ok(inner) => {
+                return Ok(extend_by_period(
+                    rule,
+                    Box::new(SparseEngine { code, inner }),
+                ));
+            }
             Err(SparseError::Unsupported { .. }) => {}
             Err(e) => return Err(SequenceError::engine(e)),
         }
     }
-    Ok(Box::new(PlainSequence::from_prefix(rule, prefix)))
+    Ok(extend_by_period(
+        rule,
+        Box::new(PlainSequence::from_prefix(rule, prefix)),
+    ))
 }
 
 /// Whether `rule` runs on the fast (sparse-space) engine.
