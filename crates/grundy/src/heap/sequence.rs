@@ -130,8 +130,19 @@ pub fn engine_for(
     rule: &HeapRule,
     prefix: Vec<u16>,
 ) -> Result<Box<dyn SequenceEngine>, SequenceError> {
-    if let Some(code) = rule.plain_code() {
-        match SparseSequence::from_prefix(&code, prefix.clone()) {
+    let sparse = match rule.kind() {
+        // Constraints on the splits (Grundy's game): see `sparse::moves::Split`.
+        RuleKind::TakeBreak(tb) if tb.as_plain_code().is_none() => Some((
+            tb.code().clone(),
+            SparseSequence::from_take_break(tb, prefix.clone()),
+        )),
+        _ => rule.plain_code().map(|code| {
+            let sparse = SparseSequence::from_prefix(&code, prefix.clone());
+            (code, sparse)
+        }),
+    };
+    if let Some((code, sparse)) = sparse {
+        match sparse {
             Ok(inner) => {
                 return Ok(extend_by_period(
                     rule,
