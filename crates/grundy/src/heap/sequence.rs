@@ -124,8 +124,11 @@ impl SequenceEngine for SparseEngine {
 
 /// The engine for `rule`, continuing from `prefix` (the first values, e.g. from a
 /// checkpoint; empty to start afresh). The one place where the engine is chosen: the
-/// sparse-space engine for plain octal and hexadecimal codes (subtraction games with small
-/// sets included) where it supports them, the plain engine for everything else.
+/// sparse-space engine for octal and hexadecimal codes (subtraction games with small sets
+/// included, constraints on two-heap splits such as Grundy's game too) where it supports
+/// them, the plain engine for everything else; wrapped, when a theorem can prove the rule's
+/// period, in [`PeriodicEngine`](super::periodic::PeriodicEngine), which extends by copying
+/// once the period is proven.
 pub fn engine_for(
     rule: &HeapRule,
     prefix: Vec<u16>,
@@ -262,10 +265,15 @@ fn proof_budget(rule: &HeapRule) -> u64 {
 }
 
 /// How many values the cache computes at most to answer a heap directly: `2^26` (128 MiB of
-/// values) on the sparse engine; on the plain engine about `2^30` steps: it costs `O(n)` per
+/// values) on the sparse engine (`2^18` for constrained splits, whose scans are long); on the plain engine about `2^30` steps: it costs `O(n)` per
 /// value with splits into two heaps, `O(n²)` into three, `O(|S|)` for a subtraction game.
 pub fn direct_limit(rule: &HeapRule) -> u64 {
     match rule.kind() {
+        // Constrained two-heap splits (Grundy's game) on the sparse engine: some 4000 steps
+        // per value (the scan for rare values is long), so `2^30` steps is `2^18` values.
+        RuleKind::TakeBreak(tb) if tb.as_plain_code().is_none() && tb.max_heaps_left() == 2 => {
+            1 << 18
+        }
         _ if runs_sparse(rule) => 1 << 26,
         RuleKind::TakeBreak(tb) if tb.max_heaps_left() == 3 => 1 << 10,
         RuleKind::TakeBreak(tb) if tb.max_heaps_left() == 2 => 1 << 15,
