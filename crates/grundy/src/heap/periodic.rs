@@ -263,6 +263,32 @@ mod tests {
         }
     }
 
+    /// Octal codes of up to three digits after the point, `4.` before it or not.
+    fn short_code() -> impl proptest::strategy::Strategy<Value = HeapRule> {
+        use proptest::prelude::*;
+        (
+            prop::sample::select(vec!["0", "4"]),
+            prop::collection::vec(0u8..8, 1..=3),
+        )
+            .prop_filter_map("a rule", |(d0, rest)| {
+                let digits: String = rest.iter().map(|d| char::from(b'0' + d)).collect();
+                HeapRule::parse(&format!("{d0}.{digits}")).ok()
+            })
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+
+        /// Whatever the code, proven early or not, the values are the plain engine's.
+        #[test]
+        fn random_codes_match_the_plain_engine(rule in short_code()) {
+            let mut e = engine_for(&rule, Vec::new()).unwrap();
+            proptest::prop_assert!(e.extend_to_len(3000, &mut Control::none()).unwrap());
+            let expected = plain(&rule, 3000);
+            proptest::prop_assert_eq!(e.values(), expected.as_slice());
+        }
+    }
+
     #[test]
     fn resuming_and_extending_in_steps_give_the_same_values() {
         let rule = HeapRule::parse("0.137").unwrap();
