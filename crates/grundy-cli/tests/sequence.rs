@@ -165,7 +165,7 @@ fn checkpoint_and_resume_give_the_uninterrupted_result() {
     std::fs::remove_dir_all(dir).unwrap();
 }
 
-/// Starts a run long enough to interrupt (Grundy's game runs on the plain engine), checkpointing
+/// Starts a run long enough to interrupt (Grundy's game to 5·10^6 takes minutes), checkpointing
 /// to `checkpoint`, and gives it time to get going.
 #[cfg(unix)]
 fn start_long_run(checkpoint: &str) -> Child {
@@ -201,7 +201,7 @@ fn ctrl_c_saves_a_checkpoint_that_resumes() {
     let out = child.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(130), "{}", stderr(&out));
     assert!(stderr(&out).contains("--resume"), "{}", stderr(&out));
-    // Resume (Grundy's game runs on the plain engine, slow enough to be interrupted) and
+    // Resume (Grundy's game is slow enough to be interrupted) and
     // compare with a direct run.
     let saved = std::fs::metadata(&ckpt).unwrap().len();
     assert!(saved > 100);

@@ -25,6 +25,7 @@ pub mod component;
 pub mod kind;
 pub mod options;
 pub mod period;
+pub mod periodic;
 pub mod plain;
 pub mod report;
 pub mod rules;

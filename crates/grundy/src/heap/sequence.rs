@@ -8,6 +8,7 @@
 
 use super::code::Code;
 use super::period::{Period, ProofMethod, ProofStep, find_period, next_proof_step, proof_method};
+use super::periodic::extend_by_period;
 use super::plain::PlainSequence;
 use super::rules::{HeapRule, RuleKind};
 use super::sparse::{SparseError, SparseSequence, SparseStats};
@@ -123,20 +124,42 @@ impl SequenceEngine for SparseEngine {
 
 /// The engine for `rule`, continuing from `prefix` (the first values, e.g. from a
 /// checkpoint; empty to start afresh). The one place where the engine is chosen: the
-/// sparse-space engine for plain octal and hexadecimal codes (subtraction games with small
-/// sets included) where it supports them, the plain engine for everything else.
+/// sparse-space engine for octal and hexadecimal codes (subtraction games with small sets
+/// included, constraints on two-heap splits such as Grundy's game too) where it supports
+/// them, the plain engine for everything else; wrapped, when a theorem can prove the rule's
+/// period, in [`PeriodicEngine`](super::periodic::PeriodicEngine), which extends by copying
+/// once the period is proven.
 pub fn engine_for(
     rule: &HeapRule,
     prefix: Vec<u16>,
 ) -> Result<Box<dyn SequenceEngine>, SequenceError> {
-    if let Some(code) = rule.plain_code() {
-        match SparseSequence::from_prefix(&code, prefix.clone()) {
-            Ok(inner) => return Ok(Box::new(SparseEngine { code, inner })),
+    let sparse = match rule.kind() {
+        // Constraints on the splits (Grundy's game): see `sparse::moves::Split`.
+        RuleKind::TakeBreak(tb) if tb.as_plain_code().is_none() => Some((
+            tb.code().clone(),
+            SparseSequence::from_take_break(tb, prefix.clone()),
+        )),
+        _ => rule.plain_code().map(|code| {
+            let sparse = SparseSequence::from_prefix(&code, prefix.clone());
+            (code, sparse)
+        }),
+    };
+    if let Some((code, sparse)) = sparse {
+        match sparse {
+            Ok(inner) => {
+                return Ok(extend_by_period(
+                    rule,
+                    Box::new(SparseEngine { code, inner }),
+                ));
+            }
             Err(SparseError::Unsupported { .. }) => {}
             Err(e) => return Err(SequenceError::engine(e)),
         }
     }
-    Ok(Box::new(PlainSequence::from_prefix(rule, prefix)))
+    Ok(extend_by_period(
+        rule,
+        Box::new(PlainSequence::from_prefix(rule, prefix)),
+    ))
 }
 
 /// Whether `rule` runs on the fast (sparse-space) engine.
@@ -250,10 +273,15 @@ fn proof_budget(rule: &HeapRule) -> u64 {
 }
 
 /// How many values the cache computes at most to answer a heap directly: `2^26` (128 MiB of
-/// values) on the sparse engine; on the plain engine about `2^30` steps: it costs `O(n)` per
+/// values) on the sparse engine (`2^18` for constrained splits, whose scans are long); on the plain engine about `2^30` steps: it costs `O(n)` per
 /// value with splits into two heaps, `O(n²)` into three, `O(|S|)` for a subtraction game.
 pub fn direct_limit(rule: &HeapRule) -> u64 {
     match rule.kind() {
+        // Constrained two-heap splits (Grundy's game) on the sparse engine: some 4000 steps
+        // per value (the scan for rare values is long), so `2^30` steps is `2^18` values.
+        RuleKind::TakeBreak(tb) if tb.as_plain_code().is_none() && tb.max_heaps_left() == 2 => {
+            1 << 18
+        }
         _ if runs_sparse(rule) => 1 << 26,
         RuleKind::TakeBreak(tb) if tb.max_heaps_left() == 3 => 1 << 10,
         RuleKind::TakeBreak(tb) if tb.max_heaps_left() == 2 => 1 << 15,

@@ -11,6 +11,8 @@
 //! when `size <= 128` the marks are gathered in one or two machine words ([`Word`]), which
 //! keeps the loops free of memory round trips; above, in a byte table (plain stores).
 
+use super::moves::Split;
+
 /// A machine word of value marks: `u64` for values below 64, a [`Pair`] of words below 128.
 pub(crate) trait Word:
     Copy
@@ -190,7 +192,7 @@ pub(crate) struct FarPhase<'a> {
     pub far_pos: &'a [u32],
     pub far_val: &'a [u16],
     /// Two-heap split removals.
-    pub split2: &'a [usize],
+    pub split2: &'a [Split],
     /// Every value is below `size`.
     pub size: usize,
 }
@@ -205,24 +207,26 @@ impl FarPhase<'_> {
         for (k, row) in rows.chunks_exact_mut(words).enumerate() {
             let n = n0 + first + k;
             let (mut narrow, mut wide) = (0u64, Pair::default());
-            for &j in self.split2 {
-                if n < j + 2 {
+            for &split in self.split2 {
+                if n < split.j + 2 {
                     continue;
                 }
-                let m = n - j;
+                let m = n - split.j;
                 let hi = if m >= n0 {
                     self.far_pos.len()
                 } else {
                     self.far_pos.partition_point(|&p| (p as usize) < m)
                 };
-                let (pos, val) = (&self.far_pos[..hi], &self.far_val[..hi]);
                 rare_steps += hi as u64;
-                if self.size <= 64 {
-                    narrow |= rare_word::<u64>(self.values, m, pos, val);
-                } else if self.size <= 128 {
-                    wide |= rare_word::<Pair>(self.values, m, pos, val);
-                } else {
-                    rare_bytes(&mut seen, self.values, m, pos, val);
+                for range in split.partners(&self.far_pos[..hi], m) {
+                    let (pos, val) = (&self.far_pos[range.clone()], &self.far_val[range]);
+                    if self.size <= 64 {
+                        narrow |= rare_word::<u64>(self.values, m, pos, val);
+                    } else if self.size <= 128 {
+                        wide |= rare_word::<Pair>(self.values, m, pos, val);
+                    } else {
+                        rare_bytes(&mut seen, self.values, m, pos, val);
+                    }
                 }
             }
             if self.size <= 64 {

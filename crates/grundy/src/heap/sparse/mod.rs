@@ -44,6 +44,27 @@
 //! the two bytes per value. Three-heap splits (hexadecimal codes) have no sparse-space
 //! shortcut here and are enumerated directly, `O(n^2)` per heap.
 //!
+//! **Constrained splits** (`!`, `?`, `=` on a digit that splits into two heaps;
+//! [`SparseSequence::from_take_break`]). Grundy's game, `4!.0`, splits a heap into two
+//! *unequal* heaps. The method carries over unchanged but for the one pair `(m/2, m/2)`: the
+//! rare-partner pass skips the rare position `m/2` pairing with itself, the scan stops at
+//! `(m − 1)/2`, and the equal split's value 0 is not marked. A digit with `=` leaves only
+//! the equal split, whose value is 0: one mark, no scan. Grundy's game has sparse space under
+//! Flammenkamp's mask `...11110` (1274 rare positions below `2^17`, none of them later up to
+//! `2^22` in our runs), but the scan for its rare values is long: about 3000 split pairs per
+//! heap at `n ≈ 2^17` (flat from `2^14` on), against some 1300 rare-partner steps; so the
+//! engine computes `2^20` values in about 25 s here instead of the plain engine's hours.
+//!
+//! **What still runs on the plain engine** ([`super::plain`]): constraints on splits into
+//! *three* heaps (`0.8!`: which triples are allowed depends on the parts, and three-heap
+//! splits have no sparse-space shortcut here anyway), codes whose first digit removes nothing
+//! and leaves one heap, subtraction games with large sets (no octal code: `O(|S|)` per heap
+//! is already linear), all-but games, Lasker's Nim, `half` and even-if-not-all (values that
+//! grow with `n`: no sparse space; most have closed forms, [`super::sequence`]).
+//! Games whose values grow with no sparse space in the values alone (`0.004`, `0.005`,
+//! `0.006`: Flammenkamp's "sparse space in the domain", where the class of a position
+//! depends on the parity of `n` as well) are computed in full, `O(n)` per heap.
+//!
 //! ```
 //! use grundy::control::Control;
 //! use grundy::heap::code::Code;
@@ -64,10 +85,11 @@ use rayon::prelude::*;
 
 use crate::control::Control;
 use crate::heap::code::Code;
+use crate::heap::rules::TakeBreak;
 
 use block::Word;
 use mask::{best_mask, common_words, is_common};
-use moves::{Moves, mark_all_splits, mark_simple_options, set_bit};
+use moves::{Moves, Split, mark_all_splits, mark_simple_options, set_bit};
 
 /// Why the engine cannot do a computation.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -195,11 +217,22 @@ impl SparseSequence {
     /// Resumes from already-computed values `g(0..values.len())` (from a checkpoint),
     /// rebuilding the histogram; the mask and rare list are chosen again from it.
     pub fn from_prefix(code: &Code, values: Vec<u16>) -> Result<Self, SparseError> {
-        Self::with_tuning(code, values, DEFAULT_TUNING)
+        Self::with_tuning(Moves::new(code)?, values, DEFAULT_TUNING)
     }
 
-    fn with_tuning(code: &Code, mut values: Vec<u16>, tuning: Tuning) -> Result<Self, SparseError> {
-        let moves = Moves::new(code)?;
+    /// As [`from_prefix`](Self::from_prefix), for a code whose two-heap splits may carry
+    /// constraints (`4!.0`, Grundy's game: the two heaps must differ; `=`: they must be
+    /// equal). Refuses constraints on splits into three heaps
+    /// ([`SparseError::Unsupported`]).
+    pub fn from_take_break(tb: &TakeBreak, values: Vec<u16>) -> Result<Self, SparseError> {
+        Self::with_tuning(Moves::of(tb)?, values, DEFAULT_TUNING)
+    }
+
+    fn with_tuning(
+        moves: Moves,
+        mut values: Vec<u16>,
+        tuning: Tuning,
+    ) -> Result<Self, SparseError> {
         match values.first() {
             None => values.push(0),
             Some(0) => {}
@@ -453,17 +486,17 @@ impl SparseSequence {
                 .moves
                 .split2
                 .iter()
-                .any(|&j| n >= j + 2 && (n - j) % 2 == 0)
+                .any(|s| !s.unequal && n >= s.j + 2 && (n - s.j) % 2 == 0)
             {
                 set_bit(row, 0);
             }
             // Near rare positions: below `block`, and those found inside this block.
             let near = self.rare_pos.len();
-            for &j in &self.moves.split2 {
-                if n < j + 2 {
+            for &split in &self.moves.split2 {
+                if n < split.j + 2 {
                     continue;
                 }
-                let m = n - j;
+                let m = n - split.j;
                 for (start, end) in [(0, lo), (r0, near)] {
                     let list = &self.rare_pos[start..end];
                     let hi = match list.last() {
@@ -472,14 +505,18 @@ impl SparseSequence {
                         }
                         _ => list.len(),
                     };
-                    let (pos, val) = (&list[..hi], &self.rare_val[start..start + hi]);
                     self.rare_xor_steps += hi as u64;
-                    if size <= 64 {
-                        block::rare_word::<u64>(&self.values, m, pos, val).store_or(row);
-                    } else if size <= 128 {
-                        block::rare_word::<block::Pair>(&self.values, m, pos, val).store_or(row);
-                    } else {
-                        block::rare_bytes(&mut seen, &self.values, m, pos, val);
+                    for range in split.partners(&list[..hi], m) {
+                        let pos = &list[range.clone()];
+                        let val = &self.rare_val[start + range.start..start + range.end];
+                        if size <= 64 {
+                            block::rare_word::<u64>(&self.values, m, pos, val).store_or(row);
+                        } else if size <= 128 {
+                            block::rare_word::<block::Pair>(&self.values, m, pos, val)
+                                .store_or(row);
+                        } else {
+                            block::rare_bytes(&mut seen, &self.values, m, pos, val);
+                        }
                     }
                 }
             }
@@ -517,7 +554,7 @@ impl SparseSequence {
 /// smallest value still wanted (values from `W::BITS` on cannot be split values).
 fn finish_word<W: block::Word>(
     values: &[u16],
-    split2: &[usize],
+    split2: &[Split],
     n: usize,
     row: &[u64],
     common: &[u64],
@@ -533,17 +570,17 @@ fn finish_word<W: block::Word>(
         // digit's early pairs is often among another's.
         let longest = split2
             .iter()
-            .filter(|&&j| n >= j + 2)
-            .map(|&j| (n - j) / 2)
+            .filter(|s| n >= s.j + 2)
+            .map(|s| s.last(n - s.j))
             .max();
         let mut a = 1;
         'scan: while a <= longest.unwrap_or(0) {
-            for &j in split2 {
-                if n < j + 2 || a > (n - j) / 2 {
+            for &split in split2 {
+                if n < split.j + 2 || a > split.last(n - split.j) {
                     continue;
                 }
-                let m = n - j;
-                let to = (a + CHUNK - 1).min(m / 2);
+                let m = n - split.j;
+                let to = (a + CHUNK - 1).min(split.last(m));
                 let found: W = block::range_word(values, m, a, to);
                 steps += (to + 1 - a) as u64;
                 wanted = wanted & !found;
@@ -580,7 +617,7 @@ fn first_free_common(row: &[u64], common: &[u64]) -> usize {
 /// with a hit is walked again to strike values off.
 fn finish_wide(
     values: &[u16],
-    split2: &[usize],
+    split2: &[Split],
     n: usize,
     row: &[u64],
     common: &[u64],
@@ -601,17 +638,17 @@ fn finish_wide(
     if missing > 0 {
         let longest = split2
             .iter()
-            .filter(|&&j| n >= j + 2)
-            .map(|&j| (n - j) / 2)
+            .filter(|s| n >= s.j + 2)
+            .map(|s| s.last(n - s.j))
             .max();
         let mut a = 1;
         'scan: while a <= longest.unwrap_or(0) {
-            for &j in split2 {
-                if n < j + 2 || a > (n - j) / 2 {
+            for &split in split2 {
+                if n < split.j + 2 || a > split.last(n - split.j) {
                     continue;
                 }
-                let m = n - j;
-                let to = (a + CHUNK - 1).min(m / 2);
+                let m = n - split.j;
+                let to = (a + CHUNK - 1).min(split.last(m));
                 steps += (to + 1 - a) as u64;
                 let (low, high) = (&values[a..=to], &values[m - to..=m - a]);
                 let pairs = || low.iter().zip(high.iter().rev()).map(|(&l, &h)| l ^ h);

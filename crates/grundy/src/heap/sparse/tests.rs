@@ -45,7 +45,8 @@ const ALWAYS_SPARSE: Tuning = Tuning {
 };
 
 fn compute(code: &Code, n: usize, tuning: Tuning) -> SparseSequence {
-    let mut seq = SparseSequence::with_tuning(code, vec![0], tuning).unwrap();
+    let mut seq =
+        SparseSequence::with_tuning(moves::Moves::new(code).unwrap(), vec![0], tuning).unwrap();
     assert!(seq.extend_to(n as u64, &mut Control::none()).unwrap());
     assert_eq!(seq.values().len(), n + 1);
     seq
@@ -262,4 +263,96 @@ fn memory_needed_grows_with_n() {
     let big = SparseSequence::memory_needed(&c, 1 << 30);
     assert!(big >= 2 << 30);
     assert!(big > small);
+}
+
+/// Octal codes with a random constraint on each digit that splits.
+fn constrained_code() -> impl Strategy<Value = TakeBreak> {
+    use crate::heap::rules::Constraint;
+    let constraint = prop::sample::select(vec![
+        Constraint::Any,
+        Constraint::Unequal,
+        Constraint::NotAllEqual,
+        Constraint::AllEqual,
+    ]);
+    (octal_code(), prop::collection::vec(constraint, 6)).prop_filter_map(
+        "constraints on splitting digits",
+        |(code, picks)| {
+            let constraints = (0..code.digits().len())
+                .map(|j| {
+                    if code.digit(j) & 4 != 0 {
+                        picks[j]
+                    } else {
+                        Default::default()
+                    }
+                })
+                .collect();
+            TakeBreak::new(code, constraints).ok()
+        },
+    )
+}
+
+/// The plain engine's values for a constrained code.
+fn plain_values(tb: &TakeBreak, n: usize) -> Vec<u16> {
+    use crate::heap::rules::{HeapRule, RuleKind};
+    let rule = HeapRule::from_kind(RuleKind::TakeBreak(tb.clone()));
+    let mut plain = crate::heap::plain::PlainSequence::new(&rule);
+    assert!(
+        plain
+            .extend_to_len(n as u64 + 1, &mut Control::none())
+            .unwrap()
+    );
+    plain.into_values()
+}
+
+fn compute_constrained(tb: &TakeBreak, n: usize, tuning: Tuning) -> Vec<u16> {
+    let mut seq = SparseSequence::with_tuning(Moves::of(tb).unwrap(), vec![0], tuning).unwrap();
+    assert!(seq.extend_to(n as u64, &mut Control::none()).unwrap());
+    seq.into_values()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    #[test]
+    fn constrained_codes_match_the_plain_engine(tb in constrained_code()) {
+        let expected = plain_values(&tb, 400);
+        prop_assert_eq!(compute_constrained(&tb, 400, DEFAULT_TUNING), expected.clone());
+        prop_assert_eq!(compute_constrained(&tb, 400, ALWAYS_SPARSE), expected);
+    }
+}
+
+/// Grundy's game (`4!.0`) has sparse space (Flammenkamp's mask: every bit but the lowest):
+/// far enough for the rare list, the parallel far phase and values past 64 and 128.
+#[test]
+fn grundys_game_matches_the_plain_engine() {
+    let tb = match crate::heap::rules::HeapRule::parse("grundys-game")
+        .unwrap()
+        .kind()
+    {
+        crate::heap::rules::RuleKind::TakeBreak(tb) => tb.clone(),
+        other => panic!("{other:?}"),
+    };
+    // Rare positions are over an eighth of all until some 5000 heaps: the engine computes
+    // in full until then.
+    let n = 1 << 14;
+    let expected = plain_values(&tb, n);
+    assert_eq!(compute_constrained(&tb, n, DEFAULT_TUNING), expected);
+    assert_eq!(compute_constrained(&tb, n, ALWAYS_SPARSE), expected);
+    let mut seq = SparseSequence::from_take_break(&tb, vec![0]).unwrap();
+    seq.extend_to(n as u64, &mut Control::none()).unwrap();
+    let stats = seq.stats();
+    assert!(stats.mask.is_some(), "{stats:?}");
+    assert!(stats.rare_positions * 8 < n as u64, "{stats:?}");
+}
+
+#[test]
+fn constraints_on_three_heap_splits_are_left_to_the_plain_engine() {
+    let rule = crate::heap::rules::HeapRule::parse("0.8!").unwrap();
+    let crate::heap::rules::RuleKind::TakeBreak(tb) = rule.kind() else {
+        panic!()
+    };
+    assert!(matches!(
+        SparseSequence::from_take_break(tb, vec![0]),
+        Err(SparseError::Unsupported { .. })
+    ));
 }
