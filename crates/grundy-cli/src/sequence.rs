@@ -7,7 +7,6 @@ use grundy::heap::period::{Period, Proof, ProofStep, find_period, next_proof_ste
 use grundy::heap::report::{histogram, svg_scatter};
 use grundy::heap::rules::HeapRule;
 use grundy::heap::sequence::{SequenceEngine, engine_for};
-use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::{Value as Json, json};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -163,7 +162,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
 /// Refuses a computation the machine has not the memory for.
 fn check_memory(engine: &dyn SequenceEngine, count: u64) -> Result<(), Failure> {
     let needed = engine.memory_needed(count.saturating_sub(1));
-    if let Some(available) = available_memory() {
+    if let Some(available) = crate::front::available_memory() {
         if needed > available {
             return Err(Failure::input(format!(
                 "--to {} needs about {} of memory, but this machine has {} available",
@@ -174,14 +173,6 @@ fn check_memory(engine: &dyn SequenceEngine, count: u64) -> Result<(), Failure> 
         }
     }
     Ok(())
-}
-
-/// The memory available to a new computation, from /proc/meminfo (Linux); `None` elsewhere.
-fn available_memory() -> Option<u64> {
-    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib * 1024)
 }
 
 fn bytes(n: u64) -> String {
@@ -203,24 +194,9 @@ struct Runner {
 
 impl Runner {
     fn new(rule: &HeapRule, checkpoint: Option<&Path>) -> Result<Self, Failure> {
-        let cancel = Arc::new(AtomicBool::new(false));
-        let flag = Arc::clone(&cancel);
-        // The first Ctrl-C stops the computation, which saves and exits; a second one, pressed
-        // later, exits at once. Signals within half a second of the first are the same
-        // interrupt delivered twice (to the process and to its group, as `timeout` does), and
-        // must not cost the save.
-        let mut first: Option<Instant> = None;
-        ctrlc::set_handler(move || {
-            flag.store(true, Ordering::Relaxed);
-            match first {
-                None => first = Some(Instant::now()),
-                Some(t) if t.elapsed() >= std::time::Duration::from_millis(500) => {
-                    std::process::exit(130)
-                }
-                Some(_) => {}
-            }
-        })
-        .map_err(|e| Failure::compute(format!("cannot handle Ctrl-C: {e}")))?;
+        // The first interrupt stops the computation, which saves and exits; a second one,
+        // pressed later, exits at once (see `front::interrupt_flag`).
+        let cancel = crate::front::interrupt_flag()?;
         Ok(Runner {
             rule: rule.name.clone(),
             checkpoint: checkpoint.map(Path::to_path_buf),
@@ -240,14 +216,11 @@ impl Runner {
 
     /// Computes `count` values; `Ok(false)` when interrupted.
     fn compute(&mut self, engine: &mut dyn SequenceEngine, count: u64) -> Result<bool, Failure> {
-        let bar = ProgressBar::new(count);
-        bar.set_style(
-            ProgressStyle::with_template(
-                "{msg} [{elapsed_precise}] {wide_bar} {pos}/{len} values, {per_sec}, ETA {eta}",
-            )
-            .expect("a valid template"),
+        let bar = crate::front::bar(
+            count,
+            format!("{} ({})", self.rule, engine.name()),
+            "values",
         );
-        bar.set_message(format!("{} ({})", self.rule, engine.name()));
         bar.set_position(engine.values().len() as u64);
         let cancel = Arc::clone(&self.cancel);
         while (engine.values().len() as u64) < count {

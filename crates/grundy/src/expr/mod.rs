@@ -80,7 +80,9 @@ impl ExprError {
         };
         let start = floor(self.span.start);
         let line_start = source[..start].rfind('\n').map_or(0, |i| i + 1);
-        let line_end = source[start..].find('\n').map_or(source.len(), |i| start + i);
+        let line_end = source[start..]
+            .find('\n')
+            .map_or(source.len(), |i| start + i);
         let end = floor(self.span.end).clamp(start, line_end);
         let (before, cut_before) = last_chars(&source[line_start..start], CONTEXT);
         let (marked, cut_marked) = first_chars(&source[start..end], MARKED);

@@ -124,7 +124,9 @@ pub fn svg_layout_nodes(graph: &Csr) -> u64 {
         indegree[w as usize] += 1;
     }
     let mut layer = vec![0u64; n];
-    let mut ready: Vec<u32> = (0..n as u32).filter(|&v| indegree[v as usize] == 0).collect();
+    let mut ready: Vec<u32> = (0..n as u32)
+        .filter(|&v| indegree[v as usize] == 0)
+        .collect();
     while let Some(v) = ready.pop() {
         for &w in graph.successors(v) {
             layer[w as usize] = layer[w as usize].max(layer[v as usize] + 1);
@@ -227,10 +229,14 @@ mod tests {
         let sum = crate::catalog::parse("nim 300").unwrap();
         let g = explore(&sum, &Context::default(), 1000).unwrap();
         let e = check_svg(&g.csr).unwrap_err();
-        let DrawError::TooLarge { vertices, edges, .. } = e;
+        let DrawError::TooLarge {
+            vertices, edges, ..
+        } = e;
         assert_eq!((vertices, edges), (301, 45_150));
         // A path of n vertices needs no dummy node.
-        let path: Vec<Vec<u32>> = (0..900).map(|v| if v < 899 { vec![v + 1] } else { vec![] }).collect();
+        let path: Vec<Vec<u32>> = (0..900)
+            .map(|v| if v < 899 { vec![v + 1] } else { vec![] })
+            .collect();
         assert_eq!(svg_layout_nodes(&Csr::from_adjacency(&path)), 900);
         assert!(check_svg(&Csr::from_adjacency(&path)).is_ok());
     }

@@ -36,8 +36,9 @@ pub enum ExploreError {
 }
 
 /// Units of work charged for each move explored: building the position it leaves, its text
-/// and its hash costs about this many of the budget's units (a unit is 10 to 100 ns).
-pub const MOVE_COST: u64 = 20;
+/// and its hash costs about this many of the budget's units (a unit is 10 to 100 ns): under
+/// the default work limit, ten million moves.
+pub const MOVE_COST: u64 = 100;
 
 impl ExploreError {
     /// The budget error behind this error, if a limit of the budget or a cancellation
@@ -165,7 +166,10 @@ mod tests {
         let e = explore(&sum, &Context::default(), 100).unwrap_err();
         assert_eq!(e, ExploreError::TooManyPositions { limit: 100 });
         assert!(e.to_string().contains("more than 100 positions"));
-        assert!(!e.to_string().contains("--"), "no flag in a library message: {e}");
+        assert!(
+            !e.to_string().contains("--"),
+            "no flag in a library message: {e}"
+        );
     }
 
     #[test]
