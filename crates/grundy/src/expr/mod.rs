@@ -182,20 +182,35 @@ pub struct Rule {
 
 // -- Helpers for rules checking their terms. --------------------------------------------------
 
+/// `text` as quoted in a message: whole if short, else its first 40 characters and `…`, so
+/// that a message about an argument of a million characters stays one line.
+///
+/// ```
+/// assert_eq!(grundy::expr::shorten("nim"), "nim");
+/// assert_eq!(grundy::expr::shorten(&"9".repeat(100)).chars().count(), 41);
+/// ```
+pub fn shorten(text: &str) -> std::borrow::Cow<'_, str> {
+    match text.char_indices().nth(40) {
+        Some((i, _)) => format!("{}…", &text[..i]).into(),
+        None => text.into(),
+    }
+}
+
 /// Parses a whole number in `0..=u64::MAX`; `what` names it in the message ("a heap size").
 pub fn parse_u64(arg: &Spanned<String>, what: &str) -> Result<u64, ExprError> {
     let text = arg.value.as_str();
     if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
         return Err(ExprError::new(
             arg.span.clone(),
-            format!("expected {what} (a whole number), found `{text}`"),
+            format!("expected {what} (a whole number), found `{}`", shorten(text)),
         ));
     }
     text.parse::<u64>().map_err(|_| {
         ExprError::new(
             arg.span.clone(),
             format!(
-                "`{text}` is too large for {what}: the largest is {}",
+                "`{}` is too large for {what}: the largest is {}",
+                shorten(text),
                 u64::MAX
             ),
         )

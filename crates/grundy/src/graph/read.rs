@@ -243,7 +243,8 @@ fn fast_edge(bytes: &[u8]) -> Option<(u64, u64, usize)> {
             if d > 9 {
                 break;
             }
-            v = v * 10 + u64::from(d);
+            // Wrapping: a number of more than 10 digits is refused below anyway.
+            v = v.wrapping_mul(10).wrapping_add(u64::from(d));
             *i += 1;
         }
         let len = *i - digits;
