@@ -269,7 +269,16 @@ fn deep_nesting_of_parentheses() {
 
 #[test]
 fn errors_at_the_end_point_inside_the_input() {
-    for text in ["nim 3 +", "nim 3 +   ", "nim 3 + +", "+", "sub(", "sub(1,", "(", "é+"] {
+    for text in [
+        "nim 3 +",
+        "nim 3 +   ",
+        "nim 3 + +",
+        "+",
+        "sub(",
+        "sub(1,",
+        "(",
+        "é+",
+    ] {
         parse_checked(text);
     }
     let e = parse("nim 3 +").unwrap_err();
@@ -294,8 +303,16 @@ fn rendering_a_multi_line_expression_shows_the_line() {
 fn long_graph_inputs() {
     // A vertex name of a million bytes, a line of a hundred thousand tokens.
     let text = format!("{} b\n", "v".repeat(1_000_000));
-    assert_eq!(read_edge_list(text.as_bytes(), &SMALL).unwrap().vertex_count(), 2);
+    assert_eq!(
+        read_edge_list(text.as_bytes(), &SMALL)
+            .unwrap()
+            .vertex_count(),
+        2
+    );
     let tokens = vec!["1"; 100_000].join(" ");
     let text = format!("1 0 100000\n{tokens}\n");
-    assert_eq!(read_judge(text.as_bytes(), &SMALL).unwrap().tokens.len(), 100_000);
+    assert_eq!(
+        read_judge(text.as_bytes(), &SMALL).unwrap().tokens.len(),
+        100_000
+    );
 }

@@ -202,7 +202,10 @@ pub fn parse_u64(arg: &Spanned<String>, what: &str) -> Result<u64, ExprError> {
     if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
         return Err(ExprError::new(
             arg.span.clone(),
-            format!("expected {what} (a whole number), found `{}`", shorten(text)),
+            format!(
+                "expected {what} (a whole number), found `{}`",
+                shorten(text)
+            ),
         ));
     }
     text.parse::<u64>().map_err(|_| {
