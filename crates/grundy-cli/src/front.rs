@@ -84,8 +84,7 @@ pub fn bar(total: u64, message: String, unit: &'static str) -> ProgressBar {
 /// A spinner counting `unit`s of work whose total is not known, in the same style as [`bar`].
 pub fn spinner(message: String, unit: &'static str) -> ProgressBar {
     let bar = ProgressBar::with_draw_target(None, target());
-    let template =
-        format!("{{msg}} [{{elapsed_precise}}] {{spinner}} {{human_pos}} {unit}, {{per_sec}}");
+    let template = format!("{{msg}} [{{elapsed_precise}}] {{spinner}} {{human_pos}} {unit}");
     if let Ok(style) = ProgressStyle::with_template(&template) {
         bar.set_style(style);
     }
@@ -121,7 +120,7 @@ impl Watch {
             while !finished.load(Ordering::SeqCst) {
                 std::thread::sleep(Duration::from_millis(50));
                 if spinner.is_none() && started.elapsed() >= QUIET_FOR && show_progress() {
-                    spinner = Some(spinner_for(&message));
+                    spinner = Some(spinner_for(&message, started.elapsed()));
                 }
                 if let Some(s) = &spinner {
                     s.set_position(budget.work_done());
@@ -149,8 +148,8 @@ impl Watch {
     }
 }
 
-fn spinner_for(message: &str) -> ProgressBar {
-    let s = spinner(message.to_owned(), "units of work");
+fn spinner_for(message: &str, elapsed: Duration) -> ProgressBar {
+    let s = spinner(message.to_owned(), "units of work").with_elapsed(elapsed);
     s.enable_steady_tick(Duration::from_millis(120));
     s
 }
