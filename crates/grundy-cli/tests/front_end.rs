@@ -277,3 +277,25 @@ fn a_dense_exploration_stops_at_the_default_work_limit() {
     assert!(stderr(&o).contains("the work limit"), "{}", stderr(&o));
     eprintln!("refused in {:?}", started.elapsed());
 }
+
+#[cfg(unix)]
+#[test]
+fn sigterm_saves_a_sequence_checkpoint() {
+    let dir = scratch("sigterm-sequence");
+    let ckpt = dir.join("run.ckpt");
+    let (code, err, _) = interrupt(
+        &[
+            "sequence",
+            "grundys-game",
+            "--to",
+            "5000000",
+            "--checkpoint",
+            ckpt.to_str().unwrap(),
+        ],
+        "-TERM",
+    );
+    assert_eq!(code, Some(130), "{err}");
+    assert!(err.contains("saved to"), "{err}");
+    assert!(std::fs::metadata(&ckpt).unwrap().len() > 100);
+    std::fs::remove_dir_all(dir).unwrap();
+}
