@@ -196,18 +196,26 @@ fn read_failure(source: &str, e: ReadError, cancel: &AtomicBool) -> Failure {
     Failure::input(format!("{source}: {e}{hint}"))
 }
 
-/// The token list of --tokens: each value is a list separated by commas or white space (or,
-/// with --expr, one position).
-fn token_names(values: &[String], expr: bool) -> Vec<String> {
+/// The token list of --tokens: each value is a list separated by commas or white space,
+/// unless the whole value names a vertex (a name may hold a comma); with --expr, each value
+/// is one position.
+fn token_names(values: &[String], expr: bool, graph: &GameGraph) -> Vec<String> {
     if expr {
         return values.to_vec();
     }
-    values
-        .iter()
-        .flat_map(|v| v.split(|c: char| c == ',' || c.is_whitespace()))
-        .filter(|name| !name.is_empty())
-        .map(str::to_owned)
-        .collect()
+    let mut names = Vec::new();
+    for v in values {
+        if graph.find(v).is_some() {
+            names.push(v.clone());
+        } else {
+            names.extend(
+                v.split(|c: char| c == ',' || c.is_whitespace())
+                    .filter(|name| !name.is_empty())
+                    .map(str::to_owned),
+            );
+        }
+    }
+    names
 }
 
 pub fn run(args: Args) -> Result<(), Failure> {
@@ -278,7 +286,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
     let tokens = if args.tokens.is_empty() {
         file_tokens
     } else {
-        token_names(&args.tokens, expr.is_some())
+        token_names(&args.tokens, expr.is_some(), &graph)
             .iter()
             .map(|name| {
                 let found = graph.find(name);

@@ -225,6 +225,13 @@ fn graph_fixes() {
         "{}",
         stdout(&o)
     );
+    // A name holding a comma is still one token when the whole value names it.
+    let o = grundy_with_input(&["graph", "--tokens", "x,y"], "x,y z\n");
+    assert!(
+        stdout(&o).contains("Sum of tokens at x,y"),
+        "{}",
+        stderr(&o)
+    );
     // The old form is a clear error at once, never a wait on standard input.
     let o = grundy_with_input(&["graph", "--tokens", "a", "b", path], "");
     assert_eq!(o.status.code(), Some(2));
