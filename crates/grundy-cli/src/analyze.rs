@@ -1,16 +1,27 @@
 //! `grundy analyze` and `grundy rules`.
 
+use crate::front::{self, LIMIT_FLAGS, Watch};
 use crate::{Failure, emit};
 use grundy::analysis::{AnalyzeError, analyze};
-use grundy::control::Limits;
+use grundy::control::{Budget, Limits};
 use grundy::sum::{Context, Engine};
 use grundy::{Analysis, Options};
 
 /// Value, outcome, every winning move and why, for a position written as an expression.
 #[derive(Debug, clap::Args)]
+#[command(
+    after_help = "The expression may be given unquoted (`grundy analyze nim 3 4`): \
+    the words are joined with spaces. `-` reads it from standard input, --file from a file (a \
+    command line holds only 128 KiB). Exit status: 0 answered, 1 could not compute (a limit \
+    was reached), 2 bad input, 130 interrupted."
+)]
 pub struct Args {
-    /// The position, such as "nim 13 12 8" or "nim 3 + wythoff 3 5" (quote it).
-    expression: String,
+    /// The position, such as "nim 13 12 8" or "nim 3 + wythoff 3 5"; `-` reads standard input.
+    #[arg(required_unless_present = "file", conflicts_with = "file", num_args = 1..)]
+    expression: Vec<String>,
+    /// Read the expression from FILE (`-` for standard input).
+    #[arg(long, value_name = "FILE")]
+    file: Option<String>,
     /// Misère play: the player who makes the last move loses.
     #[arg(long)]
     misere: bool,
@@ -25,6 +36,45 @@ pub struct Args {
     /// normal play; 2000000 whole positions in a misère search, which are much larger].
     #[arg(long)]
     max_positions: Option<usize>,
+    /// The most units of work (one unit is a move generated or a position expanded, 10 to
+    /// 100 ns) [default: 1000000000, under about a minute].
+    #[arg(long, value_name = "N")]
+    max_work: Option<u64>,
+    /// The most memory one table may take, in MiB [default: 4096].
+    #[arg(long, value_name = "MIB")]
+    max_memory: Option<u64>,
+}
+
+impl Args {
+    /// The expression: the words given, joined with spaces, or the text of the file or of
+    /// standard input.
+    fn text(&self) -> Result<String, Failure> {
+        match (&self.file, self.expression.as_slice()) {
+            (Some(path), _) => front::read_text(path),
+            (None, [only]) if only == "-" => front::read_text("-"),
+            (None, words) => Ok(words.join(" ")),
+        }
+    }
+
+    fn limits(&self) -> Result<Limits, Failure> {
+        let max_bytes = match self.max_memory {
+            Some(mib) => mib.checked_mul(1 << 20).ok_or_else(|| {
+                Failure::input(format!(
+                    "--max-memory {mib}: too large (the figure is in MiB)"
+                ))
+            })?,
+            None => Limits::DEFAULT.max_bytes,
+        };
+        Ok(Limits {
+            max_positions: self.max_positions.unwrap_or(if self.misere {
+                MISERE_POSITIONS
+            } else {
+                Limits::DEFAULT.max_positions
+            }),
+            max_work: self.max_work.unwrap_or(Limits::DEFAULT.max_work),
+            max_bytes,
+        })
+    }
 }
 
 /// The default limit of a misère search: whole positions of a sum cost some hundred bytes
@@ -42,29 +92,30 @@ enum EngineArg {
 pub struct RulesArgs {}
 
 pub fn run(args: Args) -> Result<(), Failure> {
+    let text = args.text()?;
+    let budget = Budget::with_cancel_flag(args.limits()?, front::interrupt_flag()?);
     let options = Options {
         misere: args.misere,
-        context: Context::new(
-            match args.engine {
+        context: Context {
+            engine: match args.engine {
                 EngineArg::Fast => Engine::Fast,
                 EngineArg::Generic => Engine::Generic,
             },
-            Limits {
-                max_positions: args.max_positions.unwrap_or(if args.misere {
-                    MISERE_POSITIONS
-                } else {
-                    Limits::DEFAULT.max_positions
-                }),
-                ..Limits::DEFAULT
-            },
-        ),
+            budget: budget.clone(),
+        },
     };
-    let analysis = analyze(&args.expression, &options).map_err(|e| match e {
-        AnalyzeError::Expr(e) => Failure::input(format!(
-            "invalid expression\n{}",
-            e.render(&args.expression)
-        )),
-        AnalyzeError::Analysis(e) => Failure::compute(e.to_string()),
+    let watch = Watch::new("analysing".to_owned(), &budget);
+    let result = analyze(&text, &options);
+    drop(watch);
+    if budget.is_cancelled() {
+        return Err(front::interrupted());
+    }
+    let analysis = result.map_err(|e| match e {
+        AnalyzeError::Expr(e) => Failure::input(format!("invalid expression\n{}", e.render(&text))),
+        AnalyzeError::Analysis(e) => match e.budget_error() {
+            Some(b) => front::budget_failure(e.to_string(), b, LIMIT_FLAGS),
+            None => Failure::compute(e.to_string()),
+        },
     })?;
     if args.json {
         let text =
@@ -100,9 +151,13 @@ fn render(a: &Analysis) -> String {
             .unwrap_or(0);
         for m in &a.winning_moves {
             let component = &a.components[m.component].expression;
+            // Padded by hand: a format width is limited to 65,535 and a move's text is not.
+            let pad = width - m.description.chars().count();
             out.push_str(&format!(
-                "  in {component}: {:<width$}  leaves  {}\n",
-                m.description, m.result
+                "  in {component}: {}{}  leaves  {}\n",
+                m.description,
+                " ".repeat(pad),
+                m.result
             ));
         }
     }

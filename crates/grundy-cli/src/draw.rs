@@ -7,16 +7,18 @@ use grundy::hackenbush::{draw_dot, draw_text, parse_picture, value};
 /// (`grundy draw --dot "hackenbush 0-1 1-2 2-0" | dot -Tsvg > picture.svg`).
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The picture, such as "hackenbush 0-1 1-2 2-0 2-3 3-3" (quote it).
-    expression: String,
+    /// The picture, such as "hackenbush 0-1 1-2 2-0 2-3 3-3" (unquoted words are joined).
+    #[arg(required = true, num_args = 1..)]
+    expression: Vec<String>,
     /// Print Graphviz DOT instead of text.
     #[arg(long)]
     dot: bool,
 }
 
 pub fn run(args: Args) -> Result<(), Failure> {
-    let picture = parse_picture(&args.expression)
-        .map_err(|e| Failure::input(format!("invalid picture\n{}", e.render(&args.expression))))?;
+    let expression = args.expression.join(" ");
+    let picture = parse_picture(&expression)
+        .map_err(|e| Failure::input(format!("invalid picture\n{}", e.render(&expression))))?;
     if args.dot {
         return emit(&draw_dot(&picture));
     }

@@ -2,45 +2,55 @@
 //! an expression), with values, outcomes, remoteness, sums of tokens, kernels and pictures.
 
 use crate::Failure;
-use grundy::control::Control;
-use grundy::graph::draw::{to_dot, to_svg};
-use grundy::graph::explore::explore;
+use crate::front::{self, LIMIT_FLAGS, Watch, count};
+use grundy::control::{Budget, Control, Limits};
+use grundy::graph::draw::{check_svg, to_dot, to_svg};
+use grundy::graph::explore::{ExploreError, explore};
 use grundy::graph::kernel::{KernelReport, find_kernel};
-use grundy::graph::read::{ReadOptions, read_edge_list, read_judge};
+use grundy::graph::read::{ReadError, ReadOptions, read_edge_list, read_judge};
 use grundy::graph::{
-    GameGraph, GraphSolution, Names, TokenMove, TokenSum, analyze_tokens, first_player_wins, solve,
+    GameGraph, GraphError, GraphSolution, Names, TokenMove, TokenSum, analyze_tokens,
+    judge_outcome, solve,
 };
-use grundy::sum::Context;
-use grundy::value::Value;
+use grundy::sum::{Context, Engine};
+use grundy::value::{Outcome, Value};
+use indicatif::ProgressBar;
 use std::fs::File;
 use std::io::{self, BufWriter, Read, Write};
 use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Solve a game graph: every vertex's value, outcome and remoteness; sums of tokens; kernels;
 /// pictures.
 ///
 /// Input formats: an edge list (`FROM TO` per line, a lone `NAME` declares a vertex, `#`
 /// comments), or the judge format (`N M K`, then M edges `x y`, then K token vertices;
-/// prints `win` or `lose`). `-` or no file reads standard input.
+/// prints `win`, `lose` or `draw`). `-` or no file reads standard input.
 ///
 ///   grundy graph game.txt                      every vertex: value, outcome, remoteness
-///   grundy graph game.txt --tokens a c f       the sum of tokens and its winning moves
-///   grundy graph --format seed < problem.txt   prints win or lose
-///   grundy graph --expr "nim 2 3" --dot g.dot  the positions of a game, drawn
+///   grundy graph game.txt --tokens a,c,f       the sum of tokens and its winning moves
+///   grundy graph --format judge < problem.txt  prints win, lose or draw
+///   grundy graph --expr nim 2 3 --dot g.dot    the positions of a game, drawn
 ///   grundy graph game.txt --kernel             a kernel, or the proof that none exists
+///
+/// Exit status: 0 answered, 1 could not compute (a limit was reached), 2 bad input,
+/// 130 interrupted.
 #[derive(Debug, clap::Args)]
 #[command(verbatim_doc_comment)]
 pub struct Args {
     /// The graph file; `-` (or nothing) for standard input.
     input: Option<String>,
-    /// The input format.
-    #[arg(long, value_enum, default_value_t = Format::Edges)]
-    format: Format,
-    /// Explore the positions reachable from this game expression instead of reading a file.
-    #[arg(long, value_name = "EXPR", conflicts_with = "input")]
-    expr: Option<String>,
-    /// Vertices holding a token: analyse their sum and give the winning moves.
-    #[arg(long, num_args = 1.., value_name = "VERTEX")]
+    /// The input format [default: edges].
+    #[arg(long, value_enum, conflicts_with = "expr")]
+    format: Option<Format>,
+    /// Explore the positions reachable from this game expression instead of reading a file
+    /// (unquoted words are joined: `--expr nim 2 3`).
+    #[arg(long, value_name = "EXPR", num_args = 1.., conflicts_with = "input")]
+    expr: Option<Vec<String>>,
+    /// Vertices holding a token, separated by commas or spaces (`--tokens a,c,f`); the flag
+    /// may be repeated. With --expr each value is one position (`--tokens "nim 1 3"`).
+    #[arg(long, value_name = "VERTICES")]
     tokens: Vec<String>,
     /// Find a kernel (independent and absorbing), or show that none exists.
     #[arg(long)]
@@ -51,7 +61,8 @@ pub struct Args {
     /// Write the graph in Graphviz DOT, coloured by outcome and labelled by value.
     #[arg(long, value_name = "FILE")]
     dot: Option<PathBuf>,
-    /// Write an SVG picture (laid out without Graphviz; up to 2000 vertices).
+    /// Write an SVG picture (laid out without Graphviz; small graphs only, refused up front
+    /// when the layout would be slow).
     #[arg(long, value_name = "FILE")]
     svg: Option<PathBuf>,
     /// With --kernel: the most draw vertices to hand to the SAT solver.
@@ -60,6 +71,9 @@ pub struct Args {
     /// With --expr: the most positions to explore.
     #[arg(long, default_value_t = 100_000)]
     max_positions: usize,
+    /// With --expr: the most units of work (100 a move explored) [default: 1000000000].
+    #[arg(long, value_name = "N")]
+    max_work: Option<u64>,
     /// The most memory the graph may take, in MiB (default: 90% of the available memory).
     #[arg(long, value_name = "MIB")]
     max_memory: Option<u64>,
@@ -69,156 +83,194 @@ pub struct Args {
 enum Format {
     /// `FROM TO` per line, names without spaces.
     Edges,
-    /// The judge format `N M K`, edges, token vertices; prints `win` or `lose`.
+    /// The judge format `N M K`, edges, token vertices; prints `win`, `lose` or `draw`.
     #[value(alias = "judge")]
     Seed,
 }
 
-fn memory_limit(mib: Option<u64>) -> ReadOptions {
+fn memory_limit(mib: Option<u64>) -> Result<ReadOptions, Failure> {
     if let Some(mib) = mib {
-        return ReadOptions {
-            max_bytes: mib << 20,
-        };
+        let max_bytes = mib.checked_mul(1 << 20).ok_or_else(|| {
+            Failure::input(format!(
+                "--max-memory {mib}: too large (the figure is in MiB)"
+            ))
+        })?;
+        return Ok(ReadOptions { max_bytes });
     }
-    let available = std::fs::read_to_string("/proc/meminfo")
-        .ok()
-        .and_then(|text| {
-            text.lines()
-                .find_map(|l| l.strip_prefix("MemAvailable:"))
-                .and_then(|rest| {
-                    rest.trim()
-                        .trim_end_matches("kB")
-                        .trim()
-                        .parse::<u64>()
-                        .ok()
-                })
-        });
-    match available {
-        Some(kib) => ReadOptions {
-            max_bytes: kib * 1024 / 10 * 9,
+    Ok(match front::available_memory() {
+        Some(bytes) => ReadOptions {
+            max_bytes: bytes / 10 * 9,
         },
         None => ReadOptions::default(),
-    }
+    })
 }
 
-fn open_input(input: &Option<String>) -> Result<(Box<dyn Read>, String), Failure> {
-    match input.as_deref() {
-        None | Some("-") => Ok((Box::new(io::stdin().lock()), "<stdin>".to_owned())),
+fn open_input(
+    input: &Option<String>,
+    cancel: &Arc<AtomicBool>,
+) -> Result<(Box<dyn Read>, String), Failure> {
+    let (inner, size, source): (Box<dyn Read>, u64, String) = match input.as_deref() {
+        None | Some("-") => (Box::new(io::stdin().lock()), 0, "<stdin>".to_owned()),
         Some(path) => {
             let file =
                 File::open(path).map_err(|e| Failure::input(format!("cannot open {path}: {e}")))?;
             let size = file.metadata().map(|m| m.len()).unwrap_or(0);
-            if show_progress() && size > 0 {
-                let reader = ProgressReader {
-                    inner: file,
-                    done: 0,
-                    total: size,
-                    meter: Meter::new("reading"),
-                };
-                return Ok((Box::new(reader), path.to_owned()));
-            }
-            Ok((Box::new(file), path.to_owned()))
+            (Box::new(file), size, path.to_owned())
         }
-    }
+    };
+    let bar = if size > 0 {
+        front::bar(size, "reading".to_owned(), "bytes")
+    } else {
+        front::spinner("reading".to_owned(), "bytes")
+    };
+    let reader = ProgressReader {
+        inner,
+        bar,
+        cancel: Arc::clone(cancel),
+    };
+    Ok((Box::new(reader), source))
 }
 
-/// Progress goes to standard error, and only when it is a terminal.
-fn show_progress() -> bool {
-    use std::io::IsTerminal;
-    io::stderr().is_terminal()
+/// Counts the bytes read for the progress bar, and stops reading when interrupted.
+struct ProgressReader {
+    inner: Box<dyn Read>,
+    bar: ProgressBar,
+    cancel: Arc<AtomicBool>,
 }
 
-/// A progress line on standard error, redrawn at most four times a second.
-struct Meter {
-    label: &'static str,
-    last: std::time::Instant,
-    shown: bool,
-}
-
-impl Meter {
-    fn new(label: &'static str) -> Self {
-        Meter {
-            label,
-            last: std::time::Instant::now(),
-            shown: false,
-        }
-    }
-
-    fn update(&mut self, done: u64, total: u64) {
-        if self.last.elapsed().as_millis() >= 250 && total > 0 {
-            self.last = std::time::Instant::now();
-            self.shown = true;
-            eprint!("\r{}: {:>3}%", self.label, done.min(total) * 100 / total);
-        }
-    }
-}
-
-impl Drop for Meter {
-    fn drop(&mut self) {
-        if self.shown {
-            eprint!("\r{}\r", " ".repeat(self.label.len() + 6));
-        }
-    }
-}
-
-/// Counts the bytes read from a file for the progress line.
-struct ProgressReader<R> {
-    inner: R,
-    done: u64,
-    total: u64,
-    meter: Meter,
-}
-
-impl<R: Read> Read for ProgressReader<R> {
+impl Read for ProgressReader {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if self.cancel.load(Ordering::Relaxed) {
+            return Err(io::Error::other("interrupted"));
+        }
         let k = self.inner.read(buf)?;
-        self.done += k as u64;
-        self.meter.update(self.done, self.total);
+        self.bar.inc(k as u64);
+        if k == 0 {
+            self.bar.finish_and_clear();
+        }
         Ok(k)
     }
 }
 
-/// Runs `work` with a progress line labelled `label` when standard error is a terminal.
-fn with_progress<T>(label: &'static str, work: impl FnOnce(&mut Control) -> T) -> T {
-    if !show_progress() {
-        return work(&mut Control::none());
+impl Drop for ProgressReader {
+    fn drop(&mut self) {
+        self.bar.finish_and_clear();
     }
-    let mut meter = Meter::new(label);
-    let mut report = |done: u64, total: u64| meter.update(done, total);
-    let mut control = Control::none().with_progress(&mut report);
-    work(&mut control)
+}
+
+/// Runs `work` with a progress bar labelled `label` and the interrupt flag.
+fn with_progress<T>(
+    label: &'static str,
+    cancel: &AtomicBool,
+    work: impl FnOnce(&mut Control) -> T,
+) -> T {
+    let bar = front::bar(0, label.to_owned(), "vertices");
+    let mut report = |done: u64, total: u64| {
+        bar.set_length(total);
+        bar.set_position(done);
+    };
+    let mut control = Control::none()
+        .with_progress(&mut report)
+        .with_cancel(cancel);
+    let result = work(&mut control);
+    bar.finish_and_clear();
+    result
+}
+
+/// A graph computation's error as a failure: an interruption is status 130.
+fn graph_failure(e: GraphError) -> Failure {
+    match e {
+        GraphError::Cancelled => front::interrupted(),
+    }
+}
+
+/// A reader's error as a failure naming the source; an interrupted read is status 130.
+fn read_failure(source: &str, e: ReadError, cancel: &AtomicBool) -> Failure {
+    if cancel.load(Ordering::Relaxed) {
+        return front::interrupted();
+    }
+    let hint = match e {
+        ReadError::TooLarge { .. } => "\nhint: raise the limit with --max-memory if memory allows",
+        _ => "",
+    };
+    Failure::input(format!("{source}: {e}{hint}"))
+}
+
+/// The token list of --tokens: each value is a list separated by commas or white space,
+/// unless the whole value names a vertex (a name may hold a comma); with --expr, each value
+/// is one position.
+fn token_names(values: &[String], expr: bool, graph: &GameGraph) -> Vec<String> {
+    if expr {
+        return values.to_vec();
+    }
+    let mut names = Vec::new();
+    for v in values {
+        if graph.find(v).is_some() {
+            names.push(v.clone());
+        } else {
+            names.extend(
+                v.split(|c: char| c == ',' || c.is_whitespace())
+                    .filter(|name| !name.is_empty())
+                    .map(str::to_owned),
+            );
+        }
+    }
+    names
 }
 
 pub fn run(args: Args) -> Result<(), Failure> {
-    let options = memory_limit(args.max_memory);
-    let (graph, file_tokens) = if let Some(expr) = &args.expr {
+    let options = memory_limit(args.max_memory)?;
+    let cancel = front::interrupt_flag()?;
+    let expr = args.expr.as_ref().map(|words| words.join(" "));
+    let (graph, file_tokens) = if let Some(expr) = &expr {
         let sum = grundy::catalog::parse(expr)
             .map_err(|e| Failure::input(format!("invalid expression\n{}", e.render(expr))))?;
-        let graph = explore(&sum, &Context::default(), args.max_positions)
-            .map_err(|e| Failure::compute(e.to_string()))?;
+        let limits = Limits {
+            max_positions: args.max_positions,
+            max_work: args.max_work.unwrap_or(Limits::DEFAULT.max_work),
+            max_bytes: options.max_bytes,
+        };
+        let ctx = Context {
+            engine: Engine::Fast,
+            budget: Budget::with_cancel_flag(limits, Arc::clone(&cancel)),
+        };
+        let watch = Watch::new("exploring".to_owned(), &ctx.budget);
+        let explored = explore(&sum, &ctx, args.max_positions);
+        drop(watch);
+        let graph = explored.map_err(|e| match e.budget_error() {
+            Some(b) => front::budget_failure(e.to_string(), b, LIMIT_FLAGS),
+            None if matches!(e, ExploreError::TooManyPositions { .. }) => Failure::compute(
+                format!("{e}\nhint: raise the limit with --max-positions if memory allows"),
+            ),
+            None => Failure::compute(e.to_string()),
+        })?;
         (graph, vec![0])
     } else {
-        let (reader, source) = open_input(&args.input)?;
-        match args.format {
+        let (reader, source) = open_input(&args.input, &cancel)?;
+        match args.format.unwrap_or(Format::Edges) {
             Format::Edges => {
                 let graph = read_edge_list(reader, &options)
-                    .map_err(|e| Failure::input(format!("{source}: {e}")))?;
+                    .map_err(|e| read_failure(&source, e, &cancel))?;
                 (graph, Vec::new())
             }
             Format::Seed => {
-                let input = read_judge(reader, &options)
-                    .map_err(|e| Failure::input(format!("{source}: {e}")))?;
+                let input =
+                    read_judge(reader, &options).map_err(|e| read_failure(&source, e, &cancel))?;
                 let plain = args.tokens.is_empty()
                     && !args.kernel
                     && !args.json
                     && args.dot.is_none()
                     && args.svg.is_none();
                 if plain {
-                    let wins = with_progress("solving", |c| {
-                        first_player_wins(&input.graph, &input.tokens, c)
+                    let outcome = with_progress("solving", &cancel, |c| {
+                        judge_outcome(&input.graph, &input.tokens, c)
                     })
-                    .map_err(|e| Failure::compute(e.to_string()))?;
-                    return crate::emit(if wins { "win\n" } else { "lose\n" });
+                    .map_err(graph_failure)?;
+                    return crate::emit(match outcome {
+                        Outcome::N => "win\n",
+                        Outcome::P => "lose\n",
+                        Outcome::Draw => "draw\n",
+                    });
                 }
                 let graph = GameGraph {
                     csr: input.graph,
@@ -228,28 +280,34 @@ pub fn run(args: Args) -> Result<(), Failure> {
             }
         }
     };
+    if args.svg.is_some() {
+        check_svg(&graph.csr).map_err(|e| Failure::compute(format!("--svg: {e}")))?;
+    }
     let tokens = if args.tokens.is_empty() {
         file_tokens
     } else {
-        args.tokens
+        token_names(&args.tokens, expr.is_some(), &graph)
             .iter()
             .map(|name| {
                 let found = graph.find(name);
                 let found =
-                    found.or_else(|| args.expr.as_ref().and_then(|_| find_position(&graph, name)));
+                    found.or_else(|| expr.as_ref().and_then(|_| find_position(&graph, name)));
                 found.ok_or_else(|| {
                     Failure::input(format!("--tokens: no vertex named `{name}` in the graph"))
                 })
             })
             .collect::<Result<Vec<u32>, Failure>>()?
     };
-    let solution = with_progress("solving", |c| solve(&graph.csr, c))
-        .map_err(|e| Failure::compute(e.to_string()))?;
+    let solution =
+        with_progress("solving", &cancel, |c| solve(&graph.csr, c)).map_err(graph_failure)?;
     let sum = (!tokens.is_empty()).then(|| analyze_tokens(&graph.csr, &solution, &tokens));
     let kernel = if args.kernel {
         Some(
-            find_kernel(&graph.csr, &solution, args.max_kernel_draws)
-                .map_err(|e| Failure::compute(e.to_string()))?,
+            find_kernel(&graph.csr, &solution, args.max_kernel_draws).map_err(|e| {
+                Failure::compute(format!(
+                    "{e}\nhint: raise the limit with --max-kernel-draws if time allows"
+                ))
+            })?,
         )
     } else {
         None
@@ -385,7 +443,12 @@ impl Report<'_> {
         } else {
             "with cycles"
         };
-        writeln!(out, "{n} vertices, {} edges, {cycles}", g.edge_count())?;
+        writeln!(
+            out,
+            "{}, {}, {cycles}",
+            count(n as u64, "vertex", "vertices"),
+            count(g.edge_count() as u64, "edge", "edges")
+        )?;
         let width = (0..n as u32)
             .map(|v| self.graph.name(v).chars().count())
             .max()
@@ -448,8 +511,8 @@ impl Report<'_> {
                     };
                     writeln!(
                         out,
-                        "\nKernel ({} vertices, {unique}): {}",
-                        kernel.len(),
+                        "\nKernel ({}, {unique}): {}",
+                        count(kernel.len() as u64, "vertex", "vertices"),
                         join_names(&names)
                     )?;
                 }

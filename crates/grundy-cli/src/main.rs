@@ -2,6 +2,7 @@
 
 mod analyze;
 mod draw;
+mod front;
 mod graph;
 mod sequence;
 
@@ -48,7 +49,7 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(failure) => {
-            eprintln!("error: {}", failure.message);
+            front::report_error(&failure.message);
             ExitCode::from(failure.code)
         }
     }
@@ -79,7 +80,7 @@ pub fn emit_with(
 pub struct Failure {
     /// What went wrong, for people.
     pub message: String,
-    /// 2 for bad input, 1 for a computation that could not be done.
+    /// 2 for bad input, 1 for a computation that could not be done, 130 when interrupted.
     pub code: u8,
 }
 

@@ -13,12 +13,8 @@ use grundy::heap::rules::HeapRule;
 use grundy::heap::run::{
     CheckpointMode, Goal, Occupant, RunError, RunOptions, RunStats, RunStatus, SequenceRun,
 };
-use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
-use std::time::Instant;
 
 /// The nim-sequence g(0), g(1), ... of a heap rule, its period, and a proof of it.
 ///
@@ -85,7 +81,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
         Goal::Values(count)
     };
     let mut options = RunOptions::new(goal);
-    options.memory_available = available_memory();
+    options.memory_available = crate::front::available_memory();
     if let Some(path) = &args.checkpoint {
         let mode = if args.resume {
             CheckpointMode::Resume
@@ -96,18 +92,14 @@ pub fn run(args: Args) -> Result<(), Failure> {
         };
         options = options.with_checkpoint(path, mode);
     }
-    let cancel = Arc::new(AtomicBool::new(false));
     let mut seq = SequenceRun::new(rule, options).map_err(|e| start_failure(&e))?;
-    install_interrupt(Arc::clone(&cancel))?;
-
-    let bar = ProgressBar::new(0);
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{msg} [{elapsed_precise}] {wide_bar} {pos}/{len} values, {per_sec}, ETA {eta}",
-        )
-        .expect("a valid template"),
+    // The first interrupt stops the run, which saves its checkpoint; see `front::interrupt_flag`.
+    let cancel = crate::front::interrupt_flag()?;
+    let bar = crate::front::bar(
+        0,
+        format!("{} ({})", seq.rule(), seq.engine_name()),
+        "values",
     );
-    bar.set_message(format!("{} ({})", seq.rule(), seq.engine_name()));
     let mut progress = |done: u64, total: u64| {
         bar.set_length(total);
         bar.set_position(done);
@@ -225,33 +217,6 @@ fn run_failure(e: &RunError, goal: Goal) -> Failure {
         )),
         _ => Failure::compute(e.to_string()),
     }
-}
-
-/// The memory available to a new computation, from /proc/meminfo (Linux); `None` elsewhere.
-fn available_memory() -> Option<u64> {
-    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    kib.checked_mul(1024)
-}
-
-/// Turns Ctrl-C and SIGTERM into `cancel`: the run stops, saves its checkpoint and exits
-/// with 130. A second signal, sent later, exits at once; signals within half a second of the
-/// first are the same interrupt delivered twice (to the process and to its group, as
-/// `timeout` does) and must not cost the save.
-fn install_interrupt(cancel: Arc<AtomicBool>) -> Result<(), Failure> {
-    let mut first: Option<Instant> = None;
-    ctrlc::set_handler(move || {
-        cancel.store(true, std::sync::atomic::Ordering::Relaxed);
-        match first {
-            None => first = Some(Instant::now()),
-            Some(t) if t.elapsed() >= std::time::Duration::from_millis(500) => {
-                std::process::exit(130)
-            }
-            Some(_) => {}
-        }
-    })
-    .map_err(|e| Failure::compute(format!("cannot handle Ctrl-C: {e}")))
 }
 
 fn render_stats(s: &RunStats) -> String {

@@ -13,7 +13,7 @@ fn temp_file(name: &str, contents: &str) -> PathBuf {
 }
 
 #[test]
-fn judge_format_prints_exactly_win_or_lose() {
+fn judge_format_prints_exactly_win_lose_or_draw() {
     // 1 -> 2 -> 3, 4 -> 3: tokens at 1 (value 0) and 4 (value 1): nim-sum 1, a win.
     let o = grundy(
         &["graph", "--format", "seed"],
@@ -26,8 +26,13 @@ fn judge_format_prints_exactly_win_or_lose() {
         "4 3 2\n1 2\n2 3\n4 3\n1\n3\n",
     );
     assert_eq!(stdout(&o), "lose\n");
-    // A cycle is never an error: the first player cannot win a draw.
+    // A cycle is never an error: a token that can run round it for ever is a draw.
     let o = grundy(&["graph", "--format", "seed"], "2 2 1\n1 2\n2 1\n1\n");
+    assert_eq!(stdout(&o), "draw\n");
+    // A cycle with an exit to a loss is a win, and its exit a loss.
+    let o = grundy(&["graph", "--format", "judge"], "3 3 1\n1 2\n2 1\n2 3\n2\n");
+    assert_eq!(stdout(&o), "win\n");
+    let o = grundy(&["graph", "--format", "judge"], "3 3 1\n1 2\n2 1\n2 3\n3\n");
     assert_eq!(stdout(&o), "lose\n");
 }
 
@@ -94,8 +99,7 @@ fn json_has_vertices_sum_and_kernel() {
             "graph",
             path.to_str().unwrap(),
             "--tokens",
-            "b",
-            "e",
+            "b,e",
             "--kernel",
             "--json",
         ],
@@ -137,7 +141,7 @@ fn json_has_vertices_sum_and_kernel() {
 #[test]
 fn tokens_give_every_winning_move() {
     let o = grundy(
-        &["graph", "--tokens", "h3", "h1", "--json"],
+        &["graph", "--tokens", "h3 h1", "--json"],
         "h1 h0\nh2 h1\nh2 h0\nh3 h2\nh3 h1\nh3 h0\n",
     );
     assert!(o.status.success(), "{}", stderr(&o));
@@ -184,7 +188,7 @@ fn text_table_kernel_and_pictures() {
     // Tokens name positions in any order of their components.
     let o = grundy(
         &[
-            "graph", "--expr", "nim 1 2", "--tokens", "nim 1 0", "nim 2 0",
+            "graph", "--expr", "nim 1 2", "--tokens", "nim 1 0", "--tokens", "nim 2 0",
         ],
         "",
     );

@@ -48,7 +48,7 @@ pub fn check(spec: &Spec) -> Result<Sum, ExprError> {
             let known: Vec<&str> = rules().map(|r| r.name).collect();
             ExprError::new(
                 term.rule.span.clone(),
-                format!("unknown rule `{}`", term.rule.value),
+                format!("unknown rule `{}`", crate::expr::shorten(&term.rule.value)),
             )
             .with_help(format!("known rules: {}", known.join(", ")))
         })?;

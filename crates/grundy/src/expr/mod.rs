@@ -65,22 +65,83 @@ impl ExprError {
     /// nim 3 x
     ///       ^ expected a heap size (a whole number), found `x`
     /// ```
+    ///
+    /// Only the line holding the error is shown (with its number when the expression has
+    /// several lines), and a long line is cut to a window around the error, so that an
+    /// expression of a million characters still gives a readable message. A span that is
+    /// out of range or not on character boundaries is clamped, never a panic.
     pub fn render(&self, source: &str) -> String {
-        let start = source[..self.span.start.min(source.len())].chars().count();
-        let width = source
-            .get(self.span.clone())
-            .map_or(1, |s| s.chars().count().max(1));
-        let mut out = format!(
-            "{source}\n{}{} {}",
-            " ".repeat(start),
+        let floor = |i: usize| {
+            let mut i = i.min(source.len());
+            while !source.is_char_boundary(i) {
+                i -= 1;
+            }
+            i
+        };
+        let start = floor(self.span.start);
+        let line_start = source[..start].rfind('\n').map_or(0, |i| i + 1);
+        let line_end = source[start..]
+            .find('\n')
+            .map_or(source.len(), |i| start + i);
+        let end = floor(self.span.end).clamp(start, line_end);
+        let (before, cut_before) = last_chars(&source[line_start..start], CONTEXT);
+        let (marked, cut_marked) = first_chars(&source[start..end], MARKED);
+        let (after, cut_after) = first_chars(&source[end..line_end], CONTEXT);
+        let mut shown = String::new();
+        if cut_before {
+            shown.push('…');
+        }
+        shown.push_str(before);
+        let caret_at = shown.chars().count();
+        shown.push_str(marked);
+        if cut_marked {
+            shown.push('…');
+        } else {
+            shown.push_str(after);
+            if cut_after {
+                shown.push('…');
+            }
+        }
+        let shown = shown.trim_end_matches('\r');
+        let width = marked.chars().count().max(1);
+        let mut out = String::new();
+        if source.trim_end().contains('\n') {
+            let line = source[..start].matches('\n').count() + 1;
+            out.push_str(&format!("line {line}:\n"));
+        }
+        out.push_str(&format!(
+            "{shown}\n{}{} {}",
+            " ".repeat(caret_at),
             "^".repeat(width),
             self.message
-        );
+        ));
         if let Some(h) = &self.help {
             out.push('\n');
             out.push_str(h);
         }
         out
+    }
+}
+
+/// Characters of context shown on each side of an error.
+const CONTEXT: usize = 40;
+/// Characters of the offending text shown (and marked) at most.
+const MARKED: usize = 60;
+
+/// The first `n` characters of `s`, and whether any were cut.
+fn first_chars(s: &str, n: usize) -> (&str, bool) {
+    match s.char_indices().nth(n) {
+        Some((i, _)) => (&s[..i], true),
+        None => (s, false),
+    }
+}
+
+/// The last `n` characters of `s`, and whether any were cut.
+fn last_chars(s: &str, n: usize) -> (&str, bool) {
+    match s.char_indices().rev().nth(n.saturating_sub(1)) {
+        Some((i, _)) if n > 0 && i > 0 => (&s[i..], true),
+        Some(_) => (s, false),
+        None => (s, false),
     }
 }
 
@@ -121,20 +182,38 @@ pub struct Rule {
 
 // -- Helpers for rules checking their terms. --------------------------------------------------
 
+/// `text` as quoted in a message: whole if short, else its first 40 characters and `…`, so
+/// that a message about an argument of a million characters stays one line.
+///
+/// ```
+/// assert_eq!(grundy::expr::shorten("nim"), "nim");
+/// assert_eq!(grundy::expr::shorten(&"9".repeat(100)).chars().count(), 41);
+/// ```
+pub fn shorten(text: &str) -> std::borrow::Cow<'_, str> {
+    match text.char_indices().nth(40) {
+        Some((i, _)) => format!("{}…", &text[..i]).into(),
+        None => text.into(),
+    }
+}
+
 /// Parses a whole number in `0..=u64::MAX`; `what` names it in the message ("a heap size").
 pub fn parse_u64(arg: &Spanned<String>, what: &str) -> Result<u64, ExprError> {
     let text = arg.value.as_str();
     if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
         return Err(ExprError::new(
             arg.span.clone(),
-            format!("expected {what} (a whole number), found `{text}`"),
+            format!(
+                "expected {what} (a whole number), found `{}`",
+                shorten(text)
+            ),
         ));
     }
     text.parse::<u64>().map_err(|_| {
         ExprError::new(
             arg.span.clone(),
             format!(
-                "`{text}` is too large for {what}: the largest is {}",
+                "`{}` is too large for {what}: the largest is {}",
+                shorten(text),
                 u64::MAX
             ),
         )

@@ -61,9 +61,13 @@ pub fn parse_spec(text: &str) -> Result<Spec, ExprError> {
         match p.peek() {
             None => break,
             Some('+') => {
+                let plus = p.pos;
                 p.pos += 1;
                 p.skip_space();
-                if p.at_end() || p.peek() == Some('+') {
+                if p.at_end() {
+                    return Err(ExprError::new(plus..plus + 1, "expected a term after `+`"));
+                }
+                if p.peek() == Some('+') {
                     let at = p.pos;
                     return Err(ExprError::new(at..at + 1, "expected a term after `+`"));
                 }
@@ -123,10 +127,15 @@ impl Parser<'_> {
         let start = self.pos;
         let rule = self.word(|_| false);
         if rule.value.is_empty() {
-            let c = self.peek().unwrap_or(' ');
+            // Callers skip white space and stop at the end, so a character is here; an empty
+            // span at the end would still be inside the input.
+            let (span, found) = match self.peek() {
+                Some(c) => (self.pos..self.pos + c.len_utf8(), format!("`{c}`")),
+                None => (self.pos..self.pos, "the end".to_owned()),
+            };
             return Err(ExprError::new(
-                self.pos..self.pos + c.len_utf8(),
-                format!("unexpected `{c}`: expected a rule name such as `nim`"),
+                span,
+                format!("unexpected {found}: expected a rule name such as `nim`"),
             ));
         }
         let mut params = None;

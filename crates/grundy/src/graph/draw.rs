@@ -4,7 +4,14 @@
 //! and value. [`to_svg`] lays the graph out with the `layout-rs` crate (a Sugiyama-style
 //! layered layout: cycles broken, layers assigned, crossings reduced); for large graphs or a
 //! more polished picture, render the DOT file with Graphviz: `dot -Tsvg game.dot -o game.svg`.
+//!
+//! The layered layout places a dummy node wherever an edge crosses a layer, and its time grows
+//! about quadratically in the nodes it places (some 25 s for a path of 2,000 vertices). So
+//! [`check_svg`] estimates those nodes up front in `O(V + E)` (layers by longest path, see
+//! [`svg_layout_nodes`]) and refuses a graph past [`MAX_SVG_NODES`]: `nim 300` has only 301
+//! vertices but 45,150 edges spanning 4.5 million layers.
 
+use super::csr::Csr;
 use super::{GameGraph, GraphSolution};
 use crate::value::Outcome;
 use layout::backends::svg::SVGWriter;
@@ -16,22 +23,28 @@ use layout::std_shapes::shapes::{Arrow, Element, ShapeKind};
 use layout::topo::layout::VisualGraph;
 use std::fmt::Write;
 
-/// The most vertices [`to_svg`] lays out (its layout is superlinear).
-pub const MAX_SVG_VERTICES: usize = 2000;
+/// The most layout nodes (vertices and the dummy nodes of long edges, see
+/// [`svg_layout_nodes`]) [`to_svg`] lays out: a few seconds of layout.
+pub const MAX_SVG_NODES: u64 = 1000;
 
 /// Why a picture could not be made.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum DrawError {
     /// The graph is too large for the built-in layout.
     #[error(
-        "the graph has {vertices} vertices, more than the {limit} the built-in SVG layout \
-         handles; write DOT (--dot FILE) and render it with Graphviz: dot -Tsvg FILE -o out.svg"
+        "the graph has {vertices} vertices and {edges} edges, which the built-in SVG layout \
+         would draw with about {nodes} nodes, more than its limit of {limit}; write DOT and \
+         render it with Graphviz (dot -Tsvg FILE -o out.svg)"
     )]
     TooLarge {
         /// The graph's vertices.
         vertices: usize,
+        /// The graph's edges.
+        edges: usize,
+        /// The layout nodes estimated.
+        nodes: u64,
         /// The limit.
-        limit: usize,
+        limit: u64,
     },
 }
 
@@ -93,15 +106,66 @@ pub fn to_dot(graph: &GameGraph, solution: &GraphSolution, tokens: &[u32]) -> St
     out
 }
 
-/// The graph as an SVG picture, laid out by `layout-rs`.
-pub fn to_svg(graph: &GameGraph, solution: &GraphSolution) -> Result<String, DrawError> {
+/// An estimate of the nodes a layered layout of `graph` places: its vertices, and one dummy
+/// node for each layer an edge crosses, layers being the longest path from a vertex without
+/// predecessors (vertices on cycles take layer 0). `O(V + E)`.
+///
+/// ```
+/// use grundy::graph::csr::Csr;
+/// use grundy::graph::draw::svg_layout_nodes;
+/// // 0 -> 1 -> 2 and 0 -> 2: the long edge crosses layer 1 once.
+/// let g = Csr::from_adjacency(&[vec![1, 2], vec![2], vec![]]);
+/// assert_eq!(svg_layout_nodes(&g), 4);
+/// ```
+pub fn svg_layout_nodes(graph: &Csr) -> u64 {
     let n = graph.vertex_count();
-    if n > MAX_SVG_VERTICES {
+    let mut indegree = vec![0u32; n];
+    for (_, w) in graph.edges() {
+        indegree[w as usize] += 1;
+    }
+    let mut layer = vec![0u64; n];
+    let mut ready: Vec<u32> = (0..n as u32)
+        .filter(|&v| indegree[v as usize] == 0)
+        .collect();
+    while let Some(v) = ready.pop() {
+        for &w in graph.successors(v) {
+            layer[w as usize] = layer[w as usize].max(layer[v as usize] + 1);
+            indegree[w as usize] -= 1;
+            if indegree[w as usize] == 0 {
+                ready.push(w);
+            }
+        }
+    }
+    graph.edges().fold(n as u64, |total, (v, w)| {
+        let span = layer[v as usize].abs_diff(layer[w as usize]);
+        total.saturating_add(span.saturating_sub(1))
+    })
+}
+
+/// Refuses, before any layout, a graph [`to_svg`] would take too long to lay out.
+pub fn check_svg(graph: &Csr) -> Result<(), DrawError> {
+    // The estimate can only grow with the vertices: skip it for graphs too large anyway.
+    let nodes = if graph.vertex_count() as u64 > MAX_SVG_NODES {
+        graph.vertex_count() as u64
+    } else {
+        svg_layout_nodes(graph)
+    };
+    if nodes > MAX_SVG_NODES {
         return Err(DrawError::TooLarge {
-            vertices: n,
-            limit: MAX_SVG_VERTICES,
+            vertices: graph.vertex_count(),
+            edges: graph.edge_count(),
+            nodes,
+            limit: MAX_SVG_NODES,
         });
     }
+    Ok(())
+}
+
+/// The graph as an SVG picture, laid out by `layout-rs`; refused (by [`check_svg`]) when the
+/// layout would take too long.
+pub fn to_svg(graph: &GameGraph, solution: &GraphSolution) -> Result<String, DrawError> {
+    check_svg(&graph.csr)?;
+    let n = graph.vertex_count();
     let mut vg = VisualGraph::new(Orientation::TopToBottom);
     let handles: Vec<_> = (0..n as u32)
         .map(|v| {
@@ -156,6 +220,25 @@ mod tests {
             dot.contains("v1 -> v0;") && dot.contains("v1 -> v2;"),
             "{dot}"
         );
+    }
+
+    #[test]
+    fn big_layouts_are_refused_up_front() {
+        use crate::graph::explore::explore;
+        use crate::sum::Context;
+        let sum = crate::catalog::parse("nim 300").unwrap();
+        let g = explore(&sum, &Context::default(), 1000).unwrap();
+        let e = check_svg(&g.csr).unwrap_err();
+        let DrawError::TooLarge {
+            vertices, edges, ..
+        } = e;
+        assert_eq!((vertices, edges), (301, 45_150));
+        // A path of n vertices needs no dummy node.
+        let path: Vec<Vec<u32>> = (0..900)
+            .map(|v| if v < 899 { vec![v + 1] } else { vec![] })
+            .collect();
+        assert_eq!(svg_layout_nodes(&Csr::from_adjacency(&path)), 900);
+        assert!(check_svg(&Csr::from_adjacency(&path)).is_ok());
     }
 
     #[test]

@@ -4,10 +4,14 @@
 //! [`Component::moves`](crate::sum::Component::moves): a move replaces one component by what
 //! it becomes. Positions are identified by their sorted component texts ([`Sum::key`]), so
 //! `nim 1 2` and `nim 2 1` are one vertex. Each vertex is named by the position as an
-//! expression. The search stops with an error past a given number of positions.
+//! expression. The search counts its work against the context's [`Budget`](crate::control::Budget)
+//! ([`MOVE_COST`] units a move, since each builds and hashes a position's text) and stops with
+//! an error past a given number of positions, past the work limit, or when cancelled. Time and
+//! memory are `O(E)` in the edges of the graph, times the length of a position's text.
 
 use super::csr::Csr;
 use super::{GameGraph, Names};
+use crate::control::BudgetError;
 use crate::sum::{AnalysisError, Context, Sum};
 use rustc_hash::FxHashMap;
 
@@ -16,20 +20,40 @@ use rustc_hash::FxHashMap;
 pub enum ExploreError {
     /// More positions are reachable than allowed.
     #[error(
-        "more than {limit} positions are reachable; the game is too large to draw as a graph \
-         (raise the limit with --max-positions if memory allows)"
+        "more than {limit} positions are reachable (the position limit); the game is too \
+         large to explore as a graph"
     )]
     TooManyPositions {
         /// The limit.
         limit: usize,
     },
+    /// The work limit was reached, or the exploration was cancelled.
+    #[error("exploring the positions: {0}")]
+    Budget(#[from] BudgetError),
     /// A component could not list its moves.
     #[error(transparent)]
     Moves(#[from] AnalysisError),
 }
 
+/// Units of work charged for each move explored: building the position it leaves, its text
+/// and its hash costs about this many of the budget's units (a unit is 10 to 100 ns): under
+/// the default work limit, ten million moves.
+pub const MOVE_COST: u64 = 100;
+
+impl ExploreError {
+    /// The budget error behind this error, if a limit of the budget or a cancellation
+    /// stopped the exploration.
+    pub fn budget_error(&self) -> Option<BudgetError> {
+        match self {
+            ExploreError::Budget(b) => Some(*b),
+            ExploreError::Moves(e) => e.budget_error(),
+            ExploreError::TooManyPositions { .. } => None,
+        }
+    }
+}
+
 /// The graph of positions reachable from `start`; vertex 0 is `start`. At most
-/// `max_positions` vertices.
+/// `max_positions` vertices, and the moves explored are charged to `ctx.budget`.
 pub fn explore(
     start: &Sum,
     ctx: &Context,
@@ -52,8 +76,12 @@ pub fn explore(
         let position = positions[next].clone();
         let from = next as u32;
         next += 1;
+        ctx.budget.check()?;
         for (i, component) in position.components.iter().enumerate() {
-            for m in component.moves(ctx)? {
+            let moves = component.moves(ctx)?;
+            ctx.budget
+                .charge((moves.len() as u64).saturating_mul(MOVE_COST))?;
+            for m in moves {
                 let result = position.replaced(i, &m.result);
                 let key = result.key();
                 let to = match ids.get(&key) {
@@ -138,5 +166,31 @@ mod tests {
         let e = explore(&sum, &Context::default(), 100).unwrap_err();
         assert_eq!(e, ExploreError::TooManyPositions { limit: 100 });
         assert!(e.to_string().contains("more than 100 positions"));
+        assert!(
+            !e.to_string().contains("--"),
+            "no flag in a library message: {e}"
+        );
+    }
+
+    #[test]
+    fn exploration_counts_its_work_and_stops_when_cancelled() {
+        use crate::control::Limits;
+        // nim 3000 + nim 1: 6,002 positions but 9 million moves.
+        let sum = crate::catalog::parse("nim 3000 + nim 1").unwrap();
+        let limits = Limits {
+            max_work: 1_000_000,
+            ..Limits::DEFAULT
+        };
+        let ctx = Context::new(crate::sum::Engine::Fast, limits);
+        let e = explore(&sum, &ctx, 100_000).unwrap_err();
+        assert_eq!(
+            e.budget_error(),
+            Some(BudgetError::Work { limit: 1_000_000 })
+        );
+        let ctx = Context::default();
+        ctx.budget.cancel();
+        let e = explore(&sum, &ctx, 100_000).unwrap_err();
+        assert_eq!(e.budget_error(), Some(BudgetError::Cancelled));
+        assert_eq!(e.to_string(), "exploring the positions: interrupted");
     }
 }

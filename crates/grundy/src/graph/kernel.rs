@@ -31,7 +31,7 @@ pub enum KernelError {
     /// Too many draw vertices for the SAT solver.
     #[error(
         "the kernel search would give the SAT solver {draws} draw vertices, more than the limit \
-         of {limit} (raise it with --max-kernel-draws; the problem is NP-complete)"
+         of {limit} (the draw limit; the problem is NP-complete)"
     )]
     TooLarge {
         /// The draw vertices.

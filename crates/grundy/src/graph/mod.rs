@@ -53,7 +53,7 @@ pub use tokens::{TokenMove, TokenSum, analyze_tokens, sum_of_tokens};
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum GraphError {
     /// The caller asked it to stop.
-    #[error("cancelled")]
+    #[error("interrupted")]
     Cancelled,
 }
 
@@ -201,18 +201,38 @@ pub fn solve(graph: &Csr, control: &mut Control) -> Result<GraphSolution, GraphE
     })
 }
 
-/// The judge-format answer: whether the first player wins the sum of tokens (a draw is not a
-/// win). Acyclic graphs take the linear pass and a nim-sum; graphs with cycles follow
-/// Smith's rules.
+/// The judge-format answer: who wins the sum of tokens, [`Outcome::N`] when the first player
+/// wins, [`Outcome::P`] when the first player loses and [`Outcome::Draw`] when neither can
+/// force a win (only possible in a graph with cycles). Acyclic graphs take the linear pass and
+/// a nim-sum; graphs with cycles follow Smith's rules.
+///
+/// ```
+/// use grundy::graph::{judge_outcome, read::{read_judge, ReadOptions}};
+/// use grundy::{control::Control, Outcome};
+/// // 1 -> 2 -> 1: the token runs round the cycle for ever.
+/// let input = read_judge("2 2 1\n1 2\n2 1\n1\n".as_bytes(), &ReadOptions::default()).unwrap();
+/// let outcome = judge_outcome(&input.graph, &input.tokens, &mut Control::none()).unwrap();
+/// assert_eq!(outcome, Outcome::Draw);
+/// ```
+pub fn judge_outcome(
+    graph: &Csr,
+    tokens: &[u32],
+    control: &mut Control,
+) -> Result<Outcome, GraphError> {
+    if let Some(a) = acyclic::solve_acyclic(graph, false, control)? {
+        let sum = tokens.iter().fold(0u32, |s, &t| s ^ a.values[t as usize]);
+        return Ok(if sum != 0 { Outcome::N } else { Outcome::P });
+    }
+    let solution = solve(graph, control)?;
+    Ok(tokens::sum_of_tokens(graph, &solution, tokens).1)
+}
+
+/// Whether the first player wins the sum of tokens (a draw is not a win): see
+/// [`judge_outcome`], which tells a loss from a draw.
 pub fn first_player_wins(
     graph: &Csr,
     tokens: &[u32],
     control: &mut Control,
 ) -> Result<bool, GraphError> {
-    if let Some(a) = acyclic::solve_acyclic(graph, false, control)? {
-        let sum = tokens.iter().fold(0u32, |s, &t| s ^ a.values[t as usize]);
-        return Ok(sum != 0);
-    }
-    let solution = solve(graph, control)?;
-    Ok(tokens::sum_of_tokens(graph, &solution, tokens).1 == Outcome::N)
+    Ok(judge_outcome(graph, tokens, control)? == Outcome::N)
 }

@@ -32,7 +32,7 @@ pub enum ReadError {
     Io(#[from] io::Error),
     /// The graph would need more memory than allowed.
     #[error(
-        "the graph is too large: {what} needs about {needed_mib} MiB, more than the limit of \
+        "too large: {what} needs about {needed_mib} MiB, more than the memory limit of \
          {limit_mib} MiB"
     )]
     TooLarge {
@@ -91,6 +91,9 @@ impl ReadOptions {
     }
 }
 
+/// The most tokens a judge-format input may announce.
+pub const MAX_TOKENS: u64 = u32::MAX as u64;
+
 /// Bytes per vertex and per edge needed to read and solve a graph: the edge list while
 /// reading, the graph and its transpose, and the per-vertex arrays of the solvers.
 const BYTES_PER_EDGE: u64 = 16;
@@ -114,6 +117,8 @@ struct Lines<R> {
     eof: bool,
     /// The number of the line last returned (1-based).
     line: u64,
+    /// Whether the start of the input was checked for a byte-order mark.
+    bom_checked: bool,
 }
 
 impl<R: Read> Lines<R> {
@@ -125,12 +130,25 @@ impl<R: Read> Lines<R> {
             end: 0,
             eof: false,
             line: 0,
+            bom_checked: false,
         }
     }
 
     /// The byte range in `self.buf` of the next line, without its `\n` or `\r\n`.
     fn next_range(&mut self) -> io::Result<Option<(usize, usize)>> {
         loop {
+            if !self.bom_checked {
+                // A UTF-8 byte-order mark (as some editors write) at the very start of the
+                // input is not part of the first line.
+                if self.line > 0 || self.start > 0 {
+                    self.bom_checked = true;
+                } else if self.end >= BOM.len() || self.eof {
+                    self.bom_checked = true;
+                    if self.buf[..self.end].starts_with(BOM) {
+                        self.start = BOM.len();
+                    }
+                }
+            }
             if let Some(pos) = memchr::memchr(b'\n', &self.buf[self.start..self.end]) {
                 let (s, e) = (self.start, self.start + pos);
                 self.start = e + 1;
@@ -161,6 +179,9 @@ impl<R: Read> Lines<R> {
         }
     }
 }
+
+/// The UTF-8 byte-order mark.
+const BOM: &[u8] = b"\xef\xbb\xbf";
 
 fn trim_cr(buf: &[u8], s: usize, e: usize) -> (usize, usize) {
     if e > s && buf[e - 1] == b'\r' {
@@ -222,7 +243,8 @@ fn fast_edge(bytes: &[u8]) -> Option<(u64, u64, usize)> {
             if d > 9 {
                 break;
             }
-            v = v * 10 + u64::from(d);
+            // Wrapping: a number of more than 10 digits is refused below anyway.
+            v = v.wrapping_mul(10).wrapping_add(u64::from(d));
             *i += 1;
         }
         let len = *i - digits;
@@ -295,9 +317,17 @@ pub fn read_judge<R: Read>(reader: R, options: &ReadOptions) -> Result<JudgeInpu
             format!("{m} edges is more than the {MAX_EDGES} this tool can store"),
         ));
     }
+    if k > MAX_TOKENS {
+        return Err(ReadError::syntax(
+            header_line,
+            format!("K = {k} token vertices is more than the {MAX_TOKENS} this tool can store"),
+        ));
+    }
+    // Tokens are stored as they are read (the input holds each one), so K is not counted
+    // here: a large K in a short input is refused when the input ends.
     options.check(
         || format!("a graph of {n} vertices and {m} edges"),
-        n * BYTES_PER_VERTEX + m * BYTES_PER_EDGE + k.min(1 << 40) * 4,
+        n * BYTES_PER_VERTEX + m * BYTES_PER_EDGE,
     )?;
     let n32 = n as u32;
     let mut sources = Vec::with_capacity(m as usize);
@@ -374,6 +404,12 @@ pub fn read_judge<R: Read>(reader: R, options: &ReadOptions) -> Result<JudgeInpu
                 ));
             }
             tokens.push(vertex(f, lines.line, "token vertex")?);
+            if tokens.len() % (1 << 20) == 0 {
+                options.check(
+                    || format!("{} token vertices", tokens.len()),
+                    n * BYTES_PER_VERTEX + m * BYTES_PER_EDGE + tokens.len() as u64 * 4,
+                )?;
+            }
         }
     }
     while let Some((s, e)) = lines.next_range()? {
@@ -602,6 +638,27 @@ mod tests {
         assert!(msg.contains("third field `d`"), "{msg}");
         let e = read_edge_list(&b"a b\n\xff c\n"[..], &ReadOptions::default()).unwrap_err();
         assert_eq!(e.line(), Some(2));
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_skipped() {
+        let g = edges("\u{feff}a b\n").unwrap();
+        assert_eq!(g.find("a"), Some(0));
+        let input = judge("\u{feff}2 1 1\n1 2\n1\n").unwrap();
+        assert_eq!(input.tokens, [0]);
+        // Only at the very start: elsewhere it is part of a name.
+        let g = edges("a b\n\u{feff}c\n").unwrap();
+        assert_eq!(g.find("\u{feff}c"), Some(2));
+    }
+
+    #[test]
+    fn a_huge_token_count_is_refused_as_such() {
+        let (line, msg) = error_of(judge("1 0 100000000000000000\n1\n"));
+        assert_eq!(line, 1);
+        assert!(msg.contains("K = 100000000000000000"), "{msg}");
+        let (line, msg) = error_of(judge("1 0 1000000\n1\n"));
+        assert_eq!(line, 3);
+        assert!(msg.contains("expected 1000000 token vertices"), "{msg}");
     }
 
     #[test]

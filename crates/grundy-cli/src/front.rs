@@ -1,0 +1,282 @@
+//! Front-end plumbing shared by every subcommand: signals, progress, the memory probe,
+//! reading input, and the hints that name this tool's flags.
+//!
+//! The API is small on purpose:
+//! - [`interrupt_flag`]: Ctrl-C, SIGTERM and SIGHUP set one shared flag (hand it to a
+//!   `Budget` or a `Control`); a second signal, half a second or more after the first, exits
+//!   at once with status 130.
+//! - [`bar`] and [`spinner`]: the one progress style, drawn on standard error only when it is
+//!   a terminal. [`Watch`]: a thread that shows a spinner with a budget's work after two
+//!   seconds, and exits with 130 if an interrupted computation does not stop in time.
+//! - [`available_memory`]: the memory probe (Linux `/proc/meminfo`).
+//! - [`read_text`]: an argument, a file or standard input, without a byte-order mark.
+//! - [`budget_failure`]: a library `BudgetError` as a failure, with the hint naming the flag.
+
+use crate::Failure;
+use grundy::control::{Budget, BudgetError};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::io::{IsTerminal, Read};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+/// Exit status of an interrupted command (128 + SIGINT, as shells report it).
+pub const INTERRUPTED: u8 = 130;
+
+/// The flag every interrupt (Ctrl-C, SIGTERM, SIGHUP) sets; the handler is installed on the
+/// first call. The first signal only sets the flag, so that the computation stops cleanly
+/// (and saves what it has); signals within half a second of it are the same interrupt
+/// delivered twice (to the process and its group, as `timeout` does); a later one exits at
+/// once with status 130.
+pub fn interrupt_flag() -> Result<Arc<AtomicBool>, Failure> {
+    static FLAG: OnceLock<Result<Arc<AtomicBool>, String>> = OnceLock::new();
+    FLAG.get_or_init(|| {
+        let flag = Arc::new(AtomicBool::new(false));
+        let set = Arc::clone(&flag);
+        let first: Mutex<Option<Instant>> = Mutex::new(None);
+        ctrlc::set_handler(move || {
+            set.store(true, Ordering::SeqCst);
+            let mut first = first.lock().unwrap_or_else(|e| e.into_inner());
+            match *first {
+                None => *first = Some(Instant::now()),
+                Some(t) if t.elapsed() >= Duration::from_millis(500) => {
+                    std::process::exit(i32::from(INTERRUPTED))
+                }
+                Some(_) => {}
+            }
+        })
+        .map(|()| flag)
+        .map_err(|e| format!("cannot handle interrupts: {e}"))
+    })
+    .clone()
+    .map_err(Failure::compute)
+}
+
+/// Whether progress is drawn: standard error is a terminal.
+pub fn show_progress() -> bool {
+    std::io::stderr().is_terminal()
+}
+
+fn target() -> ProgressDrawTarget {
+    if show_progress() {
+        ProgressDrawTarget::stderr()
+    } else {
+        ProgressDrawTarget::hidden()
+    }
+}
+
+/// A progress bar of `total` `unit`s (such as "values" or "bytes"), labelled `message`: the
+/// one style of every subcommand.
+pub fn bar(total: u64, message: String, unit: &'static str) -> ProgressBar {
+    let bar = ProgressBar::with_draw_target(Some(total), target());
+    let template = format!(
+        "{{msg}} [{{elapsed_precise}}] {{wide_bar}} {{human_pos}}/{{human_len}} {unit}, \
+         {{per_sec}}, ETA {{eta}}"
+    );
+    if let Ok(style) = ProgressStyle::with_template(&template) {
+        bar.set_style(style);
+    }
+    bar.set_message(message);
+    bar
+}
+
+/// A spinner counting `unit`s of work whose total is not known, in the same style as [`bar`].
+pub fn spinner(message: String, unit: &'static str) -> ProgressBar {
+    let bar = ProgressBar::with_draw_target(None, target());
+    let template = format!("{{msg}} [{{elapsed_precise}}] {{spinner}} {{human_pos}} {unit}");
+    if let Ok(style) = ProgressStyle::with_template(&template) {
+        bar.set_style(style);
+    }
+    bar.set_message(message);
+    bar
+}
+
+/// How long a command runs before its spinner appears.
+const QUIET_FOR: Duration = Duration::from_secs(2);
+/// How long an interrupted computation may take to stop before the watcher exits.
+const GRACE: Duration = Duration::from_secs(5);
+
+/// Watches a computation under a [`Budget`] from another thread: after two seconds it shows
+/// a spinner with the budget's work done (on a terminal); if the budget is cancelled and the
+/// computation has not stopped five seconds later, it exits with status 130. Dropping the
+/// watch stops the thread and clears the spinner.
+#[derive(Debug)]
+pub struct Watch {
+    done: Arc<AtomicBool>,
+    handle: Option<JoinHandle<()>>,
+}
+
+impl Watch {
+    /// Starts watching `budget`, labelling the spinner `message`.
+    pub fn new(message: String, budget: &Budget) -> Self {
+        let done = Arc::new(AtomicBool::new(false));
+        let finished = Arc::clone(&done);
+        let budget = budget.clone();
+        let handle = std::thread::spawn(move || {
+            let started = Instant::now();
+            let mut spinner: Option<ProgressBar> = None;
+            let mut cancelled_at: Option<Instant> = None;
+            while !finished.load(Ordering::SeqCst) {
+                std::thread::sleep(Duration::from_millis(50));
+                if spinner.is_none() && started.elapsed() >= QUIET_FOR && show_progress() {
+                    spinner = Some(spinner_for(&message, started.elapsed()));
+                }
+                if let Some(s) = &spinner {
+                    s.set_position(budget.work_done());
+                    s.tick();
+                }
+                if budget.is_cancelled() {
+                    let at = *cancelled_at.get_or_insert_with(Instant::now);
+                    if at.elapsed() >= GRACE && !finished.load(Ordering::SeqCst) {
+                        if let Some(s) = &spinner {
+                            s.finish_and_clear();
+                        }
+                        report_error("interrupted");
+                        std::process::exit(i32::from(INTERRUPTED));
+                    }
+                }
+            }
+            if let Some(s) = spinner {
+                s.finish_and_clear();
+            }
+        });
+        Watch {
+            done,
+            handle: Some(handle),
+        }
+    }
+}
+
+fn spinner_for(message: &str, elapsed: Duration) -> ProgressBar {
+    let s = spinner(message.to_owned(), "units of work").with_elapsed(elapsed);
+    s.enable_steady_tick(Duration::from_millis(120));
+    s
+}
+
+impl Drop for Watch {
+    fn drop(&mut self) {
+        self.done.store(true, Ordering::SeqCst);
+        if let Some(h) = self.handle.take() {
+            let _ = h.join();
+        }
+    }
+}
+
+/// Writes `error: MESSAGE` on standard error; a failed write (a closed or full standard
+/// error) is ignored, since there is nowhere left to report it.
+pub fn report_error(message: &str) {
+    use std::io::Write;
+    let mut err = std::io::stderr().lock();
+    let _ = writeln!(err, "error: {message}");
+    let _ = err.flush();
+}
+
+/// The memory available to a new computation, in bytes, from `/proc/meminfo` (Linux);
+/// `None` elsewhere.
+pub fn available_memory() -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    kib.checked_mul(1024)
+}
+
+/// The UTF-8 byte-order mark some editors put at the start of a file.
+const BOM: char = '\u{feff}';
+
+/// The text of `path`, or of standard input for `-`, without a leading byte-order mark.
+/// Invalid UTF-8 is an error naming the source.
+pub fn read_text(path: &str) -> Result<String, Failure> {
+    let (bytes, source) = if path == "-" {
+        let mut bytes = Vec::new();
+        std::io::stdin()
+            .lock()
+            .read_to_end(&mut bytes)
+            .map_err(|e| Failure::input(format!("cannot read standard input: {e}")))?;
+        (bytes, "standard input")
+    } else {
+        let bytes =
+            std::fs::read(path).map_err(|e| Failure::input(format!("cannot read {path}: {e}")))?;
+        (bytes, path)
+    };
+    let text = String::from_utf8(bytes).map_err(|e| {
+        Failure::input(format!(
+            "{source} is not UTF-8 text (invalid byte at offset {})",
+            e.utf8_error().valid_up_to()
+        ))
+    })?;
+    Ok(match text.strip_prefix(BOM) {
+        Some(rest) => rest.to_owned(),
+        None => text,
+    })
+}
+
+/// The flags that raise each limit of a budget, for the hint after a refusal.
+#[derive(Clone, Copy, Debug)]
+pub struct LimitFlags {
+    /// The flag for the work limit.
+    pub work: &'static str,
+    /// The flag for the position limit.
+    pub positions: &'static str,
+    /// The flag for the memory limit.
+    pub memory: &'static str,
+}
+
+/// The flags of `analyze` and `graph`.
+pub const LIMIT_FLAGS: LimitFlags = LimitFlags {
+    work: "--max-work",
+    positions: "--max-positions",
+    memory: "--max-memory",
+};
+
+/// A failure for a computation stopped by its budget: `message` (the library's, which states
+/// the limit) and a hint naming the flag that raises it; an interruption is status 130.
+pub fn budget_failure(message: String, error: BudgetError, flags: LimitFlags) -> Failure {
+    let flag = match error {
+        BudgetError::Cancelled => return interrupted(),
+        BudgetError::Work { .. } => flags.work,
+        BudgetError::Positions { .. } => flags.positions,
+        BudgetError::Memory { .. } => flags.memory,
+    };
+    Failure::compute(format!(
+        "{message}\nhint: raise the limit with {flag} if time and memory allow"
+    ))
+}
+
+/// The failure of an interrupted command.
+pub fn interrupted() -> Failure {
+    Failure {
+        message: "interrupted".to_owned(),
+        code: INTERRUPTED,
+    }
+}
+
+/// The count and the noun, agreeing in number: `1 vertex`, `2 vertices`.
+pub fn count(n: u64, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_agree_in_number() {
+        assert_eq!(count(1, "vertex", "vertices"), "1 vertex");
+        assert_eq!(count(0, "edge", "edges"), "0 edges");
+        assert_eq!(count(2, "edge", "edges"), "2 edges");
+    }
+
+    #[test]
+    fn budget_hints_name_the_flag_and_interrupts_exit_130() {
+        let f = budget_failure(
+            "too much".into(),
+            BudgetError::Work { limit: 5 },
+            LIMIT_FLAGS,
+        );
+        assert_eq!(f.code, 1);
+        assert!(f.message.contains("--max-work"), "{}", f.message);
+        let f = budget_failure("x".into(), BudgetError::Cancelled, LIMIT_FLAGS);
+        assert_eq!((f.code, f.message.as_str()), (130, "interrupted"));
+    }
+}
