@@ -8,6 +8,7 @@
 
 use crate::Nimber;
 mod search;
+pub mod teach;
 
 use crate::catalog;
 use crate::classic::misere_nim_is_p;
