@@ -5,6 +5,7 @@ mod draw;
 mod graph;
 mod play;
 mod sequence;
+mod serve;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -36,6 +37,7 @@ enum Command {
     Sequence(sequence::Args),
     Graph(graph::Args),
     Play(play::Args),
+    Serve(serve::Args),
 }
 
 fn main() -> ExitCode {
@@ -47,6 +49,7 @@ fn main() -> ExitCode {
         Command::Sequence(args) => sequence::run(args),
         Command::Graph(args) => graph::run(args),
         Command::Play(args) => play::run(args),
+        Command::Serve(args) => serve::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -24,6 +24,10 @@ pub struct Args {
     /// The computer makes the first move.
     #[arg(long)]
     computer_first: bool,
+    /// Play on a game graph read from FILE (an edge list, as `grundy graph` reads it; cycles
+    /// and draws allowed); the arguments are then the vertices holding tokens.
+    #[arg(long, value_name = "FILE")]
+    graph: Option<std::path::PathBuf>,
 }
 
 /// The most moves listed one per line; longer lists are summarised.
@@ -44,6 +48,8 @@ struct Session {
     game: Game,
     misere: bool,
     first: Player,
+    /// The graph the tokens move on, with `--graph`.
+    graph: Option<grundy::graph::GameGraph>,
 }
 
 fn context() -> Context {
@@ -65,15 +71,26 @@ pub fn run(args: Args) -> Result<(), Failure> {
     } else {
         Player::Human
     };
-    let game = Game::new(&text, args.misere, first).map_err(|e| match e {
-        PlayError::Expr(e) => Failure::input(format!("invalid expression\n{}", e.render(&text))),
-        e => Failure::input(e.to_string()),
-    })?;
+    let graph = match &args.graph {
+        Some(path) => {
+            let file = std::fs::File::open(path)
+                .map_err(|e| Failure::input(format!("cannot read {}: {e}", path.display())))?;
+            let read = grundy::graph::read::read_edge_list(
+                std::io::BufReader::new(file),
+                &grundy::graph::read::ReadOptions::default(),
+            )
+            .map_err(|e| Failure::input(format!("{}: {e}", path.display())))?;
+            Some(read)
+        }
+        None => None,
+    };
     let mut session = Session {
-        game,
+        game: Game::from_sum(grundy::sum::Sum::default(), args.misere, first),
         misere: args.misere,
         first,
+        graph,
     };
+    session.game = session.new_game(&text).map_err(Failure::input)?;
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
     let stdout = std::io::stdout();
@@ -87,6 +104,23 @@ pub fn run(args: Args) -> Result<(), Failure> {
 }
 
 impl Session {
+    /// A new game from an expression, or, on a graph, from the vertices holding tokens.
+    fn new_game(&self, text: &str) -> Result<Game, String> {
+        if let Some(graph) = &self.graph {
+            let names: Vec<&str> = text.split_whitespace().collect();
+            if names.is_empty() {
+                return Err("name the vertices that hold tokens".into());
+            }
+            let sum =
+                grundy::play::board::tokens(graph.clone(), &names).map_err(|e| e.to_string())?;
+            return Ok(Game::from_sum(sum, self.misere, self.first));
+        }
+        Game::new(text, self.misere, self.first).map_err(|e| match e {
+            PlayError::Expr(e) => format!("invalid expression\n{}", e.render(text)),
+            e => e.to_string(),
+        })
+    }
+
     fn play(&mut self, input: &mut dyn BufRead, out: &mut dyn Write) -> std::io::Result<()> {
         let rules = if self.misere {
             "misère play: whoever makes the last move loses"
@@ -164,14 +198,11 @@ impl Session {
                         show_moves = true;
                     }
                 }
-                "new" => match Game::new(rest.trim(), self.misere, self.first) {
+                "new" => match self.new_game(rest.trim()) {
                     Ok(game) => {
                         self.game = game;
                         writeln!(out, "New game: {}", self.game.position())?;
                         show_moves = true;
-                    }
-                    Err(PlayError::Expr(e)) => {
-                        writeln!(out, "Invalid expression:\n{}", e.render(rest.trim()))?
                     }
                     Err(e) => writeln!(out, "{e}")?,
                 },

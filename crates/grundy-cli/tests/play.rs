@@ -169,3 +169,26 @@ fn in_a_real_terminal_through_tmux() {
     assert!(after.contains("Computer: 1 -> 0"), "{after}");
     assert!(end.contains("Game over: you won!"), "{end}");
 }
+
+#[test]
+fn tokens_on_a_graph_with_cycles() {
+    let dir = common::scratch("play-graph");
+    let file = dir.join("game.txt");
+    // x and y chase each other forever; p steps once to q.
+    std::fs::write(&file, "x y\ny x\np q\n").unwrap();
+    let path = file.to_str().unwrap();
+    let o = grundy_with_input(&["play", "--graph", path, "x", "p"], "hint\np -> q\nquit\n");
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(text.contains("Playing token x p"), "{text}");
+    assert!(text.contains("Hint: D: a draw"), "{text}");
+    assert!(text.contains("You: p -> q"), "{text}");
+    assert!(text.contains("Neither side can force a win"), "{text}");
+    let o = grundy(&["play", "--graph", path, "nowhere"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("no vertex named `nowhere`"),
+        "{}",
+        stderr(&o)
+    );
+}

@@ -7,6 +7,7 @@
 //! since misère values do not add over sums.
 
 use crate::Nimber;
+pub mod picture;
 mod search;
 pub mod teach;
 

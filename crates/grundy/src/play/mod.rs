@@ -33,6 +33,7 @@
 //! assert_eq!(game.status(), grundy::play::Status::Won(Player::Human));
 //! ```
 
+pub mod board;
 pub mod opponent;
 
 use crate::Nimber;
@@ -251,8 +252,9 @@ impl Game {
         Ok(out)
     }
 
-    /// The legal move a player's input names: a number from the list of moves, or the
-    /// position the move leads to, written as an expression (in any order of its terms).
+    /// The legal move a player's input names: a number from the list of moves, the move's
+    /// description as listed (`a -> b`), or the position the move leads to, written as an
+    /// expression (in any order of its terms).
     pub fn choose(&self, input: &str, ctx: &Context) -> Result<Choice, PlayError> {
         let input = input.trim();
         let moves = self.moves(ctx)?;
@@ -267,6 +269,12 @@ impl Game {
                     count: moves.len(),
                 }),
             };
+        }
+        if let Some(m) = moves
+            .iter()
+            .find(|m| m.result == input || m.description == input)
+        {
+            return Ok(m.clone());
         }
         let target = catalog::parse(input)?;
         let key = target.key();
@@ -337,10 +345,7 @@ impl Game {
         let exact = solve_exact(self, &moves, ctx)?;
         let analysis = match self.analysis(ctx) {
             Ok(a) => Some(a),
-            Err(e) if exact.is_some() => {
-                let _ = e;
-                None
-            }
+            Err(_) if exact.is_some() => None,
             Err(e) => return Err(e.into()),
         };
         let mut explanation = Vec::new();

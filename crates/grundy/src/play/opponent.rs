@@ -242,15 +242,20 @@ fn exact_reply(solved: &Solved, moves: Vec<Choice>) -> Reply {
     let (index, reason, explanation) = match solved.outcome {
         Outcome::N => {
             let (i, r) = pick(Outcome::P, false).unwrap_or((0, 0));
+            let explanation = if r == 0 {
+                "A winning move: it leaves the opponent no move.".to_string()
+            } else {
+                format!(
+                    "A winning move: it leaves a lost position, and the game ends within {r} more {}.",
+                    super::plural(r, "move")
+                )
+            };
             (
                 i,
                 Reason::Winning {
                     remoteness: Some(r),
                 },
-                format!(
-                    "A winning move: it leaves a lost position, and the game ends within {r} more {}.",
-                    super::plural(r, "move")
-                ),
+                explanation,
             )
         }
         Outcome::P => {

@@ -221,3 +221,52 @@ fn misere_and_large_positions() {
     let game = Game::new("0", true, Player::Human).unwrap();
     assert_eq!(game.status(), Status::Won(Player::Human));
 }
+
+#[test]
+fn tokens_on_graphs_with_cycles_win_and_draw() {
+    use crate::graph::read::{ReadOptions, read_edge_list};
+    let ctx = Context::default();
+    let read = |text: &str| read_edge_list(text.as_bytes(), &ReadOptions::default()).unwrap();
+    // b moves to the dead end c and wins.
+    let g = Game::from_sum(
+        board::tokens(read("a b\nb a\nb c\n"), &["b"]).unwrap(),
+        false,
+        Player::Computer,
+    );
+    let r = g.reply(&ctx).unwrap();
+    assert_eq!(r.choice.result, "token c");
+    assert_eq!(
+        r.reason,
+        Reason::Winning {
+            remoteness: Some(0)
+        }
+    );
+    // Misère: reaching c loses, so b keeps the game going forever through a.
+    let g = Game::from_sum(
+        board::tokens(read("a b\nb a\nb c\n"), &["b"]).unwrap(),
+        true,
+        Player::Computer,
+    );
+    let r = g.reply(&ctx).unwrap();
+    assert_eq!(
+        (r.choice.result.as_str(), r.reason),
+        ("token a", Reason::Drawing)
+    );
+    let hint = g.hint(&ctx).unwrap();
+    assert_eq!(hint.outcome, Outcome::Draw);
+    assert_eq!(hint.moves.len(), 1);
+    // Two tokens on a two-cycle and a stalk: moves are typed as listed.
+    let mut g = Game::from_sum(
+        board::tokens(read("x y\ny x\np q\n"), &["x", "p"]).unwrap(),
+        false,
+        Player::Human,
+    );
+    let c = g.choose("p -> q", &ctx).unwrap();
+    assert_eq!(c.result, "token x q");
+    g.apply(&c);
+    assert_eq!(g.reply(&ctx).unwrap().reason, Reason::Drawing);
+    assert_eq!(
+        board::tokens(read("x y\n"), &["z"]).unwrap_err(),
+        board::BoardError::NoVertex("z".into())
+    );
+}
