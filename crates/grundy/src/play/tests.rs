@@ -270,3 +270,47 @@ fn tokens_on_graphs_with_cycles_win_and_draw() {
         board::BoardError::NoVertex("z".into())
     );
 }
+
+mod properties {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        /// The exact search against the definition on random small Nim positions.
+        #[test]
+        fn exact_matches_the_reference(heaps in proptest::collection::vec(0u64..6, 0..4), misere: bool) {
+            let ctx = Context::default();
+            let text = if heaps.is_empty() { "0".to_string() } else {
+                format!("nim {}", heaps.iter().map(u64::to_string).collect::<Vec<_>>().join(" "))
+            };
+            let game = Game::new(&text, misere, Player::Human).unwrap();
+            let moves = game.moves(&ctx).unwrap();
+            let solved = solve_exact(&game, &moves, &ctx).unwrap().unwrap();
+            let mut memo = HashMap::new();
+            let (win, r) = reference(&heaps, misere, &mut memo);
+            prop_assert_eq!(solved.outcome == Outcome::N, win);
+            prop_assert_eq!(solved.remoteness, Some(r));
+        }
+
+        /// The exact search's outcome agrees with the analysis (nim-sums of the families' fast
+        /// values in normal play, the misère search in misère play) on mixed sums.
+        #[test]
+        fn exact_agrees_with_the_analysis(k in 0u64..7, d in 0u64..8, s in 0u64..7, misere: bool) {
+            let ctx = Context::default();
+            let text = format!("kayles {k} + 0.137 {d} + sub(1,3,4) {s} + hackenbush 0-1 1-2 1-1");
+            let game = Game::new(&text, misere, Player::Human).unwrap();
+            let moves = game.moves(&ctx).unwrap();
+            let solved = solve_exact(&game, &moves, &ctx).unwrap().unwrap();
+            let analysis = game.analysis(&ctx).unwrap();
+            prop_assert_eq!(solved.outcome, analysis.outcome, "{}", text);
+            let key = |t: &str| crate::catalog::parse(t).unwrap().key();
+            let best: std::collections::BTreeSet<Vec<String>> =
+                solved.best_numbers().iter().map(|&n| key(&moves[n - 1].result)).collect();
+            let wins: std::collections::BTreeSet<Vec<String>> =
+                analysis.winning_moves.iter().map(|m| key(&m.result)).collect();
+            prop_assert_eq!(best, wins, "{}", text);
+        }
+    }
+}
