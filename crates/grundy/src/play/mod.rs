@@ -27,7 +27,7 @@
 //! let choice = game.choose("nim 1 1", &ctx).unwrap();
 //! game.apply(&choice);
 //! let reply = game.reply(&ctx).unwrap();
-//! assert_eq!(reply.choice.result, "nim 1");
+//! assert_eq!(reply.choice.result, "nim 0 1");
 //! game.apply(&reply.choice);
 //! game.apply(&game.choose("1", &ctx).unwrap());
 //! assert_eq!(game.status(), grundy::play::Status::Won(Player::Human));
