@@ -241,3 +241,30 @@ fn a_long_request_is_stopped_and_others_are_served() {
     let (status, a) = s.post("/api/analyze", &json!({"expression": "nim 1 2"}));
     assert_eq!(status, 200, "{a}");
 }
+
+/// Clients that hang up stop their work: four long requests closed at once would otherwise
+/// hold every computation slot until their budgets ran out.
+#[test]
+fn a_closed_connection_cancels_its_work() {
+    use std::io::Write;
+    let s = Server::start(&["--timeout", "120"]);
+    let body = json!({"expression": "kayles 40 + kayles 41 + dawson-kayles 37 + 0.137 33", "misere": true}).to_string();
+    for _ in 0..4 {
+        let mut c = std::net::TcpStream::connect(&s.address).unwrap();
+        let head = format!(
+            "POST /api/analyze HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+            body.len()
+        );
+        c.write_all(head.as_bytes()).unwrap();
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let started = Instant::now();
+    let (status, a) = s.post("/api/analyze", &json!({"expression": "nim 1 2"}));
+    assert_eq!(status, 200, "{a}");
+    println!("answered after the hang-ups in {:?}", started.elapsed());
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        started.elapsed()
+    );
+}

@@ -124,6 +124,8 @@ where
 {
     let ctx = Context::new(Engine::Fast, LIMITS);
     let budget = ctx.budget.clone();
+    // A closed connection drops this future: the guard then cancels the work too.
+    let _guard = CancelOnDrop(ctx.budget.clone());
     let job = async {
         let permit = Arc::clone(&shared.jobs)
             .acquire_owned()
@@ -149,6 +151,16 @@ where
             budget.cancel();
             Err(ApiError::timeout())
         }
+    }
+}
+
+/// Cancels a budget when dropped: the work of a request whose client has gone stops at its
+/// next budget check (after a normal answer, cancelling finished work changes nothing).
+struct CancelOnDrop(grundy::control::Budget);
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        self.0.cancel();
     }
 }
 
@@ -310,8 +322,8 @@ pub async fn play(
             }
             _ => None,
         };
-        let status = game.status_in(ctx).map_err(|e| ApiError::play(e, text))?;
         let mut moves = game.moves(ctx).map_err(|e| ApiError::play(e, text))?;
+        let status = game.status_from(&moves);
         let moves_total = moves.len();
         moves.truncate(MAX_LISTED);
         Ok(PlayAnswer {

@@ -208,6 +208,15 @@ impl Game {
         })
     }
 
+    /// Where the game stands, given the legal moves (from [`Game::moves`]) of its position.
+    pub fn status_from(&self, moves: &[Choice]) -> Status {
+        if moves.is_empty() {
+            Status::Won(self.winner_at_end())
+        } else {
+            Status::ToMove(self.to_move)
+        }
+    }
+
     /// [`Game::status_in`] under a default context.
     pub fn status(&self) -> Status {
         self.status_in(&Context::default())
