@@ -231,7 +231,11 @@ pub async fn analyze(
         };
         let analysis =
             grundy::analysis::analyze_sum(&sum, &options).map_err(|e| ApiError::analysis(&e))?;
-        let notes = teach::notes(&sum, ctx);
+        let notes = if req.misere {
+            Vec::new()
+        } else {
+            teach::notes(&sum, ctx)
+        };
         let mut heap_rules: Vec<String> = sum
             .components
             .iter()

@@ -361,7 +361,10 @@ impl Game {
         if let Some(a) = &analysis {
             explanation.extend(a.explanation.iter().cloned());
         }
-        explanation.extend(crate::analysis::teach::notes(&self.position, ctx));
+        if !self.misere {
+            // The notes explain normal-play values; misère values are another theory.
+            explanation.extend(crate::analysis::teach::notes(&self.position, ctx));
+        }
         let (outcome, remoteness, winning) = match &exact {
             Some(s) => (s.outcome, s.remoteness, s.best_numbers()),
             None => {
