@@ -4,7 +4,9 @@ mod analyze;
 mod draw;
 mod front;
 mod graph;
+mod play;
 mod sequence;
+mod serve;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -35,6 +37,8 @@ enum Command {
     Draw(draw::Args),
     Sequence(sequence::Args),
     Graph(graph::Args),
+    Play(play::Args),
+    Serve(serve::Args),
 }
 
 fn main() -> ExitCode {
@@ -45,6 +49,8 @@ fn main() -> ExitCode {
         Command::Draw(args) => draw::run(args),
         Command::Sequence(args) => sequence::run(args),
         Command::Graph(args) => graph::run(args),
+        Command::Play(args) => play::run(args),
+        Command::Serve(args) => serve::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

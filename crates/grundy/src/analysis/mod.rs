@@ -7,7 +7,9 @@
 //! since misère values do not add over sums.
 
 use crate::Nimber;
+pub mod picture;
 mod search;
+pub mod teach;
 
 use crate::catalog;
 use crate::classic::misere_nim_is_p;

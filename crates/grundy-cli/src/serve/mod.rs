@@ -1,0 +1,105 @@
+//! `grundy serve`: a local web server with one page (built into the binary) to analyse and
+//! play positions, and the JSON API under `/api/` that the page uses.
+//!
+//! Safe to leave running in a classroom: it binds to 127.0.0.1 unless told otherwise; request
+//! bodies are limited to [`MAX_BODY`] bytes and expressions to [`api::MAX_EXPRESSION`]
+//! characters; every request's work runs on the blocking pool under its own work budget and a
+//! time limit (on timeout its budget is cancelled and the client gets a 503 with a JSON
+//! message); at most [`MAX_JOBS`] computations run at once, so one slow request cannot take
+//! every core; bad input of any kind is a JSON error, never a crash.
+
+mod api;
+
+use crate::Failure;
+use axum::Router;
+use axum::extract::DefaultBodyLimit;
+use axum::response::Html;
+use axum::routing::{get, post};
+use std::net::{IpAddr, SocketAddr};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// The page, built into the binary.
+const PAGE: &str = include_str!("page.html");
+
+/// The largest request body accepted, in bytes.
+pub const MAX_BODY: usize = 16 * 1024;
+
+/// The most computations running at once.
+pub const MAX_JOBS: usize = 4;
+
+/// Serve the web page and the JSON API: analyse and play positions in a browser.
+///
+/// Open http://127.0.0.1:8080 (the default) in a browser. The API: POST /api/analyze,
+/// /api/play, /api/hint, /api/picture, /api/sequence with JSON bodies; GET /api/rules.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The port to listen on (0 picks a free one and prints it).
+    #[arg(long, default_value_t = 8080)]
+    port: u16,
+    /// The address to listen on. The default serves this computer only; 0.0.0.0 serves the
+    /// whole network (a classroom).
+    #[arg(long, default_value = "127.0.0.1")]
+    bind: IpAddr,
+    /// The most seconds one request may compute before it is stopped.
+    #[arg(long, default_value_t = 10)]
+    timeout: u64,
+}
+
+/// What every handler shares.
+#[derive(Debug)]
+pub struct Shared {
+    /// Slots for computations: one permit per running job.
+    jobs: Arc<tokio::sync::Semaphore>,
+    /// The time limit of one request.
+    timeout: Duration,
+}
+
+/// The application: the page and the API.
+pub fn app(timeout: Duration) -> Router {
+    let shared = Arc::new(Shared {
+        jobs: Arc::new(tokio::sync::Semaphore::new(MAX_JOBS)),
+        timeout,
+    });
+    Router::new()
+        .route("/", get(|| async { Html(PAGE) }))
+        .route("/api/rules", get(api::rules))
+        .route("/api/analyze", post(api::analyze))
+        .route("/api/play", post(api::play))
+        .route("/api/hint", post(api::hint))
+        .route("/api/picture", post(api::picture))
+        .route("/api/sequence", post(api::sequence))
+        .fallback(api::not_found)
+        .layer(DefaultBodyLimit::max(MAX_BODY))
+        .with_state(shared)
+}
+
+pub fn run(args: Args) -> Result<(), Failure> {
+    if args.timeout == 0 {
+        return Err(Failure::input("--timeout must be at least 1 second"));
+    }
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| Failure::compute(format!("cannot start the server: {e}")))?;
+    runtime.block_on(async move {
+        let address = SocketAddr::new(args.bind, args.port);
+        let listener = tokio::net::TcpListener::bind(address).await.map_err(|e| {
+            Failure::compute(format!(
+                "cannot listen on {address}: {e} (choose another port with --port)"
+            ))
+        })?;
+        let local = listener
+            .local_addr()
+            .map_err(|e| Failure::compute(format!("cannot read the address: {e}")))?;
+        crate::emit(&format!(
+            "grundy serve: open http://{local}/ in a browser (Ctrl-C stops the server)\n"
+        ))?;
+        axum::serve(listener, app(Duration::from_secs(args.timeout)))
+            .with_graceful_shutdown(async {
+                let _ = tokio::signal::ctrl_c().await;
+            })
+            .await
+            .map_err(|e| Failure::compute(format!("the server stopped: {e}")))
+    })
+}

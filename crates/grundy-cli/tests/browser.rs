@@ -1,0 +1,263 @@
+//! The page in a real headless Chromium (driven through chromedriver with `fantoccini`),
+//! as a student uses it: type a position, analyse it, play a whole game of Nim to the end,
+//! asking for a hint and taking a move back on the way.
+//!
+//! Needs the Debian packages `chromium` and `chromium-driver` (`.ci/run` installs them where
+//! it can); without them the test prints why it is skipped and passes.
+
+#[path = "common/server.rs"]
+mod server;
+
+use fantoccini::{ClientBuilder, Locator};
+use server::Server;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+fn nim_sum(position: &str) -> u64 {
+    position
+        .strip_prefix("nim")
+        .unwrap_or_else(|| panic!("not Nim: {position}"))
+        .split_whitespace()
+        .map(|h| h.parse::<u64>().unwrap())
+        .fold(0, |a, b| a ^ b)
+}
+
+fn found(program: &str) -> bool {
+    Command::new(program)
+        .arg("--version")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+struct Driver(Child);
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+#[test]
+fn a_whole_game_of_nim_in_headless_chromium() {
+    if !found("chromium") || !found("chromedriver") {
+        println!(
+            "SKIPPED: the browser test needs Chromium and chromedriver \
+             (apt-get install chromium chromium-driver)"
+        );
+        return;
+    }
+    let server = Server::start(&[]);
+    let port = free_port();
+    let driver = Driver(
+        Command::new("chromedriver")
+            .arg(format!("--port={port}"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("chromedriver starts"),
+    );
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(Instant::now() < deadline, "chromedriver did not start");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(play(&server.url(), port));
+    drop(driver);
+}
+
+async fn play(url: &str, port: u16) {
+    let mut caps = serde_json::Map::new();
+    caps.insert(
+        "goog:chromeOptions".into(),
+        serde_json::json!({"args": ["--headless=new", "--no-sandbox", "--disable-gpu",
+            "--disable-dev-shm-usage", "--window-size=1200,900"]}),
+    );
+    let connector = hyper_util::client::legacy::connect::HttpConnector::new();
+    let c = ClientBuilder::new(connector)
+        .capabilities(caps)
+        .connect(&format!("http://127.0.0.1:{port}"))
+        .await
+        .expect("a browser session");
+    c.goto(url).await.unwrap();
+
+    // Analyse: the value and the winning move appear.
+    let input = c.find(Locator::Id("expr")).await.unwrap();
+    input.clear().await.unwrap();
+    input.send_keys("nim 3 4 5").await.unwrap();
+    c.find(Locator::Id("analyze"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    let analysis = wait_text(&c, "analysis", "Winning moves").await;
+    assert!(analysis.contains("Value: 2"), "{analysis}");
+    assert!(analysis.contains("nim 1 4 5"), "{analysis}");
+
+    // A bad expression shows the error and the page keeps working.
+    input.clear().await.unwrap();
+    input.send_keys("nim 3 x").await.unwrap();
+    c.find(Locator::Id("analyze"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    let error = wait_text(&c, "expr-error", "invalid expression").await;
+    assert!(error.contains("heap size"), "{error}");
+    input.clear().await.unwrap();
+    input.send_keys("nim 3 4 5").await.unwrap();
+
+    // Play: always take the first listed move; the computer must win every time it can.
+    c.find(Locator::Id("play-start"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_state(&c, &["your-turn"]).await;
+    // A hint marks the winning move; undo after one move restores the start.
+    c.find(Locator::Id("hint"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    let hint = wait_text(&c, "hint-box", "Hint").await;
+    assert!(hint.contains("N: the player to move wins"), "{hint}");
+    click_first_move(&c).await;
+    wait_log(&c, 2).await;
+    c.find(Locator::Id("undo"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_log(&c, 0).await;
+    let position = c
+        .find(Locator::Id("play-position"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert_eq!(position, "Position: nim 3 4 5");
+
+    let mut checked = 0;
+    for _ in 0..30 {
+        if wait_state(&c, &["your-turn", "computer-won", "human-won"]).await != "your-turn" {
+            break;
+        }
+        let before = c.find_all(Locator::Css("#log li")).await.unwrap().len();
+        click_first_move(&c).await;
+        let entries = wait_log(&c, before + 1).await;
+        let human = entries[before].clone();
+        if let Some(computer) = entries.get(before + 1) {
+            if nim_sum(&human) != 0 {
+                assert_eq!(
+                    nim_sum(computer),
+                    0,
+                    "the computer missed a win after {human}"
+                );
+                checked += 1;
+            }
+        }
+    }
+    let state = wait_state(&c, &["computer-won", "human-won"]).await;
+    assert_eq!(state, "computer-won");
+    assert!(checked >= 2, "{checked}");
+    let status = c
+        .find(Locator::Id("status"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert_eq!(status, "Game over: the computer won.");
+    c.close().await.unwrap();
+}
+
+async fn click_first_move(c: &fantoccini::Client) {
+    c.find(Locator::Css("#moves button"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+}
+
+/// Waits until element `id` contains `want`; returns its text.
+async fn wait_text(c: &fantoccini::Client, id: &str, want: &str) -> String {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let text = c.find(Locator::Id(id)).await.unwrap().text().await.unwrap();
+        if text.contains(want) {
+            return text;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "#{id} never showed {want:?}: {text}"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// Waits until the game's state is one of `states`; returns it.
+async fn wait_state(c: &fantoccini::Client, states: &[&str]) -> String {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let state = c
+            .find(Locator::Id("status"))
+            .await
+            .unwrap()
+            .attr("data-state")
+            .await
+            .unwrap()
+            .unwrap_or_default();
+        if states.contains(&state.as_str()) {
+            return state;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "state {state:?}, waiting for {states:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// Waits until the log has at least `n` entries (or exactly 0 when `n` is 0); returns the
+/// positions they left.
+async fn wait_log(c: &fantoccini::Client, n: usize) -> Vec<String> {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let items = c.find_all(Locator::Css("#log li")).await.unwrap();
+        if (n == 0 && items.is_empty()) || (n > 0 && items.len() >= n) {
+            let mut out = Vec::new();
+            for i in items {
+                out.push(i.attr("data-result").await.unwrap().unwrap_or_default());
+            }
+            return out;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the log has {} entries, waiting for {n}",
+            items.len()
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}

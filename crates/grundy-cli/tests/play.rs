@@ -1,0 +1,194 @@
+//! End-to-end: `grundy play` driven through its standard input, as a script or a person would.
+
+mod common;
+
+use common::{grundy, grundy_with_input, stderr, stdout};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+/// The heaps of a Nim position written as `nim a b c`.
+fn heaps(position: &str) -> Vec<u64> {
+    position
+        .trim()
+        .strip_prefix("nim")
+        .unwrap_or_else(|| panic!("not a Nim position: {position}"))
+        .split_whitespace()
+        .map(|h| h.parse().unwrap())
+        .collect()
+}
+
+fn nim_sum(position: &str) -> u64 {
+    heaps(position).iter().fold(0, |a, b| a ^ b)
+}
+
+/// The positions the computer left, in order.
+fn computer_results(text: &str) -> Vec<String> {
+    text.lines()
+        .filter_map(|l| l.strip_prefix("Computer: "))
+        .map(|l| l.rsplit("->").next().unwrap().trim().to_string())
+        .collect()
+}
+
+#[test]
+fn a_whole_game_of_nim_the_computer_never_misses_a_win() {
+    // The human always takes the first listed move (one token from the first non-empty heap's
+    // smallest option); from nim 3 4 5 (value 2) that loses the win at once.
+    let input = "1\n".repeat(30);
+    let o = grundy_with_input(&["play", "nim", "3", "4", "5"], &input);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    let results = computer_results(&text);
+    assert!(results.len() >= 2, "{text}");
+    for r in &results {
+        assert_eq!(
+            nim_sum(r),
+            0,
+            "the computer left {r}, not a P-position:\n{text}"
+        );
+    }
+    assert!(text.contains("Game over: the computer won."), "{text}");
+    assert!(text.trim_end().ends_with("Bye."), "{text}");
+}
+
+#[test]
+fn the_computer_first_wins_from_an_n_position_and_delays_from_a_p_position() {
+    let o = grundy_with_input(&["play", "nim 2 3", "--computer-first"], "");
+    let text = stdout(&o);
+    assert_eq!(computer_results(&text), ["nim 2 2"], "{text}");
+    // From a P-position the computer makes the game last: it takes one token.
+    let o = grundy_with_input(&["play", "nim 3 3", "--computer-first"], "");
+    let text = stdout(&o);
+    assert_eq!(computer_results(&text), ["nim 2 3"], "{text}");
+    assert!(text.contains("makes the game last longest"), "{text}");
+}
+
+#[test]
+fn hint_undo_and_bad_moves_keep_the_game_going() {
+    let input = "hint\nnim 9 9\n42\nbanana 3\n1\nundo\nundo\nnim 1 2 3 + nim 0\nquit\n";
+    let o = grundy_with_input(&["play", "nim 1 2 3"], input);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    // nim 1 2 3 is a P-position: the hint says so and lists no winning move.
+    assert!(text.contains("Hint: P: the player to move loses"), "{text}");
+    assert!(text.contains("No winning move"), "{text}");
+    assert!(
+        text.contains("Not a move: nim 9 9 is not one move away from nim 1 2 3."),
+        "{text}"
+    );
+    assert!(
+        text.contains("there is no move 42: choose a number from 1 to 6"),
+        "{text}"
+    );
+    assert!(text.contains("unknown rule `banana`"), "{text}");
+    assert!(text.contains("Took back 2 moves."), "{text}");
+    assert!(text.contains("Nothing to undo."), "{text}");
+    // The position typed after the undo is the start again, not a move.
+    assert!(
+        text.contains("Not a move: nim 1 2 3 0 is not one move away"),
+        "{text}"
+    );
+    assert!(text.trim_end().ends_with("Bye."));
+}
+
+#[test]
+fn misere_new_game_and_end_of_input() {
+    let input = "new kayles 3\n1\n";
+    let o = grundy_with_input(&["play", "nim 1", "--misere"], input);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(
+        text.contains("misère play: whoever makes the last move loses"),
+        "{text}"
+    );
+    assert!(text.contains("New game: kayles 3"), "{text}");
+    // Misère Kayles 3: the hint-free game still ends cleanly at the end of input.
+    assert!(text.trim_end().ends_with("Bye."), "{text}");
+    // A bad starting expression is an input error (exit 2) with the span.
+    let o = grundy(&["play", "nim 3 x"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("invalid expression"), "{}", stderr(&o));
+}
+
+/// Once through a real terminal: tmux runs `grundy play`, keys are typed and the screen read.
+#[test]
+fn in_a_real_terminal_through_tmux() {
+    if Command::new("tmux").arg("-V").output().is_err() {
+        println!("SKIPPED: tmux is not installed (apt-get install tmux to run this test)");
+        return;
+    }
+    let session = format!("grundy-play-{}", std::process::id());
+    let socket = format!("grundy-test-{}", std::process::id());
+    let tmux = |args: &[&str]| {
+        Command::new("tmux")
+            .args(["-L", &socket])
+            .args(args)
+            .output()
+            .expect("tmux runs")
+    };
+    let binary = env!("CARGO_BIN_EXE_grundy");
+    let started = tmux(&[
+        "new-session",
+        "-d",
+        "-s",
+        &session,
+        "-x",
+        "120",
+        "-y",
+        "50",
+        binary,
+        "play",
+        "nim",
+        "1",
+        "2",
+    ]);
+    assert!(
+        started.status.success(),
+        "{}",
+        String::from_utf8_lossy(&started.stderr)
+    );
+    let screen = |want: &str| -> String {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            let o = tmux(&["capture-pane", "-p", "-t", &session]);
+            let text = String::from_utf8_lossy(&o.stdout).to_string();
+            if text.contains(want) || Instant::now() > deadline {
+                return text;
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    };
+    let first = screen("Your move>");
+    assert!(first.contains("Position: nim 1 2"), "{first}");
+    // nim 1 2: the winning move is 2 -> 1 (leaves nim 1 1), typed as the position.
+    tmux(&["send-keys", "-t", &session, "nim 1 1", "Enter"]);
+    let after = screen("Computer:");
+    tmux(&["send-keys", "-t", &session, "1", "Enter"]);
+    let end = screen("Game over: you won!");
+    tmux(&["kill-session", "-t", &session]);
+    tmux(&["kill-server"]);
+    assert!(after.contains("Computer: 1 -> 0"), "{after}");
+    assert!(end.contains("Game over: you won!"), "{end}");
+}
+
+#[test]
+fn tokens_on_a_graph_with_cycles() {
+    let dir = common::scratch("play-graph");
+    let file = dir.join("game.txt");
+    // x and y chase each other forever; p steps once to q.
+    std::fs::write(&file, "x y\ny x\np q\n").unwrap();
+    let path = file.to_str().unwrap();
+    let o = grundy_with_input(&["play", "--graph", path, "x", "p"], "hint\np -> q\nquit\n");
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(text.contains("Playing token x p"), "{text}");
+    assert!(text.contains("Hint: D: a draw"), "{text}");
+    assert!(text.contains("You: p -> q"), "{text}");
+    assert!(text.contains("Neither side can force a win"), "{text}");
+    let o = grundy(&["play", "--graph", path, "nowhere"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("no vertex named `nowhere`"),
+        "{}",
+        stderr(&o)
+    );
+}
