@@ -433,8 +433,8 @@ pub async fn sequence(
             return Err(ApiError::input(format!(
                 "{} values of {} are more than this page computes ({web_limit}); use `grundy sequence {} --to {}`",
                 req.to + 1,
-                rule.name,
-                rule.name,
+                rule.name(),
+                rule.name(),
                 req.to
             )));
         }
@@ -451,9 +451,9 @@ pub async fn sequence(
             values.push(v);
         }
         let period = known.period.as_ref();
-        let svg = picture::sequence_svg(&values, period, &format!("nim-sequence of {}", rule.name));
+        let svg = picture::sequence_svg(&values, period, &format!("nim-sequence of {}", rule.name()));
         Ok(SequenceAnswer {
-            rule: rule.name.clone(),
+            rule: rule.name().to_string(),
             values,
             period: period.map(|p| p.to_string()),
             svg,

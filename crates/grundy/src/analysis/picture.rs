@@ -54,6 +54,7 @@ pub fn game_graph_svg(sum: &Sum, misere: bool, ctx: &Context) -> Result<String, 
             limit: MAX_GRAPH_VERTICES,
         },
         graph::explore::ExploreError::Moves(e) => PictureError::Analysis(e),
+        graph::explore::ExploreError::Budget(b) => PictureError::Analysis(budget_error(sum, b)),
     })?;
     ctx.budget
         .charge(g.csr.edge_count() as u64 + g.vertex_count() as u64)
