@@ -3,6 +3,7 @@
 mod analyze;
 mod draw;
 mod graph;
+mod quotient;
 mod sequence;
 
 use clap::{Parser, Subcommand};
@@ -34,6 +35,7 @@ enum Command {
     Draw(draw::Args),
     Sequence(sequence::Args),
     Graph(graph::Args),
+    Quotient(quotient::Args),
 }
 
 fn main() -> ExitCode {
@@ -44,6 +46,7 @@ fn main() -> ExitCode {
         Command::Draw(args) => draw::run(args),
         Command::Sequence(args) => sequence::run(args),
         Command::Graph(args) => graph::run(args),
+        Command::Quotient(args) => quotient::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -36,6 +36,7 @@ pub mod game;
 pub mod graph;
 pub mod hackenbush;
 pub mod heap;
+pub mod misere;
 pub mod nimber;
 pub mod solve;
 pub mod sum;

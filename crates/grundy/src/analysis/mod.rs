@@ -7,6 +7,7 @@
 //! since misère values do not add over sums.
 
 use crate::Nimber;
+mod misere_theory;
 mod search;
 
 use crate::catalog;
@@ -31,6 +32,9 @@ pub struct ComponentReport {
     pub expression: String,
     /// Its value, where one was computed.
     pub value: Option<Nimber>,
+    /// Its genus (misère play), where one was computed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub genus: Option<crate::misere::genus::Genus>,
 }
 
 /// A winning move in the whole position.
@@ -205,6 +209,7 @@ fn normal(sum: &Sum, ctx: &Context) -> Result<Analysis, AnalysisError> {
             .map(|(expression, v)| ComponentReport {
                 expression,
                 value: Some(v),
+                genus: None,
             })
             .collect(),
         winning_moves,
@@ -245,6 +250,7 @@ fn outcome_only(
         components: vec![ComponentReport {
             expression: c.to_string(),
             value: None,
+            genus: None,
         }],
         winning_moves,
         explanation,
@@ -255,7 +261,7 @@ fn misere(sum: &Sum, ctx: &Context) -> Result<Analysis, AnalysisError> {
     let heaps: Option<Vec<u64>> = sum.components.iter().map(|c| c.as_nim_heap()).collect();
     match heaps {
         Some(heaps) if ctx.engine == crate::sum::Engine::Fast => Ok(misere_nim(sum, &heaps)),
-        _ => search::misere_search(sum, ctx),
+        _ => misere_theory::misere_by_theory(sum, ctx),
     }
 }
 
@@ -318,6 +324,7 @@ fn misere_nim(sum: &Sum, heaps: &[u64]) -> Analysis {
             .map(|c| ComponentReport {
                 expression: c.to_string(),
                 value: None,
+                genus: None,
             })
             .collect(),
         winning_moves,
