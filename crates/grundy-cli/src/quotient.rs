@@ -57,7 +57,9 @@ pub fn run(args: Args) -> Result<(), Failure> {
     });
     let q = heap_quotient(&rule, args.max_heap, &budget, args.max_elements).map_err(|e| {
         let hint = match e {
-            MisereError::TooManyElements { .. } => " (raise it with --max-elements, or lower --max-heap)",
+            MisereError::TooManyElements { .. } => {
+                " (raise it with --max-elements, or lower --max-heap)"
+            }
             MisereError::Budget(_) => " (raise it with --max-work, or lower --max-heap)",
             _ => "",
         };
@@ -98,7 +100,10 @@ fn render(q: &HeapQuotient, max_heap: u64) -> String {
     out.push_str(&format!("Order      {}\n", q.quotient.order()));
     out.push_str(&format!(
         "P-portion  {{{}}} ({} elements)\n",
-        p.iter().map(|&x| names[x as usize].as_str()).collect::<Vec<_>>().join(", "),
+        p.iter()
+            .map(|&x| names[x as usize].as_str())
+            .collect::<Vec<_>>()
+            .join(", "),
         p.len()
     ));
     let map: Vec<String> = q

@@ -439,8 +439,14 @@ fn misere_sequence(rule: &HeapRule, to: u64, as_json: bool) -> Result<(), Failur
             ));
         }
         match seq.first_wild {
-            Some(n) => text.push_str(&format!("Tame up to heap {}; heap {n} is the first wild one.\n", n.saturating_sub(1))),
-            None => text.push_str(&format!("Tame at every heap computed (0 to {}).\n", seq.entries.len().saturating_sub(1))),
+            Some(n) => text.push_str(&format!(
+                "Tame up to heap {}; heap {n} is the first wild one.\n",
+                n.saturating_sub(1)
+            )),
+            None => text.push_str(&format!(
+                "Tame at every heap computed (0 to {}).\n",
+                seq.entries.len().saturating_sub(1)
+            )),
         }
         crate::emit(&text)?;
     }

@@ -80,7 +80,10 @@ fn genus_sequence_marks_the_first_wild_heap() {
     assert_eq!(seq.entries[0].genus.to_string(), "0^120");
     assert_eq!(seq.entries[1].genus.to_string(), "1^031");
     // Stopping under the budget keeps what was computed.
-    let tight = Budget::new(Limits { max_work: 5000, ..Limits::DEFAULT });
+    let tight = Budget::new(Limits {
+        max_work: 5000,
+        ..Limits::DEFAULT
+    });
     let seq = genus_sequence(&HeapRule::parse("kayles").unwrap(), 40, &tight);
     assert!(seq.stopped.is_some());
     assert!(seq.entries.len() < 41);

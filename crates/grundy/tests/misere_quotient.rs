@@ -18,7 +18,13 @@ use grundy::value::Outcome;
 use proptest::prelude::*;
 
 fn quotient(rule: &str, max_heap: u64) -> HeapQuotient {
-    heap_quotient(&HeapRule::parse(rule).unwrap(), max_heap, &Budget::default(), 2000).unwrap()
+    heap_quotient(
+        &HeapRule::parse(rule).unwrap(),
+        max_heap,
+        &Budget::default(),
+        2000,
+    )
+    .unwrap()
 }
 
 fn check_monoid(q: &HeapQuotient) {
@@ -31,8 +37,7 @@ fn check_monoid(q: &HeapQuotient) {
             assert_eq!(t[a][b], t[b][a], "commutative");
             for c in 0..n {
                 assert_eq!(
-                    t[t[a][b] as usize][c],
-                    t[a][t[b][c] as usize],
+                    t[t[a][b] as usize][c], t[a][t[b][c] as usize],
                     "associative"
                 );
             }
@@ -80,7 +85,10 @@ fn quotient_of_0_75_is_r8() {
 fn published_quotients() {
     let text = include_str!("data/misere/quotients.txt");
     let mut checked = 0;
-    for line in text.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
         let f: Vec<&str> = line.split_whitespace().collect();
         let max_heap: u64 = f[1].parse().unwrap();
         let order: usize = f[2].parse().unwrap();
@@ -102,18 +110,38 @@ fn misere_nim_quotients_match_boutons_rule() {
     let rule = HeapRule::parse("0.33333").unwrap();
     let q = heap_quotient(&rule, 5, &Budget::default(), 1000).unwrap();
     check_monoid(&q);
-    for heaps in [[1u64, 1, 1], [2, 2, 0], [3, 2, 1], [1, 1, 0], [5, 4, 1], [4, 4, 1]] {
+    for heaps in [
+        [1u64, 1, 1],
+        [2, 2, 0],
+        [3, 2, 1],
+        [1, 1, 0],
+        [5, 4, 1],
+        [4, 4, 1],
+    ] {
         let v = sum_verdict(&q, &heaps, None).unwrap();
-        assert_eq!(v.is_p, grundy::classic::misere_nim_is_p(&heaps), "{heaps:?}");
+        assert_eq!(
+            v.is_p,
+            grundy::classic::misere_nim_is_p(&heaps),
+            "{heaps:?}"
+        );
     }
 }
 
 #[test]
 fn element_limit_is_refused_with_the_figure() {
-    let e = heap_quotient(&HeapRule::parse("0.07").unwrap(), 20, &Budget::default(), 10).unwrap_err();
+    let e = heap_quotient(
+        &HeapRule::parse("0.07").unwrap(),
+        20,
+        &Budget::default(),
+        10,
+    )
+    .unwrap_err();
     assert_eq!(e, MisereError::TooManyElements { limit: 10 });
     assert!(e.to_string().contains("10 elements"));
-    let tight = Budget::new(Limits { max_work: 1000, ..Limits::DEFAULT });
+    let tight = Budget::new(Limits {
+        max_work: 1000,
+        ..Limits::DEFAULT
+    });
     let e = heap_quotient(&HeapRule::parse("kayles").unwrap(), 20, &tight, 1000).unwrap_err();
     assert!(matches!(e, MisereError::Budget(_)), "{e:?}");
 }

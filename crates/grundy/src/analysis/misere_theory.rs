@@ -71,7 +71,9 @@ type Route = Result<Result<Analysis, String>, AnalysisError>;
 
 fn by_quotient(sum: &Sum, ctx: &Context) -> Route {
     let Some((rule, heaps)) = heaps_of_one_rule(sum) else {
-        return Ok(Err("the components are not all heaps of one heap rule".into()));
+        return Ok(Err(
+            "the components are not all heaps of one heap rule".into()
+        ));
     };
     let largest = heaps.iter().copied().max().unwrap_or(0);
     let bound = largest.min(QUOTIENT_HEAPS);
@@ -99,7 +101,9 @@ fn by_quotient(sum: &Sum, ctx: &Context) -> Route {
         None
     };
     let Some(v) = sum_verdict(&hq, &heaps, period) else {
-        return Ok(Err("a heap lies before the period of the heap map starts".into()));
+        return Ok(Err(
+            "a heap lies before the period of the heap map starts".into()
+        ));
     };
     let q = &hq.quotient;
     let names = q.names();

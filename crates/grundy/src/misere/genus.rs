@@ -153,7 +153,12 @@ impl<'a, G: ImpartialGame> GenusSolver<'a, G> {
     }
 
     /// The misère Grundy value of `position` plus `twos` copies of `*2` and `ones` of `*1`.
-    pub fn misere_grundy(&mut self, position: &G::Position, twos: u32, ones: u32) -> Result<u64, MisereError> {
+    pub fn misere_grundy(
+        &mut self,
+        position: &G::Position,
+        twos: u32,
+        ones: u32,
+    ) -> Result<u64, MisereError> {
         let root = (position.clone(), twos, ones);
         if let Some(&v) = self.memo.get(&root) {
             return Ok(v);
@@ -223,7 +228,8 @@ impl<'a, G: ImpartialGame> GenusSolver<'a, G> {
         let value = self.normal.value(position).map_err(|e| match e {
             SolveError::Budget(b) => MisereError::Budget(b),
             SolveError::Cycle => MisereError::Unsupported(
-                "the game is loopy (a position repeats): misère genus theory is for finite games".into(),
+                "the game is loopy (a position repeats): misère genus theory is for finite games"
+                    .into(),
             ),
         })?;
         let mut seq = Vec::new();
@@ -251,7 +257,10 @@ impl<'a, G: ImpartialGame> GenusSolver<'a, G> {
 
     /// Whether `position` and every position it can reach have tame genera; the genus of
     /// `position` with it.
-    pub fn hereditarily_tame(&mut self, position: &G::Position) -> Result<(Genus, bool), MisereError> {
+    pub fn hereditarily_tame(
+        &mut self,
+        position: &G::Position,
+    ) -> Result<(Genus, bool), MisereError> {
         let genus = self.genus(position)?;
         if genus.tame().is_none() {
             return Ok((genus, false));

@@ -76,7 +76,12 @@ impl Oracle {
         known(pos).or_else(|| self.memo.get(pos).copied())
     }
 
-    fn open(&mut self, gens: &Generators, pos: Vec<u32>, budget: &Budget) -> Result<Frame, MisereError> {
+    fn open(
+        &mut self,
+        gens: &Generators,
+        pos: Vec<u32>,
+        budget: &Budget,
+    ) -> Result<Frame, MisereError> {
         budget.check_positions(self.memo.len() + 1)?;
         let options = gens.position_options(&pos);
         budget.charge(options.len() as u64 + 1)?;

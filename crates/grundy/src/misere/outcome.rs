@@ -40,7 +40,11 @@ pub struct QuotientMove {
 
 /// The outcome of the sum of `heaps` (sizes), or `None` when a heap is beyond the map and no
 /// period is known.
-pub fn sum_verdict(q: &HeapQuotient, heaps: &[u64], period: Option<MapPeriod>) -> Option<SumVerdict> {
+pub fn sum_verdict(
+    q: &HeapQuotient,
+    heaps: &[u64],
+    period: Option<MapPeriod>,
+) -> Option<SumVerdict> {
     let mut elements = Vec::with_capacity(heaps.len());
     for &h in heaps {
         elements.push(q.element_of_heap(h, period)?);
@@ -60,7 +64,11 @@ pub fn winning_moves(
     heaps: &[u64],
     period: Option<MapPeriod>,
 ) -> Result<Vec<QuotientMove>, MisereError> {
-    let unknown = || MisereError::Unsupported("a heap lies beyond the computed quotient map and no period is known".into());
+    let unknown = || {
+        MisereError::Unsupported(
+            "a heap lies beyond the computed quotient map and no period is known".into(),
+        )
+    };
     let v = sum_verdict(q, heaps, period).ok_or_else(unknown)?;
     let mut found = Vec::new();
     if v.is_p {
@@ -122,14 +130,21 @@ pub fn winning_moves(
                 }
                 if d & 4 != 0 {
                     for a in 1..span.min(m / 2 + 1) {
-                        let cls = if a >= period.preperiod { vec![a] } else { vec![] };
+                        let cls = if a >= period.preperiod {
+                            vec![a]
+                        } else {
+                            vec![]
+                        };
                         push(vec![a, m - a], cls)?;
                     }
                 }
                 if d & 8 != 0 {
                     for a in 1..span {
                         for b in a..a.max(e) + 2 * p {
-                            let cls: Vec<u64> = [a, b].into_iter().filter(|&x| x >= period.preperiod).collect();
+                            let cls: Vec<u64> = [a, b]
+                                .into_iter()
+                                .filter(|&x| x >= period.preperiod)
+                                .collect();
                             push(vec![a, b, m - a - b], cls)?;
                         }
                     }

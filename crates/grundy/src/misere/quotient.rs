@@ -232,7 +232,10 @@ impl HeapQuotient {
     /// The element of heap `size`, from the computed map, or through `period` for a heap
     /// beyond it.
     pub fn element_of_heap(&self, size: u64, period: Option<MapPeriod>) -> Option<u32> {
-        if let Some(&x) = usize::try_from(size).ok().and_then(|s| self.heap_map.get(s)) {
+        if let Some(&x) = usize::try_from(size)
+            .ok()
+            .and_then(|s| self.heap_map.get(s))
+        {
             return Some(x);
         }
         let p = period?;
@@ -277,7 +280,9 @@ pub fn heap_quotient(
 ) -> Result<HeapQuotient, MisereError> {
     let generators = Generators::heaps(rule, max_heap, budget)?;
     let mut orders = vec![1usize];
-    let quotient = compute(&generators, budget, max_elements, |_, q| orders.push(q.order()))?;
+    let quotient = compute(&generators, budget, max_elements, |_, q| {
+        orders.push(q.order())
+    })?;
     // `orders` has an entry per generator; spread it over heap sizes.
     let mut by_heap = vec![1usize; max_heap as usize + 1];
     let mut last = 1;
@@ -550,7 +555,10 @@ impl Step<'_> {
                 for &(_, j) in &c.classes {
                     let h = q.images[j as usize];
                     if q.mul(a, q.mul(b, h)) != q.mul(q.mul(a, b), h) {
-                        return Ok(Some(merge(&merge(&c.reps[a as usize], &c.reps[b as usize]), &[j])));
+                        return Ok(Some(merge(
+                            &merge(&c.reps[a as usize], &c.reps[b as usize]),
+                            &[j],
+                        )));
                     }
                 }
             }

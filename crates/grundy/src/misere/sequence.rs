@@ -57,7 +57,11 @@ pub fn genus_sequence(rule: &HeapRule, to: u64, budget: &Budget) -> GenusSequenc
                 if !tame && first_wild.is_none() {
                     first_wild = Some(n);
                 }
-                entries.push(GenusEntry { heap: n, genus, tame });
+                entries.push(GenusEntry {
+                    heap: n,
+                    genus,
+                    tame,
+                });
             }
             Err(e) => {
                 stopped = Some(e);
