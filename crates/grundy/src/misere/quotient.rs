@@ -27,6 +27,9 @@
 //!    (adding a heap updates both), so a breadth-first search over its states checks every sum
 //!    at once. A failing state gives a shortest counterexample sum, whose prefixes, suffixes
 //!    and options join the test games, and the candidate is rebuilt.
+//!    Before any search, the hypothesis that the new heap acts like an element already
+//!    there is put to the verification, element by element: in the periodic regime of a heap
+//!    map this settles the heap without a single outcome searched.
 //! 3. **Reduction.** Elements of a verified candidate are told apart by real outcomes, and the
 //!    monoid laws are checked on the table, so the candidate *is* the quotient of the heaps
 //!    `1..=n`: this is proven, not observed.
@@ -384,6 +387,31 @@ impl Step<'_> {
     }
 
     fn run(mut self) -> Result<Quotient, MisereError> {
+        // First the cheap hypothesis: the new heap acts like an element already there. The
+        // verification decides it without any search; the elements stay told apart.
+        for x in 0..self.old.order() as u32 {
+            let mut images = self.old.images.clone();
+            images.push(x);
+            let q = Quotient {
+                images,
+                ..self.old.clone()
+            };
+            let mut classes: Vec<(u32, u32)> = Vec::new();
+            for (j, &c) in q.images.iter().enumerate() {
+                if !classes.iter().any(|&(d, _)| d == c) {
+                    classes.push((c, j as u32));
+                }
+            }
+            let c = Candidate {
+                reps: q.reps.clone(),
+                gen_class: q.images.clone(),
+                classes,
+                act: Vec::new(),
+            };
+            if self.verify(&c, &q)?.is_none() {
+                return Ok(q);
+            }
+        }
         let mut tests: Vec<Vec<u32>> = self.old.reps.clone();
         let mut extra: Vec<Vec<u32>> = (0..=self.i).map(|j| vec![j]).collect();
         let mut reps: Vec<Vec<u32>> = self.old.reps.clone();
@@ -585,7 +613,9 @@ impl Step<'_> {
             }
         }
         let has = |set: &[u64], z: u32| set[z as usize / 64] >> (z % 64) & 1 == 1;
-        let start = (0u32, vec![0u64; words]);
+        // The empty sum is a state of its own: it has no option, so the check on `U` does not
+        // apply to it, and a non-empty sum reaching `(1, ∅)` must still be checked.
+        let start = (0u32, vec![u64::MAX; words + 1]);
         let mut seen: FxHashMap<(u32, Vec<u64>), usize> = FxHashMap::default();
         let mut parent: Vec<(usize, u32)> = vec![(usize::MAX, 0)];
         let mut states = vec![start.clone()];
@@ -596,6 +626,8 @@ impl Step<'_> {
             for (h, w, j) in &types {
                 let (x, u) = &states[s];
                 let x2 = q.mul(*x, *h);
+                let empty = vec![0u64; words];
+                let u: &[u64] = if s == 0 { &empty } else { u };
                 let mut u2 = vec![0u64; words];
                 for z in 0..n as u32 {
                     if has(u, q.mul(*h, z)) || has(w, q.mul(*x, z)) {
