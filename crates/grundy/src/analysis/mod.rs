@@ -3,8 +3,9 @@
 //! Normal play: the value of a sum is the nim-sum of its components' values (Sprague–Grundy);
 //! the position is P exactly when that is 0, and a winning move changes one component of value
 //! `v` into a position of value `v ⊕ s`, `s` the nim-sum (Bouton's argument, Ferguson ch. 2).
-//! Misère play: Nim by Bouton's misère rule, anything else by searching the whole position,
-//! since misère values do not add over sums.
+//! Misère play: Nim by Bouton's misère rule; otherwise a sum of heaps of one rule through its
+//! misère quotient, a sum of tame games by Conway's rule, and anything else by searching the
+//! whole position, since misère values do not add over sums ([`crate::misere`]).
 
 use crate::Nimber;
 mod misere_theory;
