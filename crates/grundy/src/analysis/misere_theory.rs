@@ -46,6 +46,16 @@ pub(super) fn misere_by_theory(sum: &Sum, ctx: &Context) -> Result<Analysis, Ana
     Ok(a)
 }
 
+/// A budget for one route: the route's own limits, within the analysis's limits.
+fn route_budget(ctx: &Context) -> Budget {
+    let l = ctx.limits();
+    Budget::new(Limits {
+        max_positions: l.max_positions.min(ROUTE_LIMITS.max_positions),
+        max_work: l.max_work.min(ROUTE_LIMITS.max_work),
+        max_bytes: l.max_bytes.min(ROUTE_LIMITS.max_bytes),
+    })
+}
+
 fn cancelled(ctx: &Context, sum: &Sum) -> Result<(), AnalysisError> {
     ctx.budget.check().map_err(|e| AnalysisError::Solve {
         component: sum.to_string(),
@@ -77,7 +87,7 @@ fn by_quotient(sum: &Sum, ctx: &Context) -> Route {
     };
     let largest = heaps.iter().copied().max().unwrap_or(0);
     let bound = largest.min(QUOTIENT_HEAPS);
-    let budget = Budget::new(ROUTE_LIMITS);
+    let budget = route_budget(ctx);
     let hq = match heap_quotient(&rule, bound, &budget, QUOTIENT_ELEMENTS) {
         Ok(q) => q,
         Err(e) => {
@@ -186,7 +196,7 @@ fn reports(sum: &Sum, genera: Option<&[Genus]>) -> Vec<ComponentReport> {
 
 fn by_tame(sum: &Sum, ctx: &Context) -> Route {
     let game = search::SumGame::new(ctx);
-    let budget = Budget::new(ROUTE_LIMITS);
+    let budget = route_budget(ctx);
     let mut solver = GenusSolver::new(&game, &budget);
     let failed = |e: MisereError, game: &search::SumGame| -> Result<String, AnalysisError> {
         cancelled(ctx, sum)?;
