@@ -5,6 +5,7 @@ mod draw;
 mod front;
 mod graph;
 mod play;
+mod quotient;
 mod sequence;
 mod serve;
 
@@ -39,6 +40,7 @@ enum Command {
     Graph(graph::Args),
     Play(play::Args),
     Serve(serve::Args),
+    Quotient(quotient::Args),
 }
 
 fn main() -> ExitCode {
@@ -51,6 +53,7 @@ fn main() -> ExitCode {
         Command::Graph(args) => graph::run(args),
         Command::Play(args) => play::run(args),
         Command::Serve(args) => serve::run(args),
+        Command::Quotient(args) => quotient::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

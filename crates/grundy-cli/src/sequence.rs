@@ -62,6 +62,9 @@ pub struct Args {
     /// Replace the --checkpoint FILE whatever it holds.
     #[arg(long, requires = "checkpoint", conflicts_with = "resume")]
     force: bool,
+    /// Misère play: the genus of each heap size and where the game stops being tame.
+    #[arg(long, conflicts_with_all = ["prove", "csv", "plot", "stats", "checkpoint"])]
+    misere: bool,
 }
 
 /// The values computed without --to or --prove: g(0) to g(DEFAULT_TO).
@@ -70,6 +73,9 @@ const DEFAULT_TO: u64 = 100;
 pub fn run(args: Args) -> Result<(), Failure> {
     let rule = HeapRule::parse(&args.rule)
         .map_err(|e| Failure::input(format!("invalid rule\n{}", e.render(&args.rule))))?;
+    if args.misere {
+        return misere_sequence(&rule, args.to.unwrap_or(DEFAULT_TO), args.json);
+    }
     let goal = if args.prove {
         Goal::Prove { max: args.max }
     } else {
@@ -299,4 +305,52 @@ fn write_plot(path: &Path, values: &[u16], rule: &HeapRule) -> Result<(), Failur
     );
     std::fs::write(path, svg_scatter(values, &title))
         .map_err(|e| Failure::compute(format!("{}: {e}", path.display())))
+}
+
+/// `--misere`: the genus sequence, computed from the definition until the budget ends.
+fn misere_sequence(rule: &HeapRule, to: u64, as_json: bool) -> Result<(), Failure> {
+    use grundy::misere::sequence::genus_sequence;
+    let budget = grundy::control::Budget::new(grundy::control::Limits::DEFAULT);
+    let seq = genus_sequence(rule, to, &budget);
+    if as_json {
+        let out = serde_json::json!({
+            "rules": rule.name(),
+            "misere": true,
+            "computed": seq.entries.len(),
+            "genera": seq.entries,
+            "first_wild": seq.first_wild,
+            "stopped": seq.stopped.as_ref().map(|e| e.to_string()),
+        });
+        let text =
+            serde_json::to_string_pretty(&out).map_err(|e| Failure::compute(e.to_string()))?;
+        crate::emit(&(text + "\n"))?;
+    } else {
+        let mut text = format!("Genus of {} heaps (misère play)\n", rule.name());
+        for e in &seq.entries {
+            text.push_str(&format!(
+                "{:>5}  {:<14} {}\n",
+                e.heap,
+                e.genus.to_string(),
+                if e.tame { "tame" } else { "wild" }
+            ));
+        }
+        match seq.first_wild {
+            Some(n) => text.push_str(&format!(
+                "Tame up to heap {}; heap {n} is the first wild one.\n",
+                n.saturating_sub(1)
+            )),
+            None => text.push_str(&format!(
+                "Tame at every heap computed (0 to {}).\n",
+                seq.entries.len().saturating_sub(1)
+            )),
+        }
+        crate::emit(&text)?;
+    }
+    match seq.stopped {
+        Some(e) => Err(Failure::compute(format!(
+            "stopped after heap {}: {e}",
+            seq.entries.len() as i64 - 1
+        ))),
+        None => Ok(()),
+    }
 }

@@ -24,6 +24,8 @@
 //!   correct method, its moves, and its value by the generic engine for cross-checks.
 //! - [`game::ImpartialGame`] and [`solve`]: positions and options, and the generic engines
 //!   written from the definitions.
+//! - [`misere`]: misère play beyond Nim: Conway's genus, Plambeck–Siegel misère quotients
+//!   and the outcomes of sums of heaps through them.
 //! - [`analysis`]: value, outcome, every winning move and the reason.
 
 pub mod analysis;
@@ -36,6 +38,7 @@ pub mod game;
 pub mod graph;
 pub mod hackenbush;
 pub mod heap;
+pub mod misere;
 pub mod nimber;
 pub mod play;
 pub mod solve;

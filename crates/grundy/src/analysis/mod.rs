@@ -3,10 +3,12 @@
 //! Normal play: the value of a sum is the nim-sum of its components' values (Sprague–Grundy);
 //! the position is P exactly when that is 0, and a winning move changes one component of value
 //! `v` into a position of value `v ⊕ s`, `s` the nim-sum (Bouton's argument, Ferguson ch. 2).
-//! Misère play: Nim by Bouton's misère rule, anything else by searching the whole position,
-//! since misère values do not add over sums.
+//! Misère play: Nim by Bouton's misère rule; otherwise a sum of heaps of one rule through its
+//! misère quotient, a sum of tame games by Conway's rule, and anything else by searching the
+//! whole position, since misère values do not add over sums ([`crate::misere`]).
 
 use crate::Nimber;
+mod misere_theory;
 pub mod picture;
 mod search;
 pub mod teach;
@@ -33,6 +35,9 @@ pub struct ComponentReport {
     pub expression: String,
     /// Its value, where one was computed.
     pub value: Option<Nimber>,
+    /// Its genus (misère play), where one was computed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub genus: Option<crate::misere::genus::Genus>,
 }
 
 /// A winning move in the whole position.
@@ -207,6 +212,7 @@ fn normal(sum: &Sum, ctx: &Context) -> Result<Analysis, AnalysisError> {
             .map(|(expression, v)| ComponentReport {
                 expression,
                 value: Some(v),
+                genus: None,
             })
             .collect(),
         winning_moves,
@@ -247,6 +253,7 @@ fn outcome_only(
         components: vec![ComponentReport {
             expression: c.to_string(),
             value: None,
+            genus: None,
         }],
         winning_moves,
         explanation,
@@ -257,7 +264,7 @@ fn misere(sum: &Sum, ctx: &Context) -> Result<Analysis, AnalysisError> {
     let heaps: Option<Vec<u64>> = sum.components.iter().map(|c| c.as_nim_heap()).collect();
     match heaps {
         Some(heaps) if ctx.engine == crate::sum::Engine::Fast => Ok(misere_nim(sum, &heaps)),
-        _ => search::misere_search(sum, ctx),
+        _ => misere_theory::misere_by_theory(sum, ctx),
     }
 }
 
@@ -320,6 +327,7 @@ fn misere_nim(sum: &Sum, heaps: &[u64]) -> Analysis {
             .map(|c| ComponentReport {
                 expression: c.to_string(),
                 value: None,
+                genus: None,
             })
             .collect(),
         winning_moves,

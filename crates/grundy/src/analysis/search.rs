@@ -15,7 +15,7 @@ use rustc_hash::FxHashMap;
 use std::cell::RefCell;
 
 /// Every component met so far, and the moves of those expanded.
-struct Interner<'a> {
+pub(super) struct Interner<'a> {
     ctx: &'a Context,
     ids: FxHashMap<String, u32>,
     components: Vec<Box<dyn Component>>,
@@ -36,7 +36,7 @@ impl Interner<'_> {
         id
     }
 
-    fn position(&mut self, components: &[Box<dyn Component>]) -> Vec<u32> {
+    pub(super) fn position(&mut self, components: &[Box<dyn Component>]) -> Vec<u32> {
         let mut p: Vec<u32> = components.iter().map(|c| self.id(c.as_ref())).collect();
         p.sort_unstable();
         p
@@ -54,7 +54,7 @@ impl Interner<'_> {
 }
 
 /// Sums as one game whose positions are sorted component ids.
-struct SumGame<'a> {
+pub(super) struct SumGame<'a> {
     interner: RefCell<Interner<'a>>,
     /// The first error a component gave while listing moves.
     error: RefCell<Option<AnalysisError>>,
@@ -88,6 +88,31 @@ impl ImpartialGame for SumGame<'_> {
             }
         }
         out
+    }
+}
+
+impl<'a> SumGame<'a> {
+    /// An empty game over sums of components, listing moves under `ctx`.
+    pub(super) fn new(ctx: &'a Context) -> Self {
+        SumGame {
+            interner: RefCell::new(Interner {
+                ctx,
+                ids: FxHashMap::default(),
+                components: Vec::new(),
+                moves: Vec::new(),
+            }),
+            error: RefCell::new(None),
+        }
+    }
+
+    /// The position of a list of components.
+    pub(super) fn position_of(&self, components: &[Box<dyn Component>]) -> Vec<u32> {
+        self.interner.borrow_mut().position(components)
+    }
+
+    /// The first error a component gave while listing moves.
+    pub(super) fn take_error(&self) -> Option<AnalysisError> {
+        self.error.borrow_mut().take()
     }
 }
 
@@ -135,7 +160,7 @@ pub(super) fn misere_search(sum: &Sum, ctx: &Context) -> Result<Analysis, Analys
         misere: true,
         value: None,
         outcome,
-        components: sum.components.iter().map(|c| ComponentReport { expression: c.to_string(), value: None }).collect(),
+        components: sum.components.iter().map(|c| ComponentReport { expression: c.to_string(), value: None, genus: None }).collect(),
         winning_moves,
         explanation: vec![
             "Misère play: the player who makes the last move loses. Misère outcomes do not follow the nim-sum, so the whole position was searched: a position is N when some move leads to a P-position, and a position with no move is N.".into(),

@@ -1,0 +1,138 @@
+//! `grundy quotient`: the misère quotient of a heap game (Plambeck–Siegel).
+
+use crate::{Failure, emit};
+use grundy::control::{Budget, Limits};
+use grundy::heap::rules::HeapRule;
+use grundy::misere::MisereError;
+use grundy::misere::quotient::{HeapQuotient, heap_quotient};
+use serde_json::json;
+
+/// The misère quotient of the sums of a heap game's heaps 1 to N: order, P-portion,
+/// multiplication table, and the element of each heap size.
+///
+/// The quotient is computed heap by heap and verified on every sum of those heaps (proven for
+/// heaps up to --max-heap); a period of the heap map is observed, not proven.
+///
+/// Examples:
+///   grundy quotient 0.75
+///   grundy quotient 0.137 --max-heap 16 --json
+#[derive(Debug, clap::Args)]
+#[command(verbatim_doc_comment)]
+pub struct Args {
+    /// The rule: an octal code (0.75, 0.137) or a named heap game (kayles, sub(1,3), ...).
+    rule: String,
+    /// The largest heap of the closure.
+    #[arg(long, value_name = "N", default_value_t = 24)]
+    max_heap: u64,
+    /// The most elements the quotient may have.
+    #[arg(long, value_name = "N", default_value_t = 512)]
+    max_elements: usize,
+    /// The most units of work.
+    #[arg(long, value_name = "N", default_value_t = Limits::DEFAULT.max_work)]
+    max_work: u64,
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
+}
+
+/// The largest heap bound accepted: the search behind each heap grows quickly with its size.
+const MAX_HEAP: u64 = 4096;
+
+pub fn run(args: Args) -> Result<(), Failure> {
+    let rule = HeapRule::parse(&args.rule)
+        .map_err(|e| Failure::input(format!("invalid rule\n{}", e.render(&args.rule))))?;
+    if args.max_heap > MAX_HEAP {
+        return Err(Failure::input(
+            MisereError::HeapBound {
+                max_heap: args.max_heap,
+                limit: MAX_HEAP,
+            }
+            .to_string()
+                + " (lower --max-heap)",
+        ));
+    }
+    let budget = Budget::new(Limits {
+        max_work: args.max_work,
+        ..Limits::DEFAULT
+    });
+    let q = heap_quotient(&rule, args.max_heap, &budget, args.max_elements).map_err(|e| {
+        let hint = match e {
+            MisereError::TooManyElements { .. } => {
+                " (raise it with --max-elements, or lower --max-heap)"
+            }
+            MisereError::Budget(_) => " (raise it with --max-work, or lower --max-heap)",
+            _ => "",
+        };
+        Failure::compute(format!("{e}{hint}"))
+    })?;
+    if args.json {
+        let text = serde_json::to_string_pretty(&to_json(&q, args.max_heap))
+            .map_err(|e| Failure::compute(e.to_string()))?;
+        emit(&(text + "\n"))
+    } else {
+        emit(&render(&q, args.max_heap))
+    }
+}
+
+fn to_json(q: &HeapQuotient, max_heap: u64) -> serde_json::Value {
+    let names = q.quotient.names();
+    let name = |x: &u32| names[*x as usize].clone();
+    json!({
+        "rule": q.rule.name(),
+        "max_heap": max_heap,
+        "order": q.quotient.order(),
+        "p_portion": q.quotient.p_portion().iter().map(name).collect::<Vec<_>>(),
+        "elements": names,
+        "table": q.quotient.table(),
+        "heap_map": q.heap_map.iter().map(name).collect::<Vec<_>>(),
+        "orders": q.orders,
+        "period": q.period().map(|p| json!({"period": p.period, "preperiod": p.preperiod, "proven": false})),
+    })
+}
+
+fn render(q: &HeapQuotient, max_heap: u64) -> String {
+    let names = q.quotient.names();
+    let p = q.quotient.p_portion();
+    let mut out = format!(
+        "Misère quotient of {}, heaps 1 to {max_heap} (verified on every sum of these heaps)\n",
+        q.rule
+    );
+    out.push_str(&format!("Order      {}\n", q.quotient.order()));
+    out.push_str(&format!(
+        "P-portion  {{{}}} ({} elements)\n",
+        p.iter()
+            .map(|&x| names[x as usize].as_str())
+            .collect::<Vec<_>>()
+            .join(", "),
+        p.len()
+    ));
+    let map: Vec<String> = q
+        .heap_map
+        .iter()
+        .enumerate()
+        .map(|(n, &x)| format!("{n}:{}", names[x as usize]))
+        .collect();
+    out.push_str(&format!("Heap map   {}\n", map.join(" ")));
+    match q.period() {
+        Some(per) => out.push_str(&format!(
+            "Period     {} from heap {} (observed up to {max_heap}, not proven)\n",
+            per.period, per.preperiod
+        )),
+        None => out.push_str(&format!("Period     none seen up to heap {max_heap}\n")),
+    }
+    let width = names.iter().map(|n| n.chars().count()).max().unwrap_or(1);
+    out.push_str("\nTable\n");
+    out.push_str(&format!("  {:>width$} |", ""));
+    for n in &names {
+        out.push_str(&format!(" {n:>width$}"));
+    }
+    out.push('\n');
+    for (a, row) in q.quotient.table().iter().enumerate() {
+        out.push_str(&format!("  {:>width$} |", names[a]));
+        for &x in row {
+            out.push_str(&format!(" {:>width$}", names[x as usize]));
+        }
+        out.push('\n');
+    }
+    out
+}

@@ -1,0 +1,148 @@
+//! End-to-end tests of misère play beyond Nim: `grundy quotient`, `analyze --misere` through
+//! the quotient and the tame rule, `sequence --misere`.
+
+mod common;
+use common::{grundy, json, stderr, stdout};
+
+#[test]
+fn quotient_of_0_75_prints_r8() {
+    let o = grundy(&["quotient", "0.75", "--max-heap", "16"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(text.contains("Order      8\n"), "{text}");
+    assert!(text.contains("P-portion  {a, b²} (2 elements)"), "{text}");
+    assert!(text.contains("Period     2 from heap 8"), "{text}");
+    let j = json(&grundy(&["quotient", "0.75", "--max-heap", "16", "--json"]));
+    assert_eq!(j["order"], 8);
+    assert_eq!(j["p_portion"].as_array().unwrap().len(), 2);
+    assert_eq!(j["elements"].as_array().unwrap().len(), 8);
+    let table = j["table"].as_array().unwrap();
+    assert_eq!(table.len(), 8);
+    assert!(table.iter().all(|row| row.as_array().unwrap().len() == 8));
+    assert_eq!(j["heap_map"].as_array().unwrap().len(), 17);
+    assert_eq!(j["period"]["proven"], false);
+}
+
+#[test]
+fn quotient_refusals_name_the_figure() {
+    let o = grundy(&["quotient", "0.7q"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("invalid rule"), "{}", stderr(&o));
+    let o = grundy(&["quotient", "0.75", "--max-heap", "1000000"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("4096"), "{}", stderr(&o));
+    let o = grundy(&[
+        "quotient",
+        "0.07",
+        "--max-heap",
+        "20",
+        "--max-elements",
+        "10",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let e = stderr(&o);
+    assert!(
+        e.contains("more than 10 elements") && e.contains("--max-elements"),
+        "{e}"
+    );
+    let o = grundy(&[
+        "quotient",
+        "kayles",
+        "--max-heap",
+        "20",
+        "--max-work",
+        "1000",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("--max-work"), "{}", stderr(&o));
+}
+
+/// Every winning move the analysis lists leaves a misère P-position.
+fn moves_lead_to_p(a: &serde_json::Value, extra: &[&str]) {
+    for m in a["winning_moves"].as_array().unwrap() {
+        let result = m["result"].as_str().unwrap();
+        let mut args = vec!["analyze", result, "--misere", "--json"];
+        args.extend_from_slice(extra);
+        let after = json(&grundy(&args));
+        assert_eq!(after["outcome"], "P", "{result}");
+    }
+}
+
+#[test]
+fn huge_heaps_of_0_75_go_through_the_quotient() {
+    let a = json(&grundy(&[
+        "analyze",
+        "0.75 1000000 999999 123456789",
+        "--misere",
+        "--json",
+    ]));
+    assert_eq!(a["outcome"], "N");
+    let why = a["explanation"].to_string();
+    assert!(why.contains("misère quotient of 0.75"), "{why}");
+    assert!(why.contains("observed, not proven"), "{why}");
+    assert!(!a["winning_moves"].as_array().unwrap().is_empty());
+    moves_lead_to_p(&a, &[]);
+}
+
+#[test]
+fn small_heap_sums_agree_with_the_search() {
+    for expr in ["kayles 3 4 7", "0.75 5 6 9", "0.137 4 9", "kayles 2 2 5"] {
+        let fast = json(&grundy(&["analyze", expr, "--misere", "--json"]));
+        let slow = json(&grundy(&[
+            "analyze", expr, "--misere", "--json", "--engine", "generic",
+        ]));
+        assert_eq!(fast["outcome"], slow["outcome"], "{expr}");
+        assert_eq!(fast["winning_moves"], slow["winning_moves"], "{expr}");
+        assert!(
+            fast["explanation"].to_string().contains("quotient"),
+            "{expr}"
+        );
+    }
+}
+
+#[test]
+fn tame_sums_use_conways_rule() {
+    let expr = "kayles 3 + nim 2 + 0.75 2";
+    let a = json(&grundy(&["analyze", expr, "--misere", "--json"]));
+    let why = a["explanation"].to_string();
+    assert!(why.contains("tame"), "{why}");
+    assert_eq!(a["components"][0]["genus"]["value"], 3);
+    assert_eq!(
+        a["components"][1]["genus"]["exponents"],
+        serde_json::json!([2, 0])
+    );
+    let slow = json(&grundy(&[
+        "analyze", expr, "--misere", "--json", "--engine", "generic",
+    ]));
+    assert_eq!(a["outcome"], slow["outcome"]);
+    assert_eq!(a["winning_moves"], slow["winning_moves"]);
+}
+
+#[test]
+fn wild_mixed_sums_say_why_they_are_searched() {
+    let a = json(&grundy(&[
+        "analyze",
+        "kayles 5 + 0.75 9 + nim 3",
+        "--misere",
+        "--json",
+    ]));
+    let why = a["explanation"].to_string();
+    assert!(
+        why.contains("No quotient") && why.contains("not tame"),
+        "{why}"
+    );
+    moves_lead_to_p(&a, &["--engine", "generic"]);
+}
+
+#[test]
+fn misere_sequence_lists_genera() {
+    let j = json(&grundy(&[
+        "sequence", "kayles", "--misere", "--to", "12", "--json",
+    ]));
+    let g = j["genera"].as_array().unwrap();
+    assert_eq!(g.len(), 13);
+    assert_eq!(g[0]["genus"]["exponents"], serde_json::json!([1, 2, 0]));
+    assert!(j["first_wild"].is_u64());
+    let o = grundy(&["sequence", "kayles", "--misere", "--to", "8"]);
+    assert!(stdout(&o).contains("first wild"), "{}", stdout(&o));
+}

@@ -1,0 +1,108 @@
+//! Figures for misère play: quotients, outcomes through them, genus sequences.
+//!
+//! `cargo bench -p grundy --bench misere` prints
+//! - the time to compute and verify the quotient of the heaps 1..N of a few octal games;
+//! - the time of one misère outcome of five heaps of 0.75 near 10^9, through the quotient
+//!   and the period of its heap map (averaged over many calls);
+//! - the genus sequence of Kayles as far as a fixed work budget reaches (heap 500 is beyond
+//!   the definition-based engine; the figure says how far it gets).
+
+use grundy::control::{Budget, Limits};
+use grundy::heap::rules::HeapRule;
+use grundy::misere::outcome::{sum_verdict, winning_moves};
+use grundy::misere::quotient::heap_quotient;
+use grundy::misere::sequence::genus_sequence;
+use std::time::Instant;
+
+fn main() {
+    println!("== quotients (computed heap by heap, verified)");
+    for (rule, n) in [
+        ("0.75", 24u64),
+        ("0.75", 64),
+        ("0.137", 16),
+        ("0.07", 16),
+        ("kayles", 12),
+        ("0.16", 12),
+        ("0.56", 16),
+        ("0.376", 10),
+    ] {
+        let r = HeapRule::parse(rule).unwrap();
+        let start = Instant::now();
+        let budget = Budget::new(Limits {
+            max_work: 2_000_000_000,
+            ..Limits::DEFAULT
+        });
+        match heap_quotient(&r, n, &budget, 5000) {
+            Ok(q) => println!(
+                "{rule:<8} heaps 1..{n:<3} order {:>4}  |P| {:>3}  period {:<22} {:>9.3} s",
+                q.quotient.order(),
+                q.quotient.p_portion().len(),
+                q.period()
+                    .map(|p| format!("{} from {}", p.period, p.preperiod))
+                    .unwrap_or_else(|| "none seen".into()),
+                start.elapsed().as_secs_f64()
+            ),
+            Err(e) => println!(
+                "{rule:<8} heaps 1..{n:<3} not computed: {e} after {:.3} s",
+                start.elapsed().as_secs_f64()
+            ),
+        }
+    }
+
+    println!("== outcome of five heaps of 0.75 near 10^9");
+    let q = heap_quotient(
+        &HeapRule::parse("0.75").unwrap(),
+        32,
+        &Budget::default(),
+        100,
+    )
+    .unwrap();
+    let period = q.period();
+    let heaps = [
+        999_999_937u64,
+        1_000_000_000,
+        987_654_321,
+        1_000_000_007,
+        999_999_999,
+    ];
+    let calls = 1_000_000;
+    let start = Instant::now();
+    let mut p = 0;
+    for i in 0..calls {
+        let mut h = heaps;
+        h[0] += i % 7;
+        p += usize::from(sum_verdict(&q, &h, period).unwrap().is_p);
+    }
+    let each = start.elapsed().as_secs_f64() / calls as f64;
+    println!(
+        "{calls} outcomes ({p} P) in {:.3} s: {:.0} ns each",
+        each * calls as f64,
+        each * 1e9
+    );
+    let start = Instant::now();
+    let moves = winning_moves(&q, &heaps, period).unwrap();
+    println!(
+        "winning moves of {heaps:?}: {} in {:.3} ms",
+        moves.len(),
+        start.elapsed().as_secs_f64() * 1e3
+    );
+
+    println!("== genus sequence of Kayles");
+    for work in [10_000_000u64, 100_000_000] {
+        let budget = Budget::new(Limits {
+            max_work: work,
+            ..Limits::DEFAULT
+        });
+        let start = Instant::now();
+        let seq = genus_sequence(&HeapRule::parse("kayles").unwrap(), 500, &budget);
+        println!(
+            "work limit {work:>11}: heaps 0..{} in {:.3} s (first wild heap {:?}){}",
+            seq.entries.len() as i64 - 1,
+            start.elapsed().as_secs_f64(),
+            seq.first_wild,
+            seq.stopped
+                .map(|e| format!("; stopped: {e}"))
+                .unwrap_or_default()
+        );
+    }
+}

@@ -1,0 +1,271 @@
+//! Misère play through theory before search: the misère quotient of a heap game
+//! (Plambeck–Siegel), Conway's rule for sums of tame games, and the exhaustive search when
+//! neither applies. The explanation says which route answered and why the others did not.
+
+use super::{Analysis, ComponentReport, WinningMove, search, winning};
+use crate::control::{Budget, Limits};
+use crate::heap::component::HeapComponent;
+use crate::heap::rules::HeapRule;
+use crate::misere::MisereError;
+use crate::misere::genus::{Genus, GenusSolver, tame_sum_is_p};
+use crate::misere::outcome::{sum_verdict, winning_moves};
+use crate::misere::quotient::heap_quotient;
+use crate::sum::{AnalysisError, Component, Context, Engine, Sum};
+use crate::value::Outcome;
+use std::sync::Arc;
+
+/// The most heaps whose quotient an analysis computes; larger heaps go through the period
+/// of the heap map.
+pub const QUOTIENT_HEAPS: u64 = 32;
+/// The most elements of a quotient an analysis computes.
+pub const QUOTIENT_ELEMENTS: usize = 256;
+/// The work one theory route may spend before the next is tried.
+const ROUTE_LIMITS: Limits = Limits {
+    max_positions: 1_000_000,
+    max_work: 30_000_000,
+    max_bytes: Limits::DEFAULT.max_bytes,
+};
+
+/// Misère analysis: the quotient, then the tame rule, then the search.
+pub(super) fn misere_by_theory(sum: &Sum, ctx: &Context) -> Result<Analysis, AnalysisError> {
+    if ctx.engine == Engine::Generic || sum.components.is_empty() {
+        return search::misere_search(sum, ctx);
+    }
+    let mut why_not = Vec::new();
+    match by_quotient(sum, ctx)? {
+        Ok(a) => return Ok(a),
+        Err(reason) => why_not.push(format!("No quotient: {reason}.")),
+    }
+    match by_tame(sum, ctx)? {
+        Ok(a) => return Ok(a),
+        Err(reason) => why_not.push(format!("No tame rule: {reason}.")),
+    }
+    let mut a = search::misere_search(sum, ctx)?;
+    why_not.append(&mut a.explanation);
+    a.explanation = why_not;
+    Ok(a)
+}
+
+/// A budget for one route: the route's own limits, within the analysis's limits.
+fn route_budget(ctx: &Context) -> Budget {
+    let l = ctx.limits();
+    Budget::new(Limits {
+        max_positions: l.max_positions.min(ROUTE_LIMITS.max_positions),
+        max_work: l.max_work.min(ROUTE_LIMITS.max_work),
+        max_bytes: l.max_bytes.min(ROUTE_LIMITS.max_bytes),
+    })
+}
+
+fn cancelled(ctx: &Context, sum: &Sum) -> Result<(), AnalysisError> {
+    ctx.budget.check().map_err(|e| AnalysisError::Solve {
+        component: sum.to_string(),
+        source: e.into(),
+    })
+}
+
+/// Every component a heap of one heap rule: the rule and the sizes.
+fn heaps_of_one_rule(sum: &Sum) -> Option<(HeapRule, Vec<u64>)> {
+    let first = sum.components.first()?.rule();
+    let rule = HeapRule::parse(&first).ok()?;
+    let mut heaps = Vec::new();
+    for c in &sum.components {
+        match c.args().as_slice() {
+            [n] if c.rule() == first && c.joins() => heaps.push(n.parse().ok()?),
+            _ => return None,
+        }
+    }
+    Some((rule, heaps))
+}
+
+type Route = Result<Result<Analysis, String>, AnalysisError>;
+
+fn by_quotient(sum: &Sum, ctx: &Context) -> Route {
+    let Some((rule, heaps)) = heaps_of_one_rule(sum) else {
+        return Ok(Err(
+            "the components are not all heaps of one heap rule".into()
+        ));
+    };
+    let largest = heaps.iter().copied().max().unwrap_or(0);
+    let bound = largest.min(QUOTIENT_HEAPS);
+    let budget = route_budget(ctx);
+    let hq = match heap_quotient(&rule, bound, &budget, QUOTIENT_ELEMENTS) {
+        Ok(q) => q,
+        Err(e) => {
+            cancelled(ctx, sum)?;
+            return Ok(Err(format!(
+                "the quotient of {rule} up to heap {bound} was not computed ({e})"
+            )));
+        }
+    };
+    cancelled(ctx, sum)?;
+    let period = if largest > bound {
+        match hq.period() {
+            Some(p) => Some(p),
+            None => {
+                return Ok(Err(format!(
+                    "heaps beyond {bound} need a period of the heap map, and none shows up to {bound}"
+                )));
+            }
+        }
+    } else {
+        None
+    };
+    let Some(v) = sum_verdict(&hq, &heaps, period) else {
+        return Ok(Err(
+            "a heap lies before the period of the heap map starts".into()
+        ));
+    };
+    let q = &hq.quotient;
+    let names = q.names();
+    let mut explanation = vec![format!(
+        "Misère play through the misère quotient of {rule} (Plambeck–Siegel): the sums of heaps 1 to {bound} form a commutative monoid of {} elements whose P-portion is {{{}}}; it was computed heap by heap and verified on every sum of those heaps.",
+        q.order(),
+        q.p_portion()
+            .iter()
+            .map(|&x| names[x as usize].as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    )];
+    let parts: Vec<String> = heaps
+        .iter()
+        .zip(&v.elements)
+        .map(|(h, &e)| format!("{h} ↦ {}", names[e as usize]))
+        .collect();
+    explanation.push(format!(
+        "Heaps: {}; their product is {}, {} the P-portion.",
+        parts.join(", "),
+        names[v.element as usize],
+        if v.is_p { "in" } else { "not in" }
+    ));
+    if let Some(p) = period.filter(|_| v.through_period) {
+        explanation.push(format!(
+            "Heaps beyond {bound} are placed through the period {} (from heap {}) seen in the heap map up to {bound}: observed, not proven.",
+            p.period, p.preperiod
+        ));
+    }
+    let moves = match winning_moves(&hq, &heaps, period) {
+        Ok(m) => m,
+        Err(e) => {
+            explanation.push(format!("The winning moves are not listed: {e}."));
+            Vec::new()
+        }
+    };
+    let rule = Arc::new(rule);
+    let mut winning_moves = Vec::new();
+    for m in moves {
+        let result: Vec<Box<dyn Component>> = m
+            .option
+            .parts
+            .iter()
+            .map(|&h| Box::new(HeapComponent::new(Arc::clone(&rule), h)) as Box<dyn Component>)
+            .collect();
+        let mut description = m.option.describe(heaps[m.heap]);
+        if !m.classes.is_empty() {
+            let p = period.map_or(0, |p| p.period);
+            let c: Vec<String> = m.classes.iter().map(|a| format!("{a} + {p}k")).collect();
+            description.push_str(&format!(" (also {} for any k)", c.join(", ")));
+        }
+        winning_moves.push(WinningMove {
+            component: m.heap,
+            description,
+            result: sum.replaced(m.heap, &result).to_string(),
+        });
+    }
+    Ok(Ok(Analysis {
+        expression: sum.to_string(),
+        misere: true,
+        value: None,
+        outcome: if v.is_p { Outcome::P } else { Outcome::N },
+        components: reports(sum, None),
+        winning_moves,
+        explanation,
+    }))
+}
+
+fn reports(sum: &Sum, genera: Option<&[Genus]>) -> Vec<ComponentReport> {
+    sum.components
+        .iter()
+        .enumerate()
+        .map(|(i, c)| ComponentReport {
+            expression: c.to_string(),
+            value: None,
+            genus: genera.map(|g| g[i].clone()),
+        })
+        .collect()
+}
+
+fn by_tame(sum: &Sum, ctx: &Context) -> Route {
+    let game = search::SumGame::new(ctx);
+    let budget = route_budget(ctx);
+    let mut solver = GenusSolver::new(&game, &budget);
+    let failed = |e: MisereError, game: &search::SumGame| -> Result<String, AnalysisError> {
+        cancelled(ctx, sum)?;
+        Ok(match game.take_error() {
+            Some(err) => format!("a component's moves could not be listed ({err})"),
+            None => format!("the genera were not computed ({e})"),
+        })
+    };
+    let mut genera = Vec::new();
+    let mut wild = Vec::new();
+    for c in &sum.components {
+        let pos = game.position_of(std::slice::from_ref(c));
+        match solver.hereditarily_tame(&pos) {
+            Ok((g, tame)) => {
+                if !tame {
+                    wild.push(format!("{c} (genus {g})"));
+                }
+                genera.push(g);
+            }
+            Err(e) => return Ok(Err(failed(e, &game)?)),
+        }
+    }
+    if !wild.is_empty() {
+        return Ok(Err(format!(
+            "{} {} not tame (a position of it has a genus no Nim position has)",
+            wild.join(", "),
+            if wild.len() == 1 { "is" } else { "are" }
+        )));
+    }
+    let (is_p, reason) = tame_sum_is_p(&genera).expect("every genus is tame");
+    let mut explanation = vec![
+        "Misère play by Conway's rule for tame games (On Numbers and Games, ch. 12): every component, and every position it can reach, has the genus of a Nim position, so the sum is played like misère Nim.".to_string(),
+    ];
+    for (c, g) in sum.components.iter().zip(&genera) {
+        explanation.push(format!("{c}: genus {g}"));
+    }
+    explanation.push(reason);
+    let mut winning_moves = Vec::new();
+    if !is_p {
+        for (i, c) in sum.components.iter().enumerate() {
+            let mut wins = Vec::new();
+            for m in c.moves(ctx)? {
+                let mut after: Vec<Genus> = genera
+                    .iter()
+                    .enumerate()
+                    .filter(|&(k, _)| k != i)
+                    .map(|(_, g)| g.clone())
+                    .collect();
+                for r in &m.result {
+                    let pos = game.position_of(std::slice::from_ref(r));
+                    match solver.genus(&pos) {
+                        Ok(g) => after.push(g),
+                        Err(e) => return Ok(Err(failed(e, &game)?)),
+                    }
+                }
+                if tame_sum_is_p(&after).is_some_and(|(p, _)| p) {
+                    wins.push(m);
+                }
+            }
+            winning_moves.extend(winning(sum, i, wins));
+        }
+    }
+    Ok(Ok(Analysis {
+        expression: sum.to_string(),
+        misere: true,
+        value: None,
+        outcome: if is_p { Outcome::P } else { Outcome::N },
+        components: reports(sum, Some(&genera)),
+        winning_moves,
+        explanation,
+    }))
+}

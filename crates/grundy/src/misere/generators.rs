@@ -1,0 +1,124 @@
+//! Generator games: a finite list of games closed under options, whose sums a quotient
+//! describes.
+//!
+//! Generator `i` is one game (a heap of some size, or a Nim heap); each of its options is a
+//! sum of generators of smaller index, written as a sorted list of indices. A position of the
+//! closure is a sorted list of generator indices (a multiset). Games with no option (a heap of
+//! size 0, a heap of 1 in a game that cannot take it) are the zero game and never appear in a
+//! position.
+
+use super::MisereError;
+use crate::control::Budget;
+use crate::heap::options::{for_each_option, option_count_bound};
+use crate::heap::rules::HeapRule;
+
+/// The generators of a closure: names and options.
+#[derive(Clone, Debug)]
+pub struct Generators {
+    names: Vec<String>,
+    options: Vec<Vec<Vec<u32>>>,
+    /// For heap systems: the generator of each heap size (`None` for a zero heap), index = size.
+    heap_index: Vec<Option<u32>>,
+}
+
+impl Generators {
+    /// The heaps `1..=max_heap` of a heap rule (heaps without moves left out, as zero).
+    pub fn heaps(rule: &HeapRule, max_heap: u64, budget: &Budget) -> Result<Self, MisereError> {
+        let mut g = Generators {
+            names: Vec::new(),
+            options: Vec::new(),
+            heap_index: vec![None],
+        };
+        for s in 1..=max_heap {
+            let bound = option_count_bound(rule, s);
+            budget.afford(u64::try_from(bound).unwrap_or(u64::MAX))?;
+            let mut opts: Vec<Vec<u32>> = Vec::new();
+            for_each_option(rule, s, |o| {
+                let mut p: Vec<u32> = o
+                    .parts
+                    .iter()
+                    .filter_map(|&h| g.heap_index[h as usize])
+                    .collect();
+                p.sort_unstable();
+                opts.push(p);
+            });
+            budget.charge(opts.len() as u64 + 1)?;
+            opts.sort_unstable();
+            opts.dedup();
+            if opts.is_empty() {
+                g.heap_index.push(None);
+            } else {
+                g.heap_index.push(Some(g.names.len() as u32));
+                g.names.push(s.to_string());
+                g.options.push(opts);
+            }
+        }
+        Ok(g)
+    }
+
+    /// Nim heaps `*1..=*max` (for the genus, and for tests: misère Nim).
+    pub fn nim(max: u32) -> Self {
+        let mut g = Generators {
+            names: Vec::new(),
+            options: Vec::new(),
+            heap_index: vec![None],
+        };
+        for m in 1..=max {
+            let mut opts: Vec<Vec<u32>> = vec![vec![]];
+            opts.extend((0..m - 1).map(|i| vec![i]));
+            g.heap_index.push(Some(m - 1));
+            g.names.push(format!("*{m}"));
+            g.options.push(opts);
+        }
+        g
+    }
+
+    /// How many generators.
+    pub fn len(&self) -> usize {
+        self.names.len()
+    }
+
+    /// Whether there is none (every heap is zero).
+    pub fn is_empty(&self) -> bool {
+        self.names.is_empty()
+    }
+
+    /// The name of generator `i` (a heap size, or `*m`).
+    pub fn name(&self, i: u32) -> &str {
+        &self.names[i as usize]
+    }
+
+    /// The options of generator `i`.
+    pub fn options(&self, i: u32) -> &[Vec<u32>] {
+        &self.options[i as usize]
+    }
+
+    /// The generator of a heap size (`None` for a heap with no move, or beyond the bound).
+    pub fn of_heap(&self, size: u64) -> Option<u32> {
+        usize::try_from(size)
+            .ok()
+            .and_then(|s| self.heap_index.get(s).copied().flatten())
+    }
+
+    /// The largest heap size these generators cover.
+    pub fn max_heap(&self) -> u64 {
+        self.heap_index.len() as u64 - 1
+    }
+
+    /// The options of a position (sorted multisets), one per move.
+    pub fn position_options(&self, pos: &[u32]) -> Vec<Vec<u32>> {
+        let mut out = Vec::new();
+        for i in 0..pos.len() {
+            if i > 0 && pos[i] == pos[i - 1] {
+                continue;
+            }
+            for o in self.options(pos[i]) {
+                let mut q: Vec<u32> = pos[..i].iter().chain(&pos[i + 1..]).copied().collect();
+                q.extend_from_slice(o);
+                q.sort_unstable();
+                out.push(q);
+            }
+        }
+        out
+    }
+}

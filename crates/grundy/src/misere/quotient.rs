@@ -1,0 +1,662 @@
+//! Misère quotients (Plambeck–Siegel), computed heap by heap and verified.
+//!
+//! The misère quotient of a closed set `A` of games (every sum of the generators, here the
+//! heaps `1..=N` of a rule) identifies two games `G`, `H` when `G + X` and `H + X` have the same
+//! misère outcome for every `X` in `A`. It is a commutative monoid `Q` with a subset `P` (the
+//! P-portion): `G + H` maps to the product of their elements, and a sum is a misère P-position
+//! exactly when its element lies in `P` (T. E. Plambeck, *Taming the wild in impartial
+//! combinatorial games*, Integers 5 (2005) G05; T. E. Plambeck and A. N. Siegel, *Misère
+//! quotients for impartial games*, JCTA 115 (2008)).
+//!
+//! ## The algorithm
+//! As in Siegel's MisereSolver, the quotient of the heaps `1..=n` is built from the verified
+//! quotient of `1..=n-1`:
+//! 1. **Candidate.** Every element keeps a representative game (a small sum of heaps). Games
+//!    are told apart by their *signature*: the outcomes of the game plus each test game (the
+//!    representatives, and every game a failed verification produced). Starting from the old
+//!    representatives, the products "element × heap" are classified by signature, new
+//!    signatures becoming new elements, until the products close. Outcomes come from the exact
+//!    misère search ([`super::oracle`]), which answers sums of the smaller heaps at once through
+//!    the old quotient.
+//! 2. **Verification.** A candidate `(Q, P, Φ)` predicts every outcome correctly if the empty
+//!    sum maps outside `P` and, for every sum `G` of heaps, `Φ(G) ∈ P` exactly when no option
+//!    of `G` maps into `P` (induction on `G`). An option of `G` replaces one heap `H_i` by one of
+//!    its options `O`, so it maps to `Φ(G − H_i)·Φ(O)`; whether some option of `G + Z` lies in
+//!    `P` through a heap of `G` depends only on the set `U(G)` of the `z` with
+//!    `Φ(G − H_i)·z·Φ(O) ∈ P` for some `i`, `O`. The pairs `(Φ(G), U(G))` form a finite automaton
+//!    (adding a heap updates both), so a breadth-first search over its states checks every sum
+//!    at once. A failing state gives a shortest counterexample sum, whose prefixes, suffixes
+//!    and options join the test games, and the candidate is rebuilt.
+//!    Before any search, the hypothesis that the new heap acts like an element already
+//!    there is put to the verification, element by element: in the periodic regime of a heap
+//!    map this settles the heap without a single outcome searched.
+//! 3. **Reduction.** Elements of a verified candidate are told apart by real outcomes, and the
+//!    monoid laws are checked on the table, so the candidate *is* the quotient of the heaps
+//!    `1..=n`: this is proven, not observed.
+//!
+//! Every impartial misère quotient has even order (Plambeck–Siegel): each is checked, and an odd
+//! order is reported as an internal error.
+//!
+//! The map from heap sizes to elements is eventually periodic for many games; a period seen in
+//! the computed heaps is reported as *observed*: extending it beyond `N` is not proven here (the
+//! Plambeck–Siegel periodicity theorem is not applied).
+//!
+//! Cost: the automaton has at most `|Q|·2^|Q|` states and in practice a few thousand; each
+//! heap adds `O(|Q|·k)` classifications of `|T|` outcomes each (`k` distinct heap images).
+//!
+//! ```
+//! use grundy::control::Budget;
+//! use grundy::heap::rules::HeapRule;
+//! use grundy::misere::quotient::heap_quotient;
+//! let rule = HeapRule::parse("0.75").unwrap();
+//! let q = heap_quotient(&rule, 12, &Budget::default(), 1000).unwrap();
+//! assert_eq!(q.quotient.order(), 8); // R8 of Plambeck–Siegel
+//! assert_eq!(q.quotient.p_portion().len(), 2);
+//! ```
+
+use super::MisereError;
+use super::generators::Generators;
+use super::oracle::Oracle;
+use crate::control::Budget;
+use crate::heap::rules::HeapRule;
+use rustc_hash::FxHashMap;
+use std::collections::VecDeque;
+
+/// A finite commutative monoid with a P-portion, and the images of the generators.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Quotient {
+    table: Vec<Vec<u32>>,
+    p: Vec<bool>,
+    reps: Vec<Vec<u32>>,
+    images: Vec<u32>,
+}
+
+impl Quotient {
+    /// The quotient of the empty closure: the identity alone, an N-position.
+    pub fn trivial() -> Self {
+        Quotient {
+            table: vec![vec![0]],
+            p: vec![false],
+            reps: vec![vec![]],
+            images: Vec::new(),
+        }
+    }
+
+    /// The number of elements.
+    pub fn order(&self) -> usize {
+        self.table.len()
+    }
+
+    /// The product of two elements.
+    pub fn mul(&self, a: u32, b: u32) -> u32 {
+        self.table[a as usize][b as usize]
+    }
+
+    /// The multiplication table, row `a`, column `b` = `a·b`; element 0 is the identity.
+    pub fn table(&self) -> &[Vec<u32>] {
+        &self.table
+    }
+
+    /// Whether element `x` is in the P-portion.
+    pub fn is_p(&self, x: u32) -> bool {
+        self.p[x as usize]
+    }
+
+    /// The elements of the P-portion, ascending.
+    pub fn p_portion(&self) -> Vec<u32> {
+        (0..self.order() as u32).filter(|&x| self.is_p(x)).collect()
+    }
+
+    /// The element of generator `g`.
+    pub fn image_of_generator(&self, g: u32) -> u32 {
+        self.images[g as usize]
+    }
+
+    /// The element of a sum of generators.
+    pub fn image(&self, pos: &[u32]) -> u32 {
+        pos.iter()
+            .fold(0, |x, &g| self.mul(x, self.images[g as usize]))
+    }
+
+    /// A name for each element: `1` for the identity, otherwise a shortest word in letters
+    /// `a`, `b`, `c`, … standing for the distinct images of the generators in order (`ab²`).
+    pub fn names(&self) -> Vec<String> {
+        // Letters: the images of the generators in order, each one not already a product of
+        // the letters before it (a minimal generating set, read in heap order).
+        let n = self.order();
+        let mut letters: Vec<u32> = Vec::new();
+        let mut reached = vec![false; n];
+        reached[0] = true;
+        for &x in &self.images {
+            if reached[x as usize] {
+                continue;
+            }
+            letters.push(x);
+            let mut queue: VecDeque<u32> = (0..n as u32).filter(|&y| reached[y as usize]).collect();
+            while let Some(y) = queue.pop_front() {
+                for &l in &letters {
+                    let z = self.mul(y, l) as usize;
+                    if !reached[z] {
+                        reached[z] = true;
+                        queue.push_back(z as u32);
+                    }
+                }
+            }
+        }
+        let mut word: Vec<Option<Vec<u32>>> = vec![None; n];
+        word[0] = Some(vec![0; letters.len()]);
+        let mut queue = VecDeque::from([0u32]);
+        while let Some(x) = queue.pop_front() {
+            for (l, &g) in letters.iter().enumerate() {
+                let y = self.mul(x, g) as usize;
+                if word[y].is_none() {
+                    let mut w = word[x as usize].clone().unwrap_or_default();
+                    w[l] += 1;
+                    word[y] = Some(w);
+                    queue.push_back(y as u32);
+                }
+            }
+        }
+        word.into_iter()
+            .map(|w| match w {
+                Some(w) if w.iter().any(|&k| k > 0) => w
+                    .iter()
+                    .enumerate()
+                    .filter(|&(_, &k)| k > 0)
+                    .map(|(l, &k)| format!("{}{}", letter(l), superscript(k)))
+                    .collect(),
+                Some(_) => "1".to_string(),
+                None => "?".to_string(),
+            })
+            .collect()
+    }
+
+    /// A representative sum of generators of element `x` (sorted generator indices).
+    pub fn representative(&self, x: u32) -> &[u32] {
+        &self.reps[x as usize]
+    }
+}
+
+fn letter(l: usize) -> String {
+    let alphabet = "abcdefghijklmnopqrstuvwxyz";
+    match alphabet.chars().nth(l) {
+        Some(c) => c.to_string(),
+        None => format!("x{l}_"),
+    }
+}
+
+fn superscript(k: u32) -> String {
+    if k == 1 {
+        return String::new();
+    }
+    k.to_string()
+        .chars()
+        .map(|c| match c {
+            '0' => '⁰',
+            '1' => '¹',
+            '2' => '²',
+            '3' => '³',
+            '4' => '⁴',
+            '5' => '⁵',
+            '6' => '⁶',
+            '7' => '⁷',
+            '8' => '⁸',
+            _ => '⁹',
+        })
+        .collect()
+}
+
+/// The quotient of the heaps `1..=max_heap` of a rule, with its heap map.
+#[derive(Clone, Debug)]
+pub struct HeapQuotient {
+    /// The rule.
+    pub rule: HeapRule,
+    /// The generators (heaps with moves).
+    pub generators: Generators,
+    /// The quotient of their closure.
+    pub quotient: Quotient,
+    /// The element of each heap size `0..=max_heap` (heaps without moves map to the identity).
+    pub heap_map: Vec<u32>,
+    /// The order of the quotient of the heaps `1..=n`, for each `n` (index `n`, 0 first).
+    pub orders: Vec<usize>,
+}
+
+/// The heap map seen periodic: `map(n + period) = map(n)` for `preperiod <= n` up to the
+/// largest heap computed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct MapPeriod {
+    /// The period.
+    pub period: u64,
+    /// The first heap size from which it holds.
+    pub preperiod: u64,
+}
+
+impl HeapQuotient {
+    /// The element of heap `size`, from the computed map, or through `period` for a heap
+    /// beyond it.
+    pub fn element_of_heap(&self, size: u64, period: Option<MapPeriod>) -> Option<u32> {
+        if let Some(&x) = usize::try_from(size)
+            .ok()
+            .and_then(|s| self.heap_map.get(s))
+        {
+            return Some(x);
+        }
+        let p = period?;
+        let last = self.heap_map.len() as u64 - 1;
+        // Bring `size` down into the window [last - period + 1, last] by whole periods.
+        let back = (size - last).div_ceil(p.period) * p.period;
+        let s = size - back;
+        (s >= p.preperiod).then(|| self.heap_map[s as usize])
+    }
+
+    /// A period of the heap map, if one shows: the smallest period `p` (and for it the
+    /// smallest preperiod) such that the map repeats with period `p` from the preperiod to the
+    /// last heap, seen over at least two whole periods and at least 8 heaps. Observed, not proven.
+    pub fn period(&self) -> Option<MapPeriod> {
+        let m = &self.heap_map;
+        let n = m.len();
+        for p in 1..n / 2 {
+            // The smallest e with m[k] == m[k + p] for all k >= e.
+            let mut e = n - p;
+            while e > 0 && m[e - 1] == m[e - 1 + p] {
+                e -= 1;
+            }
+            let e = e.max(1);
+            if n - e >= 2 * p && n - e >= 8 {
+                return Some(MapPeriod {
+                    period: p as u64,
+                    preperiod: e as u64,
+                });
+            }
+        }
+        None
+    }
+}
+
+/// The quotient of the heaps `1..=max_heap` of `rule`: proven for those heaps. Refused when it
+/// would pass `max_elements` elements, or the budget.
+pub fn heap_quotient(
+    rule: &HeapRule,
+    max_heap: u64,
+    budget: &Budget,
+    max_elements: usize,
+) -> Result<HeapQuotient, MisereError> {
+    let generators = Generators::heaps(rule, max_heap, budget)?;
+    let mut orders = vec![1usize];
+    let quotient = compute(&generators, budget, max_elements, |_, q| {
+        orders.push(q.order())
+    })?;
+    // `orders` has an entry per generator; spread it over heap sizes.
+    let mut by_heap = vec![1usize; max_heap as usize + 1];
+    let mut last = 1;
+    for (s, slot) in by_heap.iter_mut().enumerate().skip(1) {
+        if let Some(g) = generators.of_heap(s as u64) {
+            last = orders[g as usize + 1];
+        }
+        *slot = last;
+    }
+    let heap_map = (0..=max_heap)
+        .map(|s| {
+            generators
+                .of_heap(s)
+                .map_or(0, |g| quotient.image_of_generator(g))
+        })
+        .collect();
+    Ok(HeapQuotient {
+        rule: rule.clone(),
+        generators,
+        quotient,
+        heap_map,
+        orders: by_heap,
+    })
+}
+
+/// The quotient of the closure of `gens`, built generator by generator; `each` sees every
+/// intermediate quotient (after generator `i`).
+pub fn compute(
+    gens: &Generators,
+    budget: &Budget,
+    max_elements: usize,
+    mut each: impl FnMut(u32, &Quotient),
+) -> Result<Quotient, MisereError> {
+    let mut oracle = Oracle::default();
+    let mut q = Quotient::trivial();
+    for i in 0..gens.len() as u32 {
+        q = Step {
+            gens,
+            budget,
+            oracle: &mut oracle,
+            old: &q,
+            i,
+            max_elements,
+        }
+        .run()?;
+        if q.order() % 2 != 0 {
+            return Err(MisereError::Invariant(format!(
+                "the quotient of the first {} generators has odd order {}, but every impartial misère quotient has even order (Plambeck–Siegel)",
+                i + 1,
+                q.order()
+            )));
+        }
+        each(i, &q);
+    }
+    Ok(q)
+}
+
+/// Adding generator `i` to the verified quotient `old` of generators `0..i`.
+struct Step<'a> {
+    gens: &'a Generators,
+    budget: &'a Budget,
+    oracle: &'a mut Oracle,
+    old: &'a Quotient,
+    i: u32,
+    max_elements: usize,
+}
+
+/// A candidate: elements with representatives and the action of each generator class.
+struct Candidate {
+    reps: Vec<Vec<u32>>,
+    /// The class of each generator `0..=i`.
+    gen_class: Vec<u32>,
+    /// Distinct generator classes, with one generator of each.
+    classes: Vec<(u32, u32)>,
+    /// `act[e][d]`: element `e` times generator class `d`.
+    act: Vec<Vec<u32>>,
+}
+
+fn merge(a: &[u32], b: &[u32]) -> Vec<u32> {
+    let mut v = Vec::with_capacity(a.len() + b.len());
+    v.extend_from_slice(a);
+    v.extend_from_slice(b);
+    v.sort_unstable();
+    v
+}
+
+impl Step<'_> {
+    fn is_p(&mut self, pos: &[u32]) -> Result<bool, MisereError> {
+        let (old, i) = (self.old, self.i);
+        let known = move |p: &[u32]| match p.last() {
+            Some(&g) if g < i => Some(old.is_p(old.image(p))),
+            _ => None,
+        };
+        self.oracle.is_p(self.gens, pos, &known, self.budget)
+    }
+
+    fn signature(&mut self, game: &[u32], tests: &[Vec<u32>]) -> Result<Vec<bool>, MisereError> {
+        tests.iter().map(|t| self.is_p(&merge(game, t))).collect()
+    }
+
+    fn run(mut self) -> Result<Quotient, MisereError> {
+        // First the cheap hypothesis: the new heap acts like an element already there. The
+        // verification decides it without any search; the elements stay told apart.
+        for x in 0..self.old.order() as u32 {
+            let mut images = self.old.images.clone();
+            images.push(x);
+            let q = Quotient {
+                images,
+                ..self.old.clone()
+            };
+            let mut classes: Vec<(u32, u32)> = Vec::new();
+            for (j, &c) in q.images.iter().enumerate() {
+                if !classes.iter().any(|&(d, _)| d == c) {
+                    classes.push((c, j as u32));
+                }
+            }
+            let c = Candidate {
+                reps: q.reps.clone(),
+                gen_class: q.images.clone(),
+                classes,
+                act: Vec::new(),
+            };
+            if self.verify(&c, &q)?.is_none() {
+                return Ok(q);
+            }
+        }
+        let mut tests: Vec<Vec<u32>> = self.old.reps.clone();
+        let mut extra: Vec<Vec<u32>> = (0..=self.i).map(|j| vec![j]).collect();
+        let mut reps: Vec<Vec<u32>> = self.old.reps.clone();
+        loop {
+            self.budget.check()?;
+            let c = self.candidate(&mut reps, &mut tests, &extra)?;
+            let q = self.table(&c)?;
+            match self.verify(&c, &q)? {
+                None => return Ok(q),
+                Some(witness) => {
+                    let mut added = false;
+                    let mut add = |v: &mut Vec<Vec<u32>>, g: Vec<u32>| {
+                        if !v.contains(&g) {
+                            v.push(g);
+                            added = true;
+                        }
+                    };
+                    let mut games = Vec::new();
+                    for k in 1..=witness.len() {
+                        let mut pre = witness[..k].to_vec();
+                        pre.sort_unstable();
+                        let mut suf = witness[k..].to_vec();
+                        suf.sort_unstable();
+                        games.push(pre);
+                        games.push(suf);
+                    }
+                    let mut whole = witness.clone();
+                    whole.sort_unstable();
+                    games.extend(self.gens.position_options(&whole));
+                    for g in games {
+                        add(&mut tests, g.clone());
+                        add(&mut extra, g);
+                    }
+                    if !added {
+                        return Err(MisereError::Invariant(format!(
+                            "the quotient candidate for {} generators could not be refined",
+                            self.i + 1
+                        )));
+                    }
+                }
+            }
+        }
+    }
+
+    /// Closes the representatives under the generators, classifying by signature.
+    fn candidate(
+        &mut self,
+        reps: &mut Vec<Vec<u32>>,
+        tests: &mut Vec<Vec<u32>>,
+        extra: &[Vec<u32>],
+    ) -> Result<Candidate, MisereError> {
+        'round: loop {
+            let mut sigs = Vec::with_capacity(reps.len());
+            for r in reps.iter() {
+                sigs.push(self.signature(r, tests)?);
+            }
+            let mut by_sig: FxHashMap<Vec<bool>, u32> = FxHashMap::default();
+            for (e, s) in sigs.into_iter().enumerate() {
+                if by_sig.insert(s, e as u32).is_some() {
+                    return Err(MisereError::Invariant(
+                        "two quotient elements have one signature".into(),
+                    ));
+                }
+            }
+            // Classifies a game, or adds it as a new element (and test) and restarts.
+            macro_rules! classify {
+                ($game:expr) => {{
+                    let game: Vec<u32> = $game;
+                    let s = self.signature(&game, tests)?;
+                    match by_sig.get(&s) {
+                        Some(&e) => e,
+                        None => {
+                            if reps.len() >= self.max_elements {
+                                return Err(MisereError::TooManyElements {
+                                    limit: self.max_elements,
+                                });
+                            }
+                            self.budget.check_positions(reps.len() + 1)?;
+                            reps.push(game.clone());
+                            tests.push(game);
+                            continue 'round;
+                        }
+                    }
+                }};
+            }
+            for g in extra {
+                classify!(g.clone());
+            }
+            let mut gen_class = Vec::with_capacity(self.i as usize + 1);
+            for j in 0..=self.i {
+                gen_class.push(classify!(vec![j]));
+            }
+            let mut classes: Vec<(u32, u32)> = Vec::new();
+            for (j, &c) in gen_class.iter().enumerate() {
+                if !classes.iter().any(|&(d, _)| d == c) {
+                    classes.push((c, j as u32));
+                }
+            }
+            let mut act = Vec::with_capacity(reps.len());
+            for e in 0..reps.len() {
+                let mut row = Vec::with_capacity(classes.len());
+                for &(_, j) in &classes {
+                    row.push(classify!(merge(&reps[e], &[j])));
+                }
+                act.push(row);
+            }
+            return Ok(Candidate {
+                reps: reps.clone(),
+                gen_class,
+                classes,
+                act,
+            });
+        }
+    }
+
+    /// The full table of a candidate (products through representatives' words) and its
+    /// P-portion.
+    fn table(&mut self, c: &Candidate) -> Result<Quotient, MisereError> {
+        let n = c.reps.len();
+        let class_index = |g: u32| {
+            let cl = c.gen_class[g as usize];
+            c.classes
+                .iter()
+                .position(|&(d, _)| d == cl)
+                .expect("every class listed")
+        };
+        self.budget.charge((n * n) as u64)?;
+        let mut table = vec![vec![0u32; n]; n];
+        for (b, rep) in c.reps.iter().enumerate() {
+            for (a, row) in table.iter_mut().enumerate() {
+                row[b] = rep
+                    .iter()
+                    .fold(a as u32, |x, &g| c.act[x as usize][class_index(g)]);
+            }
+        }
+        let mut p = Vec::with_capacity(n);
+        for r in &c.reps {
+            p.push(self.is_p(r)?);
+        }
+        Ok(Quotient {
+            table,
+            p,
+            reps: c.reps.clone(),
+            images: c.gen_class.clone(),
+        })
+    }
+
+    /// Checks the candidate on every sum of generators at once; returns a counterexample (a
+    /// list of generators) if one fails.
+    fn verify(&mut self, c: &Candidate, q: &Quotient) -> Result<Option<Vec<u32>>, MisereError> {
+        let n = q.order();
+        // Monoid laws and representatives: failures give counterexample sums.
+        for e in 0..n as u32 {
+            if q.image(&c.reps[e as usize]) != e {
+                return Ok(Some(c.reps[e as usize].clone()));
+            }
+            for (d1, &(_, j1)) in c.classes.iter().enumerate() {
+                for &(_, j2) in &c.classes[d1..] {
+                    let x = q.mul(q.mul(e, q.images[j1 as usize]), q.images[j2 as usize]);
+                    let y = q.mul(q.mul(e, q.images[j2 as usize]), q.images[j1 as usize]);
+                    if x != y {
+                        return Ok(Some(merge(&c.reps[e as usize], &[j1, j2])));
+                    }
+                }
+            }
+        }
+        for a in 0..n as u32 {
+            for b in 0..n as u32 {
+                for &(_, j) in &c.classes {
+                    let h = q.images[j as usize];
+                    if q.mul(a, q.mul(b, h)) != q.mul(q.mul(a, b), h) {
+                        return Ok(Some(merge(
+                            &merge(&c.reps[a as usize], &c.reps[b as usize]),
+                            &[j],
+                        )));
+                    }
+                }
+            }
+        }
+        if q.is_p(0) {
+            return Ok(Some(Vec::new()));
+        }
+        // Heap types: (image, W) where W = {y : y·o ∈ P for an option image o}.
+        let words = n.div_ceil(64);
+        let mut types: Vec<(u32, Vec<u64>, u32)> = Vec::new();
+        for j in 0..=self.i {
+            let h = q.images[j as usize];
+            let mut opts: Vec<u32> = self.gens.options(j).iter().map(|o| q.image(o)).collect();
+            opts.sort_unstable();
+            opts.dedup();
+            let mut w = vec![0u64; words];
+            for y in 0..n as u32 {
+                if opts.iter().any(|&o| q.is_p(q.mul(y, o))) {
+                    w[y as usize / 64] |= 1 << (y % 64);
+                }
+            }
+            if !types.iter().any(|(h2, w2, _)| *h2 == h && *w2 == w) {
+                types.push((h, w, j));
+            }
+        }
+        let has = |set: &[u64], z: u32| set[z as usize / 64] >> (z % 64) & 1 == 1;
+        // The empty sum is a state of its own: it has no option, so the check on `U` does not
+        // apply to it, and a non-empty sum reaching `(1, ∅)` must still be checked.
+        let start = (0u32, vec![u64::MAX; words + 1]);
+        let mut seen: FxHashMap<(u32, Vec<u64>), usize> = FxHashMap::default();
+        let mut parent: Vec<(usize, u32)> = vec![(usize::MAX, 0)];
+        let mut states = vec![start.clone()];
+        seen.insert(start, 0);
+        let mut queue = VecDeque::from([0usize]);
+        while let Some(s) = queue.pop_front() {
+            self.budget.charge((types.len() * n) as u64 + 1)?;
+            for (h, w, j) in &types {
+                let (x, u) = &states[s];
+                let x2 = q.mul(*x, *h);
+                let empty = vec![0u64; words];
+                let u: &[u64] = if s == 0 { &empty } else { u };
+                let mut u2 = vec![0u64; words];
+                for z in 0..n as u32 {
+                    if has(u, q.mul(*h, z)) || has(w, q.mul(*x, z)) {
+                        u2[z as usize / 64] |= 1 << (z % 64);
+                    }
+                }
+                let state = (x2, u2);
+                if seen.contains_key(&state) {
+                    continue;
+                }
+                let idx = states.len();
+                parent.push((s, *j));
+                let consistent = q.is_p(x2) != has(&state.1, 0);
+                self.budget.check_positions(idx + 1)?;
+                seen.insert(state.clone(), idx);
+                states.push(state);
+                if !consistent {
+                    let mut word = Vec::new();
+                    let mut k = idx;
+                    while k != 0 {
+                        word.push(parent[k].1);
+                        k = parent[k].0;
+                    }
+                    word.reverse();
+                    return Ok(Some(word));
+                }
+                queue.push_back(idx);
+            }
+        }
+        Ok(None)
+    }
+}

@@ -1,0 +1,119 @@
+//! Genus and the tame rule against the definitions.
+//!
+//! - The genus solver's exponents agree with misère Grundy values computed by a separate,
+//!   naive recursion over heaps plus Nim heaps, written here from the definition.
+//! - Conway's rule for sums of tame games agrees with the exhaustive misère search on every
+//!   sum of tame heaps tried.
+
+use grundy::control::{Budget, Limits};
+use grundy::game::ImpartialGame;
+use grundy::heap::component::HeapGame;
+use grundy::heap::rules::HeapRule;
+use grundy::misere::genus::{GenusSolver, tame_sum_is_p};
+use grundy::misere::sequence::genus_sequence;
+use grundy::solve::MisereSolver;
+use grundy::value::Outcome;
+use proptest::prelude::*;
+use std::collections::HashMap;
+
+/// Misère Grundy value of a sum of rule heaps and Nim heaps: 1 with no move, otherwise the
+/// mex of the options' values. Plain recursion with a memo (the positions here are tiny).
+fn naive(
+    game: &HeapGame,
+    heaps: Vec<u64>,
+    mut nim: Vec<u64>,
+    memo: &mut HashMap<(Vec<u64>, Vec<u64>), u64>,
+) -> u64 {
+    nim.retain(|&h| h > 0);
+    nim.sort_unstable();
+    let key = (heaps.clone(), nim.clone());
+    if let Some(&v) = memo.get(&key) {
+        return v;
+    }
+    let mut seen = Vec::new();
+    for o in game.options(&heaps) {
+        seen.push(naive(game, o, nim.clone(), memo));
+    }
+    for i in 0..nim.len() {
+        for t in 0..nim[i] {
+            let mut m = nim.clone();
+            m[i] = t;
+            seen.push(naive(game, heaps.clone(), m, memo));
+        }
+    }
+    let v = if seen.is_empty() {
+        1
+    } else {
+        (0..).find(|v| !seen.contains(v)).unwrap()
+    };
+    memo.insert(key, v);
+    v
+}
+
+#[test]
+fn genus_exponents_match_the_definition() {
+    for rule in ["kayles", "0.75", "0.137", "0.07", "4.07", "0.6"] {
+        let r = HeapRule::parse(rule).unwrap();
+        let game = HeapGame::new(&r);
+        let budget = Budget::default();
+        let mut solver = GenusSolver::new(&game, &budget);
+        let mut memo = HashMap::new();
+        for n in 0..9u64 {
+            let pos = if n == 0 { vec![] } else { vec![n] };
+            let g = solver.genus(&pos).unwrap();
+            for k in 0..6 {
+                let expected = naive(&game, pos.clone(), vec![2; k], &mut memo);
+                assert_eq!(g.exponent(k), expected, "{rule} heap {n}: {g}, k = {k}");
+            }
+        }
+    }
+}
+
+#[test]
+fn genus_sequence_marks_the_first_wild_heap() {
+    let seq = genus_sequence(&HeapRule::parse("kayles").unwrap(), 12, &Budget::default());
+    assert!(seq.stopped.is_none());
+    assert_eq!(seq.entries.len(), 13);
+    let first = seq.first_wild.expect("Kayles is wild");
+    assert!(seq.entries[..first as usize].iter().all(|e| e.tame));
+    assert!(!seq.entries[first as usize].tame);
+    assert_eq!(seq.entries[0].genus.to_string(), "0^120");
+    assert_eq!(seq.entries[1].genus.to_string(), "1^031");
+    // Stopping under the budget keeps what was computed.
+    let tight = Budget::new(Limits {
+        max_work: 5000,
+        ..Limits::DEFAULT
+    });
+    let seq = genus_sequence(&HeapRule::parse("kayles").unwrap(), 40, &tight);
+    assert!(seq.stopped.is_some());
+    assert!(seq.entries.len() < 41);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    /// Conway's rule on sums of tame heaps agrees with the exhaustive search.
+    #[test]
+    fn tame_rule_matches_brute_force(
+        digits in proptest::collection::vec(0u8..8, 1..4),
+        heaps in proptest::collection::vec(1u64..8, 1..4),
+    ) {
+        prop_assume!(digits.iter().any(|&d| d != 0));
+        let code = format!("0.{}", digits.iter().map(|d| d.to_string()).collect::<String>());
+        let rule = HeapRule::parse(&code).unwrap();
+        let game = HeapGame::new(&rule);
+        let budget = Budget::default();
+        let mut solver = GenusSolver::new(&game, &budget);
+        let mut genera = Vec::new();
+        for &h in &heaps {
+            let (g, tame) = solver.hereditarily_tame(&vec![h]).unwrap();
+            prop_assume!(tame);
+            genera.push(g);
+        }
+        let (is_p, _) = tame_sum_is_p(&genera).unwrap();
+        let mut position = heaps.clone();
+        position.sort_unstable();
+        let expected = MisereSolver::with_limits(&game, Limits::DEFAULT).outcome(&position).unwrap() == Outcome::P;
+        prop_assert_eq!(is_p, expected, "{} {:?} {:?}", code, heaps, genera.iter().map(|g| g.to_string()).collect::<Vec<_>>());
+    }
+}
