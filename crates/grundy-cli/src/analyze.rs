@@ -100,9 +100,13 @@ fn render(a: &Analysis) -> String {
             .unwrap_or(0);
         for m in &a.winning_moves {
             let component = &a.components[m.component].expression;
+            // Padded by hand: a format width past 65,535 panics.
+            let pad = width.saturating_sub(m.description.chars().count());
             out.push_str(&format!(
-                "  in {component}: {:<width$}  leaves  {}\n",
-                m.description, m.result
+                "  in {component}: {}{}  leaves  {}\n",
+                m.description,
+                " ".repeat(pad),
+                m.result
             ));
         }
     }

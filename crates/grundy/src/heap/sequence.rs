@@ -175,7 +175,8 @@ pub fn closed_form(rule: &HeapRule, n: u64) -> Option<u64> {
         RuleKind::Half => Some(u64::from(64 - n.leading_zeros())),
         RuleKind::Lasker => Some(match n % 4 {
             1 | 2 => n,
-            3 => n + 1,
+            // 2^64 − 1 is 4k + 3, whose value 2^64 does not fit: no answer rather than a wrap.
+            3 => n.checked_add(1)?,
             _ => n - 1,
         }),
         RuleKind::EvenIfNotAll => Some(if n % 2 == 0 { n / 2 - 1 } else { n / 2 + 1 }),

@@ -19,7 +19,13 @@ pub struct Solver<G: ImpartialGame> {
     /// `Some(v)` once solved; `None` while on the search stack (to detect cycles).
     memo: FxHashMap<G::Position, Option<Nimber>>,
     budget: Budget,
+    /// The estimated bytes of `memo`.
+    bytes: u64,
 }
+
+/// Bytes a hash table spends per entry beyond the entry (control bytes, free slots at the
+/// load factor, the allocator's headers of what the position owns).
+const TABLE_OVERHEAD: u64 = 24;
 
 struct Frame<P> {
     position: P,
@@ -46,6 +52,7 @@ impl<G: ImpartialGame> Solver<G> {
             game,
             memo: FxHashMap::default(),
             budget: budget.clone(),
+            bytes: 0,
         }
     }
 
@@ -87,6 +94,9 @@ impl<G: ImpartialGame> Solver<G> {
         let mut found = Vec::new();
         for (i, c) in components.iter().enumerate() {
             let wanted = target ^ total ^ values[i];
+            if let Some(bound) = self.game.option_bound(c) {
+                self.budget.afford(bound)?;
+            }
             for o in self.game.options(c) {
                 if self.value(&o)? == wanted {
                     found.push((i, o));
@@ -146,8 +156,17 @@ impl<G: ImpartialGame> Solver<G> {
         if let Some(bound) = self.game.option_bound(&position) {
             self.budget.afford(bound)?;
         }
+        // Memory: the entry, what the position owns, and the hash table's overhead.
+        let words = self.game.position_words(&position);
+        let entry = (std::mem::size_of::<(G::Position, Option<Nimber>)>() as u64)
+            .saturating_add(words.saturating_mul(8))
+            .saturating_add(TABLE_OVERHEAD);
+        self.bytes = self.bytes.saturating_add(entry);
+        self.budget.check_bytes(self.bytes, 1)?;
         let options = self.game.options(&position);
-        self.budget.charge(options.len() as u64 + 1)?;
+        // Listing an option costs in proportion to the words it copies.
+        let units = (options.len() as u64 + 1).saturating_mul(words.saturating_add(1));
+        self.budget.charge(units)?;
         self.memo.try_reserve(1).map_err(|_| BudgetError::Memory {
             needed: None,
             limit: self.budget.limits().max_bytes,

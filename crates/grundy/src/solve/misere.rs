@@ -1,4 +1,4 @@
-use super::{Budget, Limits, SolveError};
+use super::{Budget, BudgetError, Limits, SolveError};
 use crate::game::ImpartialGame;
 use crate::value::Outcome;
 use rustc_hash::FxHashMap;
@@ -15,7 +15,13 @@ pub struct MisereSolver<G: ImpartialGame> {
     /// `Some(is_n)` once solved; `None` while on the search stack.
     memo: FxHashMap<G::Position, Option<bool>>,
     budget: Budget,
+    /// The estimated bytes of `memo`.
+    bytes: u64,
 }
+
+/// Bytes a hash table spends per entry beyond the entry (control bytes, free slots at the
+/// load factor, the allocator's headers of what the position owns).
+const TABLE_OVERHEAD: u64 = 24;
 
 struct Frame<P> {
     position: P,
@@ -36,6 +42,7 @@ impl<G: ImpartialGame> MisereSolver<G> {
             game,
             memo: FxHashMap::default(),
             budget: budget.clone(),
+            bytes: 0,
         }
     }
 
@@ -54,6 +61,9 @@ impl<G: ImpartialGame> MisereSolver<G> {
         position: &G::Position,
     ) -> Result<Vec<G::Position>, SolveError> {
         let mut wins = Vec::new();
+        if let Some(bound) = self.game.option_bound(position) {
+            self.budget.afford(bound)?;
+        }
         for o in self.game.options(position) {
             if !self.is_n(o.clone())? {
                 wins.push(o);
@@ -110,8 +120,21 @@ impl<G: ImpartialGame> MisereSolver<G> {
         if let Some(bound) = self.game.option_bound(&position) {
             self.budget.afford(bound)?;
         }
+        // Memory: the entry, what the position owns, and the hash table's overhead.
+        let words = self.game.position_words(&position);
+        let entry = (std::mem::size_of::<(G::Position, Option<bool>)>() as u64)
+            .saturating_add(words.saturating_mul(8))
+            .saturating_add(TABLE_OVERHEAD);
+        self.bytes = self.bytes.saturating_add(entry);
+        self.budget.check_bytes(self.bytes, 1)?;
         let options = self.game.options(&position);
-        self.budget.charge(options.len() as u64 + 1)?;
+        // Listing an option costs in proportion to the words it copies.
+        let units = (options.len() as u64 + 1).saturating_mul(words.saturating_add(1));
+        self.budget.charge(units)?;
+        self.memo.try_reserve(1).map_err(|_| BudgetError::Memory {
+            needed: None,
+            limit: self.budget.limits().max_bytes,
+        })?;
         self.memo.insert(position.clone(), None);
         Ok(Frame {
             position,
