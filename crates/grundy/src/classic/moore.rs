@@ -11,7 +11,7 @@ use crate::Nimber;
 use crate::expr::{ExprError, TermSpec, parse_u64, required_params, some_args};
 use crate::game::ImpartialGame;
 use crate::solve::Solver;
-use crate::sum::{AnalysisError, Component, Context, Move};
+use crate::sum::{AnalysisError, Component, Context, Engine, Move};
 use crate::value::Outcome;
 
 /// A position of Moore's Nim_k.
@@ -253,6 +253,22 @@ impl MooreNim {
         Ok(())
     }
 
+    /// Every option, counted first (`e_1 + ... + e_k` of the heaps) and refused before
+    /// listing past the listing limit or the budget.
+    fn listed_options(&self, ctx: &Context) -> Result<Vec<Vec<u64>>, AnalysisError> {
+        let count = option_count(self.k, &self.heaps);
+        if count > MAX_LISTED_MOVES {
+            return Err(AnalysisError::unsupported(
+                self,
+                format!("{count} moves are too many to list (limit {MAX_LISTED_MOVES})"),
+            ));
+        }
+        charge_moves(self, ctx, count)?;
+        let mut out = Vec::new();
+        for_each_option(self.k, &self.heaps, |next| out.push(next.to_vec()));
+        Ok(out)
+    }
+
     fn describe(&self, next: &[u64]) -> Move {
         let show = |v: &[u64]| v.iter().map(u64::to_string).collect::<Vec<_>>().join(" ");
         Move {
@@ -292,18 +308,11 @@ impl Component for MooreNim {
             .map_err(|e| AnalysisError::solve(self, e))
     }
     fn moves(&self, ctx: &Context) -> Result<Vec<Move>, AnalysisError> {
-        // Count first: the options are e_1 + ... + e_k of the heaps.
-        let count = option_count(self.k, &self.heaps);
-        if count > MAX_LISTED_MOVES {
-            return Err(AnalysisError::unsupported(
-                self,
-                format!("{count} moves are too many to list (limit {MAX_LISTED_MOVES})"),
-            ));
-        }
-        charge_moves(self, ctx, count)?;
-        let mut out = Vec::new();
-        for_each_option(self.k, &self.heaps, |next| out.push(self.describe(next)));
-        Ok(out)
+        Ok(self
+            .listed_options(ctx)?
+            .iter()
+            .map(|next| self.describe(next))
+            .collect())
     }
     fn outcome(&self, _ctx: &Context) -> Result<Outcome, AnalysisError> {
         Ok(if moore_is_p(self.k, &self.heaps) {
@@ -312,6 +321,49 @@ impl Component for MooreNim {
             Outcome::N
         })
     }
+    /// Moves to value `target`: for Nim_1 heap by heap (a heap `h` goes to `h ⊕ s ⊕ target`);
+    /// to value 0 by Moore's theorem; otherwise every move's value from one generic search
+    /// whose memo all the moves share, if its estimated work is affordable.
+    fn moves_to_value(&self, target: Nimber, ctx: &Context) -> Result<Vec<Move>, AnalysisError> {
+        let fast = ctx.engine == Engine::Fast;
+        if fast && self.k == 1 {
+            let change = self.heaps.iter().fold(target.0, |a, b| a ^ b);
+            let mut out = Vec::new();
+            if change != 0 {
+                for (i, &h) in self.heaps.iter().enumerate() {
+                    if h ^ change < h {
+                        let mut next = self.heaps.clone();
+                        next[i] = h ^ change;
+                        out.push(self.describe(&next));
+                    }
+                }
+            }
+            return Ok(out);
+        }
+        let options = self.listed_options(ctx)?;
+        if fast && target.is_zero() {
+            return Ok(options
+                .iter()
+                .filter(|next| moore_is_p(self.k, next))
+                .map(|next| self.describe(next))
+                .collect());
+        }
+        self.check_size(ctx)?;
+        let mut solver = Solver::with_budget(MooreGame { k: self.k }, &ctx.budget);
+        let mut found = Vec::new();
+        for next in &options {
+            let mut sorted = next.clone();
+            sorted.sort_unstable();
+            let v = solver
+                .value(&sorted)
+                .map_err(|e| AnalysisError::solve(self, e))?;
+            if v == target {
+                found.push(self.describe(next));
+            }
+        }
+        Ok(found)
+    }
+
     /// The moves to P-positions by Moore's theorem: every one where the moves can be listed,
     /// else the one its constructive proof gives ([`moore_winning_move`]).
     fn winning_moves_alone(&self, ctx: &Context) -> Result<Vec<Move>, AnalysisError> {
@@ -369,6 +421,47 @@ mod tests {
             sorted.sort_unstable();
             let v = Solver::new(MooreGame { k }).value(&sorted).unwrap();
             prop_assert_eq!(v.is_zero(), moore_is_p(k, &heaps));
+        }
+    }
+
+    /// Checks a move by its definition: at most `k` heaps change, each gets smaller, at
+    /// least one changes, and the result is P by the theorem.
+    fn assert_winning(k: u64, heaps: &[u64], next: &[u64]) {
+        let changed = heaps.iter().zip(next).filter(|(h, n)| h != n).count() as u64;
+        assert!(changed >= 1 && changed <= k, "{heaps:?} -> {next:?}");
+        assert!(heaps.iter().zip(next).all(|(h, n)| n <= h), "{heaps:?} -> {next:?}");
+        assert!(moore_is_p(k, next), "{heaps:?} -> {next:?}");
+    }
+
+    proptest! {
+        #[test]
+        fn the_constructive_move_wins(k in 1u64..5, heaps in proptest::collection::vec(0u64..64, 1..7)) {
+            match moore_winning_move(k, &heaps) {
+                Some(next) => assert_winning(k, &heaps, &next),
+                None => prop_assert!(moore_is_p(k, &heaps)),
+            }
+        }
+
+        #[test]
+        fn the_constructive_move_wins_near_the_top(
+            k in prop_oneof![1u64..6, Just(u64::MAX)],
+            heaps in proptest::collection::vec(prop_oneof![0u64..4, u64::MAX - 4..=u64::MAX, any::<u64>()], 1..8),
+        ) {
+            match moore_winning_move(k, &heaps) {
+                Some(next) => assert_winning(k, &heaps, &next),
+                None => prop_assert!(moore_is_p(k, &heaps)),
+            }
+        }
+
+        /// The theorem's answer agrees with the generic engine's search, moves included.
+        #[test]
+        fn winning_moves_by_the_theorem_are_those_of_the_search(k in 2u64..4, heaps in proptest::collection::vec(0u64..5, 1..4)) {
+            let m = MooreNim { k, heaps };
+            let fast = Context::default();
+            let generic = Context::new(crate::sum::Engine::Generic, crate::control::Limits::DEFAULT);
+            let by_theorem: Vec<String> = m.moves_to_value(Nimber::ZERO, &fast).unwrap().into_iter().map(|m| m.description).collect();
+            let by_search: Vec<String> = m.moves_to_value(Nimber::ZERO, &generic).unwrap().into_iter().map(|m| m.description).collect();
+            prop_assert_eq!(by_theorem, by_search);
         }
     }
 

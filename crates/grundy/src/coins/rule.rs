@@ -145,6 +145,9 @@ impl LineRule {
                 let mut binomial = 1.0f64;
                 for j in 0..=m.min(below) {
                     total += binomial;
+                    if total >= u64::MAX as f64 {
+                        break; // saturated: no need to go on (m may be near 2^64)
+                    }
                     binomial = binomial * (below - j) as f64 / (j + 1) as f64;
                 }
                 total.ceil() as u64

@@ -21,6 +21,8 @@ pub struct Solver<G: ImpartialGame> {
     budget: Budget,
     /// The estimated bytes of `memo`.
     bytes: u64,
+    /// The estimated bytes of the options listed on the search stack.
+    stack_bytes: u64,
 }
 
 /// Bytes a hash table spends per entry beyond the entry (control bytes, free slots at the
@@ -31,6 +33,8 @@ struct Frame<P> {
     position: P,
     options: Vec<P>,
     next: usize,
+    /// The estimated bytes of `options`.
+    bytes: u64,
     seen: MexSet,
 }
 
@@ -53,6 +57,7 @@ impl<G: ImpartialGame> Solver<G> {
             memo: FxHashMap::default(),
             budget: budget.clone(),
             bytes: 0,
+            stack_bytes: 0,
         }
     }
 
@@ -117,6 +122,7 @@ impl<G: ImpartialGame> Solver<G> {
                 .expect("the stack holds the root until it is solved");
             if top.next == top.options.len() {
                 let done = stack.pop().expect("non-empty");
+                self.stack_bytes = self.stack_bytes.saturating_sub(done.bytes);
                 let v = Nimber(done.seen.mex());
                 self.memo.insert(done.position, Some(v));
                 if stack.is_empty() {
@@ -130,7 +136,7 @@ impl<G: ImpartialGame> Solver<G> {
             for c in self.game.components(option) {
                 match self.memo.get(&c) {
                     Some(Some(v)) => sum ^= *v,
-                    Some(None) => return Err(self.abandon(stack)),
+                    Some(None) => return Err(self.abandon(stack, SolveError::Cycle)),
                     None => {
                         unsolved = Some(c);
                         break;
@@ -138,10 +144,10 @@ impl<G: ImpartialGame> Solver<G> {
                 }
             }
             match unsolved {
-                Some(c) => {
-                    let frame = self.open(c)?;
-                    stack.push(frame);
-                }
+                Some(c) => match self.open(c) {
+                    Ok(frame) => stack.push(frame),
+                    Err(e) => return Err(self.abandon(stack, e)),
+                },
                 None => {
                     top.seen.insert(sum.0);
                     top.next += 1;
@@ -153,17 +159,29 @@ impl<G: ImpartialGame> Solver<G> {
     /// Starts solving a component: lists its options and marks it as on the stack.
     fn open(&mut self, position: G::Position) -> Result<Frame<G::Position>, SolveError> {
         self.budget.check_positions(self.memo.len() + 1)?;
-        if let Some(bound) = self.game.option_bound(&position) {
+        let bound = self.game.option_bound(&position);
+        if let Some(bound) = bound {
             self.budget.afford(bound)?;
         }
-        // Memory: the entry, what the position owns, and the hash table's overhead.
+        // Memory: the entry, what the position owns, and the hash table's overhead; and the
+        // options listed on the search stack, each about the size of the position.
         let words = self.game.position_words(&position);
+        let owned = words.saturating_mul(8);
         let entry = (std::mem::size_of::<(G::Position, Option<Nimber>)>() as u64)
-            .saturating_add(words.saturating_mul(8))
+            .saturating_add(owned)
             .saturating_add(TABLE_OVERHEAD);
+        let option_size = (std::mem::size_of::<G::Position>() as u64).saturating_add(owned);
+        let listing = bound.unwrap_or(0).saturating_mul(option_size);
+        self.budget.check_bytes(
+            self.bytes
+                .saturating_add(entry)
+                .saturating_add(self.stack_bytes)
+                .saturating_add(listing),
+            1,
+        )?;
         self.bytes = self.bytes.saturating_add(entry);
-        self.budget.check_bytes(self.bytes, 1)?;
         let options = self.game.options(&position);
+        let frame_bytes = (options.len() as u64).saturating_mul(option_size);
         // Listing an option costs in proportion to the words it copies.
         let units = (options.len() as u64 + 1).saturating_mul(words.saturating_add(1));
         self.budget.charge(units)?;
@@ -172,20 +190,24 @@ impl<G: ImpartialGame> Solver<G> {
             limit: self.budget.limits().max_bytes,
         })?;
         self.memo.insert(position.clone(), None);
+        self.stack_bytes = self.stack_bytes.saturating_add(frame_bytes);
         Ok(Frame {
             seen: MexSet::with_capacity(options.len()),
             position,
             options,
             next: 0,
+            bytes: frame_bytes,
         })
     }
 
-    /// Forgets the unfinished components of an abandoned search, so the solver stays usable.
-    fn abandon(&mut self, stack: Vec<Frame<G::Position>>) -> SolveError {
+    /// Forgets the unfinished components of an abandoned search (a cycle, a limit), so the
+    /// solver stays usable: they are not taken for positions on the stack later.
+    fn abandon(&mut self, stack: Vec<Frame<G::Position>>, error: SolveError) -> SolveError {
         for f in stack {
+            self.stack_bytes = self.stack_bytes.saturating_sub(f.bytes);
             self.memo.remove(&f.position);
         }
-        SolveError::Cycle
+        error
     }
 }
 
