@@ -19,16 +19,25 @@ const SMALL: Limits = Limits {
 };
 
 /// The numbers at the edges: 0, 1, small, 2^32 ± 1, 2^63, 2^64 − 2, 2^64 − 1.
-const EDGES: [u64; 8] = [0, 1, 7, (1 << 32) - 1, (1 << 32) + 1, 1 << 63, u64::MAX - 1, u64::MAX];
+const EDGES: [u64; 8] = [
+    0,
+    1,
+    7,
+    (1 << 32) - 1,
+    (1 << 32) + 1,
+    1 << 63,
+    u64::MAX - 1,
+    u64::MAX,
+];
 
 /// An expression of `rule` with these arguments (three numbers, used as the rule needs).
 /// Every rule of the catalogue must have one: a new rule fails
 /// [`every_rule_of_the_catalogue_is_covered`] until it is added here.
 fn term(rule: &str, a: u64, b: u64, c: u64) -> Option<String> {
     Some(match rule {
-        "nim" | "staircase" | "kayles" | "dawson-kayles" | "dawson" | "grundys-game"
-        | "lasker" | "half" | "even-if-not-all" | "turning-turtles" | "twins"
-        | "mock-turtles" | "ruler" | "moebius" | "mogul" => format!("{rule} {a} {b}"),
+        "nim" | "staircase" | "kayles" | "dawson-kayles" | "dawson" | "grundys-game" | "lasker"
+        | "half" | "even-if-not-all" | "turning-turtles" | "twins" | "mock-turtles" | "ruler"
+        | "moebius" | "mogul" => format!("{rule} {a} {b}"),
         "moore" => format!("moore({a}) {b} {c}"),
         "wythoff" => format!("wythoff {a} {b}"),
         "0.137" => format!("0.137 {a}"),
@@ -61,7 +70,10 @@ fn run(text: &str, misere: bool, engine: Engine, limits: Limits) -> Result<Analy
 #[test]
 fn every_rule_of_the_catalogue_is_covered() {
     for name in rule_names() {
-        assert!(term(name, 1, 2, 3).is_some(), "no test term for rule `{name}`");
+        assert!(
+            term(name, 1, 2, 3).is_some(),
+            "no test term for rule `{name}`"
+        );
     }
 }
 
@@ -152,13 +164,21 @@ fn the_commands_of_issue_10_answer_or_refuse() {
     };
     let cases: &[(&str, bool, Engine)] = &[
         ("lasker 18446744073709551615", false, Engine::Fast),
-        ("moore(18446744073709551615) 100000 100000 100000", false, Engine::Fast),
+        (
+            "moore(18446744073709551615) 100000 100000 100000",
+            false,
+            Engine::Fast,
+        ),
         ("nim 18446744073709551615", false, Engine::Generic),
         ("rugs 32768,9", false, Engine::Fast),
         ("kayles 18446744073709551615", false, Engine::Generic),
         ("nim 10000000000", false, Engine::Generic),
         ("turn(8) 6 9 36", false, Engine::Generic),
-        ("rugs 18446744073709551615,18446744073709551615", false, Engine::Fast),
+        (
+            "rugs 18446744073709551615,18446744073709551615",
+            false,
+            Engine::Fast,
+        ),
         ("moore(3) 15 4 7 15 4", false, Engine::Fast),
         ("moore(2) 30 50 70", false, Engine::Fast),
         ("moore(10) 1023 6", false, Engine::Fast),
@@ -166,7 +186,11 @@ fn the_commands_of_issue_10_answer_or_refuse() {
         ("wythoff 4000 4000", false, Engine::Generic),
         ("mock-turtles 100000 200000", false, Engine::Generic),
         ("corners 3000,3000 1,1", false, Engine::Generic),
-        ("corners 18446744073709551615,18446744073709551615", false, Engine::Fast),
+        (
+            "corners 18446744073709551615,18446744073709551615",
+            false,
+            Engine::Fast,
+        ),
     ];
     for &(text, misere, engine) in cases {
         let _ = run(text, misere, engine, modest);
@@ -178,11 +202,23 @@ fn lasker_at_the_top_is_n_and_its_value_is_not_wrapped() {
     let a = run("lasker 18446744073709551615", false, Engine::Fast, SMALL).unwrap();
     assert_eq!(a.outcome, Outcome::N);
     assert_eq!(a.value, None);
-    assert!(a.explanation.iter().any(|l| l.contains("2^64")), "{:?}", a.explanation);
+    assert!(
+        a.explanation.iter().any(|l| l.contains("2^64")),
+        "{:?}",
+        a.explanation
+    );
     let moves: Vec<&str> = a.winning_moves.iter().map(|m| m.result.as_str()).collect();
     assert_eq!(moves, ["0"]);
     // Beside a Nim heap the value is still missing, and nothing is made up.
-    assert!(run("lasker 18446744073709551615 + nim 3", false, Engine::Fast, SMALL).is_err());
+    assert!(
+        run(
+            "lasker 18446744073709551615 + nim 3",
+            false,
+            Engine::Fast,
+            SMALL
+        )
+        .is_err()
+    );
     // The heap below has value 2^64 − 2 (4k + 2 is its own value).
     let b = run("lasker 18446744073709551614", false, Engine::Fast, SMALL).unwrap();
     assert_eq!(b.value.map(|v| v.0), Some(u64::MAX - 1));

@@ -11,7 +11,6 @@ use grundy::sum::{Context, Engine};
 use grundy::{Nimber, Options, Outcome};
 use proptest::prelude::*;
 
-
 /// Every position of a board of `width` coins from the rule's first coin.
 fn all_rows(rule: &LineRule, width: u64) -> impl Iterator<Item = Vec<u64>> + '_ {
     let first = rule.first_coin();

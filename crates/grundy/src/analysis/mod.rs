@@ -180,7 +180,13 @@ fn normal(sum: &Sum, ctx: &Context) -> Result<Analysis, AnalysisError> {
         for (n, v) in names.iter().zip(&values) {
             explanation.push(table_row(n, name_width, v.0, value_width, width));
         }
-        explanation.push(table_row("nim-sum", name_width, total.0, value_width, width));
+        explanation.push(table_row(
+            "nim-sum",
+            name_width,
+            total.0,
+            value_width,
+            width,
+        ));
     }
     explanation.extend(sum.components.iter().flat_map(|c| c.notes()));
     let mut winning_moves = Vec::new();

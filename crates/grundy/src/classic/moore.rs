@@ -429,7 +429,10 @@ mod tests {
     fn assert_winning(k: u64, heaps: &[u64], next: &[u64]) {
         let changed = heaps.iter().zip(next).filter(|(h, n)| h != n).count() as u64;
         assert!(changed >= 1 && changed <= k, "{heaps:?} -> {next:?}");
-        assert!(heaps.iter().zip(next).all(|(h, n)| n <= h), "{heaps:?} -> {next:?}");
+        assert!(
+            heaps.iter().zip(next).all(|(h, n)| n <= h),
+            "{heaps:?} -> {next:?}"
+        );
         assert!(moore_is_p(k, next), "{heaps:?} -> {next:?}");
     }
 

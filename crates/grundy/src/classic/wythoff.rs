@@ -8,8 +8,8 @@
 //! each row, column and diagonal, in `O(xy · (x + y) / 64)` time, up to `x + y ≤ 8000`.
 
 use super::{MAX_LISTED_MOVES, charge_moves};
-use crate::control::{Budget, BudgetError};
 use crate::Nimber;
+use crate::control::{Budget, BudgetError};
 use crate::expr::{ExprError, TermSpec, no_params, parse_u64, some_args};
 use crate::game::ImpartialGame;
 use crate::solve::Solver;
@@ -222,7 +222,10 @@ impl Component for Wythoff {
             .map_err(|e| AnalysisError::solve(self, e))
     }
     fn moves(&self, ctx: &Context) -> Result<Vec<Move>, AnalysisError> {
-        let count = self.x.saturating_add(self.y).saturating_add(self.x.min(self.y));
+        let count = self
+            .x
+            .saturating_add(self.y)
+            .saturating_add(self.x.min(self.y));
         if count > MAX_LISTED_MOVES {
             return Err(AnalysisError::unsupported(
                 self,

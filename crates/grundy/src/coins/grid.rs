@@ -24,8 +24,8 @@
 use super::line::{charge_moves, check_coin, coin_error, toggle};
 use super::rule::{LineRule, Shape};
 use super::values::{CoinError, CoinValues};
-use crate::control::Budget;
 use crate::Nimber;
+use crate::control::Budget;
 use crate::game::ImpartialGame;
 use crate::solve::Solver;
 use crate::sum::{AnalysisError, Component, Context, Engine, Move, moves_to_value_by_search};
@@ -249,9 +249,11 @@ impl ImpartialGame for GridGame {
     }
 
     fn option_bound(&self, heads: &Vec<(u64, u64)>) -> Option<u64> {
-        Some(heads.iter().fold(0u64, |a, &(x, y)| {
-            a.saturating_add(self.0.move_count(x, y))
-        }))
+        Some(
+            heads
+                .iter()
+                .fold(0u64, |a, &(x, y)| a.saturating_add(self.0.move_count(x, y))),
+        )
     }
 
     fn position_words(&self, heads: &Vec<(u64, u64)>) -> u64 {
@@ -374,9 +376,8 @@ impl Component for CoinGrid {
                         let found = match inverse {
                             None if d.is_zero() => {
                                 // u = 0 and no change wanted: every row set will do.
-                                let mut r = budget
-                                    .afford(ry.flip_set_count(y))
-                                    .map_err(CoinError::from);
+                                let mut r =
+                                    budget.afford(ry.flip_set_count(y)).map_err(CoinError::from);
                                 if r.is_ok() {
                                     let _ = ry.for_each_flip_set(y, &mut |b| {
                                         r = budget

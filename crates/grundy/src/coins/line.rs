@@ -2,8 +2,8 @@
 
 use super::rule::LineRule;
 use super::values::{CoinError, CoinValues};
-use crate::control::Budget;
 use crate::Nimber;
+use crate::control::Budget;
 use crate::game::ImpartialGame;
 use crate::solve::Solver;
 use crate::sum::{AnalysisError, Component, Context, Engine, Move, moves_to_value_by_search};
