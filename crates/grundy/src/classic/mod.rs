@@ -6,7 +6,7 @@ mod nim;
 mod staircase;
 mod wythoff;
 
-pub use moore::MooreNim;
+pub use moore::{MooreNim, moore_is_p, moore_winning_move};
 pub use nim::{NimHeap, misere_nim_is_p};
 pub use staircase::Staircase;
 pub use wythoff::{Wythoff, wythoff_is_p};
