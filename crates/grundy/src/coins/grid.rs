@@ -341,8 +341,14 @@ impl Component for CoinGrid {
                         .afford(rx.flip_set_count(x))
                         .map_err(|e| AnalysisError::budget(self, e))?;
                     let _ = rx.for_each_flip_set(x, &mut |a| {
-                        // A run is kept in a buffer as long as itself: charged by its length.
-                        if let Err(e) = budget.charge(a.len() as u64 + 1) {
+                        // A run grows in place (O(1) amortised, charged one unit, or its
+                        // length for other sets); its buffer is checked against the memory
+                        // limit (the count afforded above already bounds it).
+                        let cost = if runs { 1 } else { a.len() as u64 + 1 };
+                        if let Err(e) = budget
+                            .charge(cost)
+                            .and_then(|()| budget.check_bytes(a.len() as u64, 8).map(|_| ()))
+                        {
                             failure = Some(CoinError::from(e));
                             return ControlFlow::Break(());
                         }
@@ -358,8 +364,12 @@ impl Component for CoinGrid {
                         let mut columns = a.to_vec();
                         columns.push(x);
                         let mut emit = |b: &[u64]| -> Result<(), CoinError> {
-                            // The move turns |A'| · |B'| coins, each written in its text.
-                            let size = (columns.len() as u64).saturating_mul(b.len() as u64 + 1);
+                            // The move turns |A'| · |B'| coins, each stored twice (the coins
+                            // turned, the heads left) and written in its text: tens of bytes
+                            // and a hundred nanoseconds or so a coin, so 16 units each.
+                            let size = (columns.len() as u64)
+                                .saturating_mul(b.len() as u64 + 1)
+                                .saturating_mul(16);
                             budget.afford(size)?;
                             budget.charge(size)?;
                             let mut coins = Vec::new();
