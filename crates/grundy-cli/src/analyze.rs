@@ -151,8 +151,8 @@ fn render(a: &Analysis) -> String {
             .unwrap_or(0);
         for m in &a.winning_moves {
             let component = &a.components[m.component].expression;
-            // Padded by hand: a format width is limited to 65,535 and a move's text is not.
-            let pad = width - m.description.chars().count();
+            // Padded by hand: a format width past 65,535 panics.
+            let pad = width.saturating_sub(m.description.chars().count());
             out.push_str(&format!(
                 "  in {component}: {}{}  leaves  {}\n",
                 m.description,

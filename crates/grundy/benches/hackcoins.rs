@@ -86,7 +86,7 @@ fn main() {
     for (rule, count) in [(LineRule::Moebius, 500), (LineRule::Mogul, 150)] {
         let t = timed(
             &format!("coins: {rule} values of coins 1..={count}"),
-            || values_by_rule(&rule, count, 1 << 26).unwrap(),
+            || values_by_rule(&rule, count, &grundy::control::Budget::default()).unwrap(),
         );
         println!("  g({count}) = {}", t[count as usize - 1].0);
     }
@@ -96,7 +96,7 @@ fn main() {
         .collect();
     let grid = CoinGrid::new(GridRule::CORNERS, heads).unwrap();
     let v = timed("coins: corners value of 10^5 random 64-bit heads", || {
-        grid.value(1 << 20).unwrap()
+        grid.value(&grundy::control::Budget::default()).unwrap()
     });
     println!("  value {}", v.0);
 

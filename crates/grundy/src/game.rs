@@ -49,6 +49,15 @@ pub trait ImpartialGame {
         None
     }
 
+    /// The 64-bit words a position owns outside its inline size (a `Vec<u64>` of `n` heaps
+    /// owns `n`). Engines count them in the memory their tables take and in the work of
+    /// listing options, so that games with big positions meet the limits in proportion.
+    /// 0 (the default) for positions that own nothing.
+    fn position_words(&self, position: &Self::Position) -> u64 {
+        let _ = position;
+        0
+    }
+
     /// Whether the player to move has no move.
     fn is_terminal(&self, position: &Self::Position) -> bool {
         self.options(position).is_empty()
@@ -65,5 +74,8 @@ impl<G: ImpartialGame + ?Sized> ImpartialGame for &G {
     }
     fn option_bound(&self, position: &Self::Position) -> Option<u64> {
         (**self).option_bound(position)
+    }
+    fn position_words(&self, position: &Self::Position) -> u64 {
+        (**self).position_words(position)
     }
 }

@@ -11,8 +11,6 @@ use grundy::sum::{Context, Engine};
 use grundy::{Nimber, Options, Outcome};
 use proptest::prelude::*;
 
-const LIMIT: usize = 1 << 22;
-
 /// Every position of a board of `width` coins from the rule's first coin.
 fn all_rows(rule: &LineRule, width: u64) -> impl Iterator<Item = Vec<u64>> + '_ {
     let first = rule.first_coin();
@@ -39,7 +37,7 @@ fn one_dimensional_values_match_brute_force_on_whole_boards() {
         for heads in all_rows(&rule, width) {
             let row = CoinRow::new(rule.clone(), heads.clone()).unwrap();
             assert_eq!(
-                row.value(LIMIT).unwrap(),
+                row.value(&grundy::control::Budget::default()).unwrap(),
                 solver.value(&heads).unwrap(),
                 "{rule} {heads:?}"
             );
@@ -94,7 +92,7 @@ fn tartan_products_match_brute_force_on_whole_boards() {
             sorted.sort_unstable();
             let grid = CoinGrid::new(rule.clone(), heads).unwrap();
             assert_eq!(
-                grid.value(LIMIT).unwrap(),
+                grid.value(&grundy::control::Budget::default()).unwrap(),
                 solver.value(&sorted).unwrap(),
                 "{rule} {sorted:?}"
             );
@@ -209,9 +207,9 @@ proptest! {
     /// the largest power of 2 dividing its coin.
     #[test]
     fn closed_forms_hold_for_large_coins(n in 1u64..(1 << 62)) {
-        let v = CoinRow::new(LineRule::MockTurtles, vec![n]).unwrap().value(LIMIT).unwrap().0;
+        let v = CoinRow::new(LineRule::MockTurtles, vec![n]).unwrap().value(&grundy::control::Budget::default()).unwrap().0;
         prop_assert!(v.count_ones() % 2 == 1 && v / 2 == n, "mock turtles {} -> {}", n, v);
-        let r = CoinRow::new(LineRule::Ruler, vec![n]).unwrap().value(LIMIT).unwrap().0;
+        let r = CoinRow::new(LineRule::Ruler, vec![n]).unwrap().value(&grundy::control::Budget::default()).unwrap().0;
         prop_assert!(r.is_power_of_two() && n % r == 0 && (n / r) % 2 == 1, "ruler {} -> {}", n, r);
     }
 

@@ -134,9 +134,10 @@ fn misere_of_other_games_is_searched() {
 
 #[test]
 fn closed_form_outcomes_for_positions_too_big_for_values() {
-    // (⌊kφ⌋, ⌊kφ²⌋) for k = 10^12 is a P-position; values are out of reach there.
+    // (⌊kφ⌋, ⌊kφ²⌋) for k = 10^12 is a P-position, so its value is 0, though the values
+    // of the positions around it are out of reach.
     let a = run("wythoff 1618033988749 2618033988749", Engine::Fast, false);
-    assert_eq!(a.value, None);
+    assert_eq!(a.value, Some(grundy::Nimber(0)));
     assert_eq!(a.outcome, Outcome::P);
     let a = run("wythoff 1618033988749 2618033988750", Engine::Fast, false);
     assert_eq!(a.outcome, Outcome::N);
@@ -152,6 +153,9 @@ fn closed_form_outcomes_for_positions_too_big_for_values() {
     );
     let big = run("moore(2) 1000000 1000000 1000000", Engine::Fast, false);
     assert_eq!(big.outcome, Outcome::P);
+    assert_eq!(big.value, Some(grundy::Nimber(0)));
+    let big = run("moore(2) 1000000 1000000 1000001", Engine::Fast, false);
+    assert_eq!(big.outcome, Outcome::N);
     assert_eq!(big.value, None);
 }
 
@@ -162,7 +166,7 @@ fn positions_too_big_are_refused_with_the_limit() {
         .unwrap_err()
         .to_string();
     assert!(e.contains("8000"), "{e}");
-    let e = analyze("moore(2) 100000 100000 100000 + nim 1", &opts)
+    let e = analyze("moore(2) 100000 100000 100001 + nim 1", &opts)
         .unwrap_err()
         .to_string();
     assert!(e.contains("limit"), "{e}");

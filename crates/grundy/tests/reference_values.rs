@@ -27,7 +27,11 @@ fn single_coin_values_of_the_literature() {
             let coin = rule.first_coin() + i as u64;
             let expected = Nimber(expected.parse().unwrap());
             let row = CoinRow::new(rule.clone(), vec![coin]).unwrap();
-            assert_eq!(row.value(1 << 20).unwrap(), expected, "{name} coin {coin}");
+            assert_eq!(
+                row.value(&grundy::control::Budget::default()).unwrap(),
+                expected,
+                "{name} coin {coin}"
+            );
             // And through the expression language, as a user writes it.
             let a = analyze(&format!("{name} {coin}"), &Options::default()).unwrap();
             assert_eq!(a.value, Some(expected), "{name} {coin}");
@@ -44,7 +48,11 @@ fn turning_corners_is_the_nim_multiplication_table() {
         assert_eq!(values.len(), 16);
         for (b, &v) in values.iter().enumerate() {
             let head = CoinGrid::new(GridRule::CORNERS, vec![(a as u64, b as u64)]).unwrap();
-            assert_eq!(head.value(1 << 20).unwrap(), Nimber(v), "corners {a},{b}");
+            assert_eq!(
+                head.value(&grundy::control::Budget::default()).unwrap(),
+                Nimber(v),
+                "corners {a},{b}"
+            );
             assert_eq!(Nimber(a as u64) * Nimber(b as u64), Nimber(v), "{a} ⊗ {b}");
         }
     }

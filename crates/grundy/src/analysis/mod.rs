@@ -16,7 +16,7 @@ pub mod teach;
 use crate::catalog;
 use crate::classic::misere_nim_is_p;
 use crate::expr::ExprError;
-use crate::sum::{AnalysisError, Component, Context, Move, Sum};
+use crate::sum::{AnalysisError, Context, Move, Sum};
 use crate::value::Outcome;
 
 /// What to analyse and how.
@@ -101,6 +101,20 @@ fn binary(v: u64, width: usize) -> String {
     format!("{v:0width$b}")
 }
 
+/// `name  value = binary`, padded by hand: a format width is limited to 65,535, and a name
+/// (an expression) can be longer.
+fn table_row(name: &str, name_width: usize, v: u64, value_width: usize, bits: usize) -> String {
+    let value = v.to_string();
+    let pad_name = name_width.saturating_sub(name.chars().count());
+    let pad_value = value_width.saturating_sub(value.len());
+    format!(
+        "{name}{}  {}{value} = {}",
+        " ".repeat(pad_name),
+        " ".repeat(pad_value),
+        binary(v, bits.min(64))
+    )
+}
+
 pub(crate) fn winning(
     sum: &Sum,
     index: usize,
@@ -115,14 +129,26 @@ pub(crate) fn winning(
 
 fn normal(sum: &Sum, ctx: &Context) -> Result<Analysis, AnalysisError> {
     let expression = sum.to_string();
-    if let [only] = sum.components.as_slice() {
-        if let Err(e) = only.value_in(ctx) {
-            return outcome_only(sum, only.as_ref(), e, ctx);
+    let mut values = Vec::with_capacity(sum.components.len());
+    let mut missing = None;
+    for (i, c) in sum.components.iter().enumerate() {
+        match c.value_in(ctx) {
+            Ok(v) => values.push(v),
+            Err(e) if missing.is_none() && !is_cancelled(&e) => {
+                missing = Some((i, e));
+                values.push(Nimber::ZERO);
+            }
+            Err(e) => return Err(e),
         }
     }
-    let mut values = Vec::with_capacity(sum.components.len());
-    for c in &sum.components {
-        values.push(c.value_in(ctx)?);
+    if let Some((index, error)) = missing {
+        // One value is out of reach: the outcome is still that component's own outcome
+        // when the others nim-add to 0.
+        let rest: Nimber = values.iter().sum();
+        if !rest.is_zero() {
+            return Err(error);
+        }
+        return outcome_only(sum, index, error, &values, ctx);
     }
     let total: Nimber = values.iter().sum();
     let outcome = if total.is_zero() {
@@ -138,9 +164,12 @@ fn normal(sum: &Sum, ctx: &Context) -> Result<Analysis, AnalysisError> {
         .unwrap_or(1)
         .max(1);
     let names: Vec<String> = sum.components.iter().map(|c| c.to_string()).collect();
+    // Names longer than this are not padded to (a 12k-edge picture would pad every line).
+    const MAX_ALIGN: usize = 60;
     let name_width = names
         .iter()
         .map(|n| n.chars().count())
+        .filter(|&w| w <= MAX_ALIGN)
         .max()
         .unwrap_or(0)
         .max("nim-sum".len());
@@ -156,17 +185,14 @@ fn normal(sum: &Sum, ctx: &Context) -> Result<Analysis, AnalysisError> {
         explanation.push("The zero game: the player to move has no move and loses.".into());
     } else {
         for (n, v) in names.iter().zip(&values) {
-            explanation.push(format!(
-                "{n:<name_width$}  {:>value_width$} = {}",
-                v.0,
-                binary(v.0, width)
-            ));
+            explanation.push(table_row(n, name_width, v.0, value_width, width));
         }
-        explanation.push(format!(
-            "{:<name_width$}  {:>value_width$} = {}",
+        explanation.push(table_row(
             "nim-sum",
+            name_width,
             total.0,
-            binary(total.0, width)
+            value_width,
+            width,
         ));
     }
     explanation.extend(sum.components.iter().flat_map(|c| c.notes()));
@@ -179,7 +205,7 @@ fn normal(sum: &Sum, ctx: &Context) -> Result<Analysis, AnalysisError> {
             let target = values[i] ^ total;
             let moves = match c.moves_to_value(target, ctx) {
                 Ok(moves) => moves,
-                Err(e @ AnalysisError::Unsupported { .. }) => {
+                Err(e) if !is_cancelled(&e) => {
                     explanation.push(format!("The moves of {} are not listed: {e}.", names[i]));
                     continue;
                 }
@@ -220,13 +246,23 @@ fn normal(sum: &Sum, ctx: &Context) -> Result<Analysis, AnalysisError> {
     })
 }
 
-/// A single component whose value is out of reach but whose outcome has a closed form.
+/// Whether an error is a cancellation (which stops the analysis) rather than a limit on one
+/// part of it (which the analysis reports and goes on).
+fn is_cancelled(e: &AnalysisError) -> bool {
+    e.budget_error() == Some(crate::control::BudgetError::Cancelled)
+}
+
+/// A component (`index`) whose value is out of reach but whose outcome has a closed form,
+/// in a sum whose other components (`values`, with a placeholder at `index`) nim-add to 0:
+/// the sum has that component's outcome, and its winning moves alone win the sum.
 fn outcome_only(
     sum: &Sum,
-    c: &dyn Component,
+    index: usize,
     value_error: AnalysisError,
+    values: &[Nimber],
     ctx: &Context,
 ) -> Result<Analysis, AnalysisError> {
+    let c = sum.components[index].as_ref();
     let outcome = match c.outcome(ctx) {
         Ok(o) => o,
         Err(_) => return Err(value_error),
@@ -238,11 +274,22 @@ fn outcome_only(
             outcome.describe()
         ),
     ];
+    if sum.components.len() > 1 {
+        explanation.push(format!(
+            "The other components nim-add to 0, so the whole position has the outcome of {c} \
+             alone; the winning moves listed are those in {c} (a move elsewhere may win too, \
+             but that would need its value)."
+        ));
+    }
+    explanation.extend(sum.components.iter().flat_map(|c| c.notes()));
     let mut winning_moves = Vec::new();
     if outcome == Outcome::N {
         match c.winning_moves_alone(ctx) {
-            Ok(moves) => winning_moves.extend(winning(sum, 0, moves)),
-            Err(e) => explanation.push(format!("The winning moves are not listed: {e}.")),
+            Ok(moves) => winning_moves.extend(winning(sum, index, moves)),
+            Err(e) if !is_cancelled(&e) => {
+                explanation.push(format!("The winning moves are not listed: {e}."))
+            }
+            Err(e) => return Err(e),
         }
     }
     Ok(Analysis {
@@ -250,11 +297,17 @@ fn outcome_only(
         misere: false,
         value: None,
         outcome,
-        components: vec![ComponentReport {
-            expression: c.to_string(),
-            value: None,
-            genus: None,
-        }],
+        components: sum
+            .components
+            .iter()
+            .zip(values)
+            .enumerate()
+            .map(|(i, (c, v))| ComponentReport {
+                expression: c.to_string(),
+                value: (i != index).then_some(*v),
+                genus: None,
+            })
+            .collect(),
         winning_moves,
         explanation,
     })

@@ -1,7 +1,7 @@
 //! Nim (Bouton 1901): heaps of tokens; a move takes any positive number from one heap.
 //! A heap of `n` has value `n`, so a position's value is the nim-sum of its heaps.
 
-use super::MAX_LISTED_MOVES;
+use super::{MAX_LISTED_MOVES, charge_moves};
 use crate::Nimber;
 use crate::expr::{ExprError, TermSpec, no_params, parse_u64, some_args};
 use crate::game::ImpartialGame;
@@ -29,6 +29,9 @@ impl ImpartialGame for NimGame {
     fn options(&self, n: &u64) -> Vec<u64> {
         (0..*n).collect()
     }
+    fn option_bound(&self, n: &u64) -> Option<u64> {
+        Some(*n)
+    }
 }
 
 impl NimHeap {
@@ -54,11 +57,17 @@ impl Component for NimHeap {
         Ok(Nimber(self.0))
     }
     fn value_generic(&self, ctx: &Context) -> Result<Nimber, AnalysisError> {
+        // The search lists every heap below: n(n + 1)/2 options in all. Refused at once if
+        // that passes the budget.
+        let work = (u128::from(self.0) * (u128::from(self.0) + 1) / 2).min(u128::from(u64::MAX));
+        ctx.budget
+            .afford(work as u64)
+            .map_err(|e| AnalysisError::budget(self, e))?;
         Solver::with_budget(NimGame, &ctx.budget)
             .value(&self.0)
             .map_err(|e| AnalysisError::solve(self, e))
     }
-    fn moves(&self, _ctx: &Context) -> Result<Vec<Move>, AnalysisError> {
+    fn moves(&self, ctx: &Context) -> Result<Vec<Move>, AnalysisError> {
         if self.0 > MAX_LISTED_MOVES {
             return Err(AnalysisError::unsupported(
                 self,
@@ -68,6 +77,7 @@ impl Component for NimHeap {
                 ),
             ));
         }
+        charge_moves(self, ctx, self.0)?;
         Ok((0..self.0).map(|t| self.heap_move(t)).collect())
     }
     /// A heap moves to any smaller value directly.

@@ -6,7 +6,7 @@
 //! exercise 2.6; Sprague 1936): a move from an odd step is a Nim move on the odd steps, and a
 //! move from an even step adds coins to an odd step, which can only change the nim-sum.
 
-use super::MAX_LISTED_MOVES;
+use super::{MAX_LISTED_MOVES, charge_moves};
 use crate::Nimber;
 use crate::expr::{ExprError, TermSpec, no_params, parse_u64, some_args};
 use crate::game::ImpartialGame;
@@ -38,12 +38,19 @@ impl ImpartialGame for Staircase {
                 let mut next = coins.clone();
                 next[i] -= k;
                 if i > 0 {
-                    next[i - 1] += k;
+                    next[i - 1] = next[i - 1].saturating_add(k);
                 }
                 out.push(next);
             }
         }
         out
+    }
+    /// One option per coin on each step.
+    fn option_bound(&self, coins: &Vec<u64>) -> Option<u64> {
+        Some(coins.iter().fold(0u64, |a, &c| a.saturating_add(c)))
+    }
+    fn position_words(&self, coins: &Vec<u64>) -> u64 {
+        coins.len() as u64
     }
 }
 
@@ -55,7 +62,8 @@ impl Staircase {
         let description = if step == 1 {
             format!("take {k} off step 1")
         } else {
-            coins[step - 2] += k;
+            // Checked: the step below may already hold nearly 2^64 coins.
+            coins[step - 2] = coins[step - 2].saturating_add(k);
             format!("move {k} from step {step} to step {}", step - 1)
         };
         Move {
@@ -84,7 +92,7 @@ impl Component for Staircase {
             .value(&self.coins)
             .map_err(|e| AnalysisError::solve(self, e))
     }
-    fn moves(&self, _ctx: &Context) -> Result<Vec<Move>, AnalysisError> {
+    fn moves(&self, ctx: &Context) -> Result<Vec<Move>, AnalysisError> {
         let total = self.coins.iter().try_fold(0u64, |a, &c| a.checked_add(c));
         if total.is_none_or(|t| t > MAX_LISTED_MOVES) {
             return Err(AnalysisError::unsupported(
@@ -92,6 +100,7 @@ impl Component for Staircase {
                 format!("too many moves to list (limit {MAX_LISTED_MOVES})"),
             ));
         }
+        charge_moves(self, ctx, total.unwrap_or(u64::MAX))?;
         let mut out = Vec::new();
         for step in 1..=self.coins.len() {
             for k in 1..=self.coins[step - 1] {

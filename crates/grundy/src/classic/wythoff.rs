@@ -7,8 +7,9 @@
 //! the values; they come from a table computed row by row with bit sets for the values seen in
 //! each row, column and diagonal, in `O(xy · (x + y) / 64)` time, up to `x + y ≤ 8000`.
 
-use super::MAX_LISTED_MOVES;
+use super::{MAX_LISTED_MOVES, charge_moves};
 use crate::Nimber;
+use crate::control::{Budget, BudgetError};
 use crate::expr::{ExprError, TermSpec, no_params, parse_u64, some_args};
 use crate::game::ImpartialGame;
 use crate::solve::Solver;
@@ -96,14 +97,32 @@ pub fn wythoff_is_p(x: u64, y: u64) -> bool {
     lower_wythoff(b - a) == a
 }
 
-/// Values `g(i, j)` for `i <= x`, `j <= y`, row-major.
-fn value_table(x: u64, y: u64) -> Vec<u64> {
-    let (w, h) = (x as usize + 1, y as usize + 1);
-    let words = (w + h) / 64 + 1;
-    let mut cols = vec![0u64; w * words];
-    let mut diags = vec![0u64; (w + h) * words];
-    let mut table = vec![0u64; w * h];
+/// Values `g(i, j)` for `i <= x`, `j <= y`, row-major, under `budget`: one unit of work per
+/// word of bit set scanned, the tables checked against the memory limit and reserved
+/// fallibly, cancellation checked once a row.
+fn value_table(x: u64, y: u64, budget: &Budget) -> Result<Vec<u64>, BudgetError> {
+    let too_big = |_| BudgetError::Memory {
+        needed: None,
+        limit: budget.limits().max_bytes,
+    };
+    let w = usize::try_from(x).map_err(too_big)?.saturating_add(1);
+    let h = usize::try_from(y).map_err(too_big)?.saturating_add(1);
+    let words = w.saturating_add(h) / 64 + 1;
+    // Work: every cell scans at most `words` words of three bit sets.
+    let work = (w as u64)
+        .saturating_mul(h as u64)
+        .saturating_mul(words as u64);
+    budget.afford(work)?;
+    let zeros = |count: usize| -> Result<Vec<u64>, BudgetError> {
+        let mut v = budget.vec_with_capacity::<u64>(count)?;
+        v.resize(count, 0);
+        Ok(v)
+    };
+    let mut cols = zeros(w.saturating_mul(words))?;
+    let mut diags = zeros(w.saturating_add(h).saturating_mul(words))?;
+    let mut table = zeros(w.saturating_mul(h))?;
     for j in 0..h {
+        budget.charge((w as u64).saturating_mul(words as u64))?;
         let mut row = vec![0u64; words];
         for i in 0..w {
             let col = &cols[i * words..(i + 1) * words];
@@ -124,7 +143,7 @@ fn value_table(x: u64, y: u64) -> Vec<u64> {
             diags[d + word] |= bit;
         }
     }
-    table
+    Ok(table)
 }
 
 /// The generic engine's view of one queen.
@@ -139,6 +158,9 @@ impl ImpartialGame for WythoffGame {
         out.extend((1..=x.min(y)).map(|d| (x - d, y - d)));
         out
     }
+    fn option_bound(&self, &(x, y): &(u64, u64)) -> Option<u64> {
+        Some(x.saturating_add(y).saturating_add(x.min(y)))
+    }
 }
 
 impl Wythoff {
@@ -150,7 +172,7 @@ impl Wythoff {
     }
 
     fn check_table(&self) -> Result<(), AnalysisError> {
-        if self.x + self.y > MAX_TABLE_SUM {
+        if self.x.saturating_add(self.y) > MAX_TABLE_SUM {
             return Err(AnalysisError::unsupported(
                 self,
                 format!(
@@ -178,23 +200,39 @@ impl Component for Wythoff {
     fn args(&self) -> Vec<String> {
         vec![self.x.to_string(), self.y.to_string()]
     }
-    fn value(&self, _ctx: &Context) -> Result<Nimber, AnalysisError> {
+    fn value(&self, ctx: &Context) -> Result<Nimber, AnalysisError> {
+        if wythoff_is_p(self.x, self.y) {
+            return Ok(Nimber::ZERO);
+        }
         self.check_table()?;
-        let table = value_table(self.x, self.y);
-        Ok(Nimber(table[table.len() - 1]))
+        let table =
+            value_table(self.x, self.y, &ctx.budget).map_err(|e| AnalysisError::budget(self, e))?;
+        Ok(Nimber(table.last().copied().unwrap_or(0)))
     }
     fn value_generic(&self, ctx: &Context) -> Result<Nimber, AnalysisError> {
+        // Over the positions below, about (x + 1)(y + 1)(x + y + min(x, y)) / 2 options in
+        // all: refused at once when the budget cannot afford them.
+        let (x, y) = (self.x as f64, self.y as f64);
+        let work = (x + 1.0) * (y + 1.0) * (x + y + x.min(y)) / 2.0;
+        ctx.budget
+            .afford(work as u64)
+            .map_err(|e| AnalysisError::budget(self, e))?;
         Solver::with_budget(WythoffGame, &ctx.budget)
             .value(&(self.x, self.y))
             .map_err(|e| AnalysisError::solve(self, e))
     }
-    fn moves(&self, _ctx: &Context) -> Result<Vec<Move>, AnalysisError> {
-        if self.x + self.y > MAX_LISTED_MOVES {
+    fn moves(&self, ctx: &Context) -> Result<Vec<Move>, AnalysisError> {
+        let count = self
+            .x
+            .saturating_add(self.y)
+            .saturating_add(self.x.min(self.y));
+        if count > MAX_LISTED_MOVES {
             return Err(AnalysisError::unsupported(
                 self,
                 format!("too many moves to list (limit {MAX_LISTED_MOVES})"),
             ));
         }
+        charge_moves(self, ctx, count)?;
         Ok(self.options().map(|(x, y)| self.to(x, y)).collect())
     }
     /// One table serves every option.
@@ -203,7 +241,8 @@ impl Component for Wythoff {
             return moves_to_value_by_search(self, target, ctx);
         }
         self.check_table()?;
-        let table = value_table(self.x, self.y);
+        let table =
+            value_table(self.x, self.y, &ctx.budget).map_err(|e| AnalysisError::budget(self, e))?;
         let w = self.x as usize + 1;
         Ok(self
             .options()
@@ -277,7 +316,7 @@ mod tests {
 
     #[test]
     fn table_matches_the_generic_engine() {
-        let table = value_table(30, 25);
+        let table = value_table(30, 25, &Budget::default()).unwrap();
         let mut solver = Solver::new(WythoffGame);
         for y in 0..=25u64 {
             for x in 0..=30u64 {
@@ -293,7 +332,7 @@ mod tests {
     proptest! {
         #[test]
         fn golden_ratio_p_positions_match_the_table(x in 0u64..60, y in 0u64..60) {
-            let table = value_table(x, y);
+            let table = value_table(x, y, &Budget::default()).unwrap();
             prop_assert_eq!(table[table.len() - 1] == 0, wythoff_is_p(x, y));
         }
 

@@ -21,10 +21,11 @@
 //! `g1(0)` and `g2(1)` are all non-zero, yet `(1,1)` is worth `0 = g1(1) ⊗ g2(1)`, and a field
 //! has no zero divisors.
 
-use super::line::{check_coin, toggle};
+use super::line::{charge_moves, check_coin, coin_error, toggle};
 use super::rule::{LineRule, Shape};
-use super::values::{Budget, CoinError, CoinValues};
+use super::values::{CoinError, CoinValues};
 use crate::Nimber;
+use crate::control::Budget;
 use crate::game::ImpartialGame;
 use crate::solve::Solver;
 use crate::sum::{AnalysisError, Component, Context, Engine, Move, moves_to_value_by_search};
@@ -71,6 +72,16 @@ impl GridRule {
         match self {
             GridRule::Product { x, y, .. } => (x, y),
             GridRule::AcrosticTwins => (&LineRule::Twins, &LineRule::Twins),
+        }
+    }
+
+    /// How many moves a head at `(x, y)` has (saturating at `u64::MAX`).
+    pub fn move_count(&self, x: u64, y: u64) -> u64 {
+        match self {
+            GridRule::Product { x: rx, y: ry, .. } => {
+                rx.flip_set_count(x).saturating_mul(ry.flip_set_count(y))
+            }
+            GridRule::AcrosticTwins => x.saturating_add(y),
         }
     }
 
@@ -167,7 +178,7 @@ impl CoinGrid {
         &self.heads
     }
 
-    fn values(&self, limit: usize) -> Result<GridValues, CoinError> {
+    fn values(&self, budget: &Budget) -> Result<GridValues, CoinError> {
         let (rx, ry) = self.rule.axes();
         let last_x = self
             .heads
@@ -184,16 +195,16 @@ impl CoinGrid {
         let acrostic = self.rule == GridRule::AcrosticTwins;
         // Acrostic Twins needs no tables (its value is x ⊕ y); Twins has a closed form anyway.
         Ok(GridValues {
-            x: CoinValues::new(rx, last_x, limit)?,
-            y: CoinValues::new(ry, last_y, limit)?,
+            x: CoinValues::new(rx, last_x, budget)?,
+            y: CoinValues::new(ry, last_y, budget)?,
             acrostic,
         })
     }
 
     /// The value: by the Tartan theorem, the nim-sum over the heads of `g1(x) ⊗ g2(y)`;
     /// for Acrostic Twins, of `x ⊕ y`.
-    pub fn value(&self, limit: usize) -> Result<Nimber, CoinError> {
-        let v = self.values(limit)?;
+    pub fn value(&self, budget: &Budget) -> Result<Nimber, CoinError> {
+        let v = self.values(budget)?;
         Ok(self.heads.iter().map(|&h| v.get(h)).sum())
     }
 
@@ -236,10 +247,18 @@ impl ImpartialGame for GridGame {
         }
         out
     }
-}
 
-fn coin_error(c: &dyn Component, e: CoinError) -> AnalysisError {
-    AnalysisError::unsupported(c, e.to_string())
+    fn option_bound(&self, heads: &Vec<(u64, u64)>) -> Option<u64> {
+        Some(
+            heads
+                .iter()
+                .fold(0u64, |a, &(x, y)| a.saturating_add(self.0.move_count(x, y))),
+        )
+    }
+
+    fn position_words(&self, heads: &Vec<(u64, u64)>) -> u64 {
+        2 * heads.len() as u64
+    }
 }
 
 impl Component for CoinGrid {
@@ -252,7 +271,7 @@ impl Component for CoinGrid {
     }
 
     fn value(&self, ctx: &Context) -> Result<Nimber, AnalysisError> {
-        CoinGrid::value(self, ctx.limits().max_positions).map_err(|e| coin_error(self, e))
+        CoinGrid::value(self, &ctx.budget).map_err(|e| coin_error(self, e))
     }
 
     fn value_generic(&self, ctx: &Context) -> Result<Nimber, AnalysisError> {
@@ -262,12 +281,16 @@ impl Component for CoinGrid {
     }
 
     fn moves(&self, ctx: &Context) -> Result<Vec<Move>, AnalysisError> {
-        let mut budget = Budget::new(ctx.limits().max_positions, &self.rule);
+        let count = GridGame(self.rule.clone())
+            .option_bound(&self.heads)
+            .unwrap_or(u64::MAX);
+        charge_moves(self, ctx, count)?;
         let mut moves = Vec::new();
         let mut failure = None;
         for &(x, y) in &self.heads {
             let _ = self.rule.for_each_move(x, y, &mut |coins| {
-                if let Err(e) = budget.spend_many(coins.len() + self.heads.len()) {
+                // Each move copies the heads and the coins it turns.
+                if let Err(e) = ctx.budget.charge((coins.len() + self.heads.len()) as u64) {
                     failure = Some(e);
                     return ControlFlow::Break(());
                 }
@@ -275,7 +298,7 @@ impl Component for CoinGrid {
                 ControlFlow::Continue(())
             });
             if let Some(e) = failure.take() {
-                return Err(coin_error(self, e));
+                return Err(AnalysisError::budget(self, e));
             }
         }
         Ok(moves)
@@ -289,11 +312,10 @@ impl Component for CoinGrid {
         if ctx.engine == Engine::Generic {
             return moves_to_value_by_search(self, target, ctx);
         }
-        let limit = ctx.limits().max_positions;
-        let v = self.values(limit).map_err(|e| coin_error(self, e))?;
+        let budget = &ctx.budget;
+        let v = self.values(budget).map_err(|e| coin_error(self, e))?;
         let total: Nimber = self.heads.iter().map(|&h| v.get(h)).sum();
         let d = total ^ target;
-        let mut budget = Budget::new(limit, &self.rule);
         let mut moves = Vec::new();
         for &(x, y) in &self.heads {
             match &self.rule {
@@ -314,10 +336,20 @@ impl Component for CoinGrid {
                     let mut run_sum = Nimber::ZERO;
                     let mut inverses: rustc_hash::FxHashMap<u64, Option<Nimber>> =
                         Default::default();
+                    // Every column set is visited: refused at once if they pass the budget.
+                    budget
+                        .afford(rx.flip_set_count(x))
+                        .map_err(|e| AnalysisError::budget(self, e))?;
                     let _ = rx.for_each_flip_set(x, &mut |a| {
-                        let cost = if runs { 1 } else { a.len() + 1 };
-                        if let Err(e) = budget.spend_many(cost) {
-                            failure = Some(e);
+                        // A run grows in place (O(1) amortised, charged one unit, or its
+                        // length for other sets); its buffer is checked against the memory
+                        // limit (the count afforded above already bounds it).
+                        let cost = if runs { 1 } else { a.len() as u64 + 1 };
+                        if let Err(e) = budget
+                            .charge(cost)
+                            .and_then(|()| budget.check_bytes(a.len() as u64, 8).map(|_| ()))
+                        {
+                            failure = Some(CoinError::from(e));
                             return ControlFlow::Break(());
                         }
                         let sum_a = if runs {
@@ -331,7 +363,15 @@ impl Component for CoinGrid {
                         let u: Nimber = v.x.get(x) ^ sum_a;
                         let mut columns = a.to_vec();
                         columns.push(x);
-                        let mut emit = |b: &[u64]| {
+                        let mut emit = |b: &[u64]| -> Result<(), CoinError> {
+                            // The move turns |A'| · |B'| coins, each stored twice (the coins
+                            // turned, the heads left) and written in its text: tens of bytes
+                            // and a hundred nanoseconds or so a coin, so 16 units each.
+                            let size = (columns.len() as u64)
+                                .saturating_mul(b.len() as u64 + 1)
+                                .saturating_mul(16);
+                            budget.afford(size)?;
+                            budget.charge(size)?;
                             let mut coins = Vec::new();
                             for &i in &columns {
                                 for &j in b.iter().chain([y].iter()) {
@@ -339,27 +379,40 @@ impl Component for CoinGrid {
                                 }
                             }
                             moves.push(self.after(&coins));
+                            Ok(())
                         };
                         // Few distinct u occur (sums of a rule's values): keep their inverses.
                         let inverse = *inverses.entry(u.0).or_insert_with(|| u.inverse());
                         let found = match inverse {
                             None if d.is_zero() => {
                                 // u = 0 and no change wanted: every row set will do.
-                                let mut r = Ok(());
-                                let _ = ry.for_each_flip_set(y, &mut |b| {
-                                    if let Err(e) = budget.spend_many(b.len() + 1) {
-                                        r = Err(e);
-                                        return ControlFlow::Break(());
-                                    }
-                                    emit(b);
-                                    ControlFlow::Continue(())
-                                });
+                                let mut r =
+                                    budget.afford(ry.flip_set_count(y)).map_err(CoinError::from);
+                                if r.is_ok() {
+                                    let _ = ry.for_each_flip_set(y, &mut |b| {
+                                        r = budget
+                                            .charge(b.len() as u64 + 1)
+                                            .map_err(CoinError::from)
+                                            .and_then(|()| emit(b));
+                                        if r.is_err() {
+                                            ControlFlow::Break(())
+                                        } else {
+                                            ControlFlow::Continue(())
+                                        }
+                                    });
+                                }
                                 r
                             }
                             None => Ok(()),
                             Some(inv) => {
                                 let want = (d * inv) ^ v.y.get(y);
-                                v.y.flip_sets_with_value(y, want, &mut budget, &mut |b| emit(b))
+                                let mut emitted = Ok(());
+                                v.y.flip_sets_with_value(y, want, budget, &mut |b| {
+                                    if emitted.is_ok() {
+                                        emitted = emit(b);
+                                    }
+                                })
+                                .and(emitted)
                             }
                         };
                         match found {

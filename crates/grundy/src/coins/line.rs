@@ -1,8 +1,9 @@
 //! A row of coins under a one-dimensional rule: the position, its value and its moves.
 
 use super::rule::LineRule;
-use super::values::{Budget, CoinError, CoinValues};
+use super::values::{CoinError, CoinValues};
 use crate::Nimber;
+use crate::control::Budget;
 use crate::game::ImpartialGame;
 use crate::solve::Solver;
 use crate::sum::{AnalysisError, Component, Context, Engine, Move, moves_to_value_by_search};
@@ -112,15 +113,15 @@ impl CoinRow {
         &self.heads
     }
 
-    /// The single-coin values for this position's coins.
-    pub fn coin_values(&self, limit: usize) -> Result<CoinValues, CoinError> {
+    /// The single-coin values for this position's coins, computed under `budget`.
+    pub fn coin_values(&self, budget: &Budget) -> Result<CoinValues, CoinError> {
         let last = self.heads.last().copied().unwrap_or(self.rule.first_coin());
-        CoinValues::new(&self.rule, last, limit)
+        CoinValues::new(&self.rule, last, budget)
     }
 
     /// The value: the nim-sum of the single-coin values of the heads.
-    pub fn value(&self, limit: usize) -> Result<Nimber, CoinError> {
-        let values = self.coin_values(limit)?;
+    pub fn value(&self, budget: &Budget) -> Result<Nimber, CoinError> {
+        let values = self.coin_values(budget)?;
         Ok(self.heads.iter().map(|&c| values.get(c)).sum())
     }
 
@@ -164,10 +165,40 @@ impl ImpartialGame for LineGame {
         }
         out
     }
+
+    fn option_bound(&self, heads: &Vec<u64>) -> Option<u64> {
+        Some(
+            heads
+                .iter()
+                .fold(0u64, |a, &n| a.saturating_add(self.0.flip_set_count(n))),
+        )
+    }
+
+    fn position_words(&self, heads: &Vec<u64>) -> u64 {
+        heads.len() as u64
+    }
 }
 
-fn coin_error(c: &dyn Component, e: CoinError) -> AnalysisError {
-    AnalysisError::unsupported(c, e.to_string())
+/// A coin error as an analysis error: a budget error stays one (so the analysis can tell a
+/// limit from a cancellation).
+pub(crate) fn coin_error(c: &dyn Component, e: CoinError) -> AnalysisError {
+    match e {
+        CoinError::Budget(b) => AnalysisError::budget(c, b),
+        e => AnalysisError::unsupported(c, e.to_string()),
+    }
+}
+
+/// Refuses, before listing, `count` moves the budget cannot afford, and charges for them.
+pub(crate) fn charge_moves(
+    c: &dyn Component,
+    ctx: &Context,
+    count: u64,
+) -> Result<(), AnalysisError> {
+    let units = count.saturating_mul(crate::sum::MOVE_COST);
+    ctx.budget
+        .afford(units)
+        .and_then(|()| ctx.budget.charge(units))
+        .map_err(|e| AnalysisError::budget(c, e))
 }
 
 impl Component for CoinRow {
@@ -180,7 +211,7 @@ impl Component for CoinRow {
     }
 
     fn value(&self, ctx: &Context) -> Result<Nimber, AnalysisError> {
-        CoinRow::value(self, ctx.limits().max_positions).map_err(|e| coin_error(self, e))
+        CoinRow::value(self, &ctx.budget).map_err(|e| coin_error(self, e))
     }
 
     fn value_generic(&self, ctx: &Context) -> Result<Nimber, AnalysisError> {
@@ -189,15 +220,19 @@ impl Component for CoinRow {
             .map_err(|e| AnalysisError::solve(self, e))
     }
 
-    /// Every move: each head with each set of coins the rule lets it turn (at most
-    /// `max_positions` of them, else an error).
+    /// Every move: each head with each set of coins the rule lets it turn, refused before
+    /// listing when the budget cannot afford them all.
     fn moves(&self, ctx: &Context) -> Result<Vec<Move>, AnalysisError> {
-        let mut budget = Budget::new(ctx.limits().max_positions, &self.rule);
+        let count = LineGame(self.rule.clone())
+            .option_bound(&self.heads)
+            .unwrap_or(u64::MAX);
+        charge_moves(self, ctx, count)?;
         let mut moves = Vec::new();
         let mut failure = None;
         for &n in &self.heads {
             let _ = self.rule.for_each_flip_set(n, &mut |set| {
-                if let Err(e) = budget.spend_many(set.len() + self.heads.len()) {
+                // Each move copies the heads and the coins it turns.
+                if let Err(e) = ctx.budget.charge((set.len() + self.heads.len()) as u64) {
                     failure = Some(e);
                     return ControlFlow::Break(());
                 }
@@ -205,7 +240,7 @@ impl Component for CoinRow {
                 ControlFlow::Continue(())
             });
             if let Some(e) = failure.take() {
-                return Err(coin_error(self, e));
+                return Err(AnalysisError::budget(self, e));
             }
         }
         Ok(moves)
@@ -219,15 +254,14 @@ impl Component for CoinRow {
             return moves_to_value_by_search(self, target, ctx);
         }
         let values = self
-            .coin_values(ctx.limits().max_positions)
+            .coin_values(&ctx.budget)
             .map_err(|e| coin_error(self, e))?;
         let total: Nimber = self.heads.iter().map(|&c| values.get(c)).sum();
-        let mut budget = Budget::new(ctx.limits().max_positions, &self.rule);
         let mut moves = Vec::new();
         for &n in &self.heads {
             let want = target ^ total ^ values.get(n);
             values
-                .flip_sets_with_value(n, want, &mut budget, &mut |set| {
+                .flip_sets_with_value(n, want, &ctx.budget, &mut |set| {
                     moves.push(self.after(n, set))
                 })
                 .map_err(|e| coin_error(self, e))?;

@@ -25,8 +25,9 @@
 //! otherwise ([`values_by_rule`]); two-dimensional values from the Tartan theorem
 //! ([`grid`]). Moves to a chosen value are found by value lookups, not by listing every
 //! move: a head at `n` under "at most `m` other coins" costs about `n^(m-1) / (m-1)!` lookups
-//! (Mock Turtles `O(n)`, Moebius `O(n^3)`), a Ruler head `O(n)`; work beyond the limit
-//! (`--max-positions`) is refused with a clear error rather than run for hours. The
+//! (Mock Turtles `O(n)`, Moebius `O(n^3)`), a Ruler head `O(n)`; all of it is counted
+//! against the analysis's work [`Budget`](crate::control::Budget) and refused with a clear
+//! error, naming the limit, rather than run for hours. The
 //! single-coin tables of the rules without a closed form cost `O(n · m · B / 64)` (`B` the
 //! power of two above the largest value); measured: Moebius to coin 500 in 0.12 s, Mogul
 //! to coin 150 in 1 s (`cargo bench -p grundy --bench hackcoins`).
@@ -42,7 +43,7 @@ mod values;
 pub use grid::{CoinGrid, GridGame, GridRule};
 pub use line::{CoinRangeError, CoinRow, LineGame, check_coin};
 pub use rule::{LineRule, Shape};
-pub use values::{Budget, CoinError, CoinValues, values_by_rule};
+pub use values::{CoinError, CoinValues, values_by_rule};
 
 use crate::expr::{
     ExprError, Rule, Spanned, TermSpec, no_params, parse_u64, required_params, some_args,

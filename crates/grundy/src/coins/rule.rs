@@ -133,6 +133,31 @@ impl LineRule {
         }
     }
 
+    /// How many sets [`for_each_flip_set`](Self::for_each_flip_set) visits for a head at
+    /// `n` (in floating point for the binomials, saturating at `u64::MAX`): engines refuse a
+    /// head with more moves than their budget before listing them.
+    pub fn flip_set_count(&self, n: u64) -> u64 {
+        let first = self.first_coin();
+        let below = n.saturating_sub(first);
+        match self.shape() {
+            Shape::AtMost(m) => {
+                let mut total = 0.0f64;
+                let mut binomial = 1.0f64;
+                for j in 0..=m.min(below) {
+                    total += binomial;
+                    if total >= u64::MAX as f64 {
+                        break; // saturated: no need to go on (m may be near 2^64)
+                    }
+                    binomial = binomial * (below - j) as f64 / (j + 1) as f64;
+                }
+                total.ceil() as u64
+            }
+            Shape::ExactlyOne => below,
+            Shape::Run => below.saturating_add(1),
+            Shape::Offsets(set) => set.iter().filter(|&&s| s <= below).count() as u64,
+        }
+    }
+
     /// Calls `visit` with every set of other coins (ascending) that a move with its head at
     /// `n` may turn, straight from the rule's definition; stops early if `visit` breaks.
     pub fn for_each_flip_set(

@@ -20,6 +20,7 @@
 
 use super::rule::{LineRule, Shape};
 use crate::Nimber;
+use crate::control::{Budget, BudgetError};
 use crate::nimber::MexSet;
 use rustc_hash::FxHashMap;
 use std::ops::ControlFlow;
@@ -30,67 +31,22 @@ pub enum CoinError {
     /// The table of single-coin values would be too big.
     #[error(
         "{rule} has no closed form, so its coin values are computed coin by coin; coin {coin} \
-         needs about {needed} units of work or memory, more than the limit of {limit} (raise \
-         --max-positions, or use smaller coins)"
+         needs a table of {needed} values, more than the position limit of {limit}; use \
+         smaller coins"
     )]
     TooBig {
         /// The rule, as written.
         rule: String,
         /// The coin asked for.
         coin: u64,
-        /// The size of the work.
+        /// The size of the table.
         needed: u128,
         /// The limit.
         limit: usize,
     },
-    /// Listing moves would take too many steps.
-    #[error(
-        "{rule}: listing these moves needs more than {limit} steps (the limit); the coins are \
-         too far right for a full list (raise --max-positions if time allows)"
-    )]
-    TooManyMoves {
-        /// The rule, as written.
-        rule: String,
-        /// The limit.
-        limit: usize,
-    },
-}
-
-/// A counter of work against a limit, shared by the steps of one search.
-#[derive(Debug)]
-pub struct Budget {
-    left: usize,
-    limit: usize,
-    rule: String,
-}
-
-impl Budget {
-    /// A budget of `limit` steps for work on `rule` (named in the error).
-    pub fn new(limit: usize, rule: impl ToString) -> Self {
-        Budget {
-            left: limit,
-            limit,
-            rule: rule.to_string(),
-        }
-    }
-
-    /// Spends one step.
-    pub fn spend(&mut self) -> Result<(), CoinError> {
-        self.spend_many(1)
-    }
-
-    /// Spends `steps` steps (the size of a set handled, say).
-    pub fn spend_many(&mut self, steps: usize) -> Result<(), CoinError> {
-        if self.left < steps {
-            self.left = 0;
-            return Err(CoinError::TooManyMoves {
-                rule: self.rule.clone(),
-                limit: self.limit,
-            });
-        }
-        self.left -= steps;
-        Ok(())
-    }
+    /// The work or memory budget ran out, or the work was cancelled.
+    #[error(transparent)]
+    Budget(#[from] BudgetError),
 }
 
 /// Single-coin values `g(n)` of one rule, for coins up to a bound.
@@ -104,9 +60,8 @@ pub struct CoinValues {
 }
 
 impl CoinValues {
-    /// Values for the coins up to `last` (by closed form, or computed with at most `limit`
-    /// units of work and memory).
-    pub fn new(rule: &LineRule, last: u64, limit: usize) -> Result<CoinValues, CoinError> {
+    /// Values for the coins up to `last` (by closed form, or computed under `budget`).
+    pub fn new(rule: &LineRule, last: u64, budget: &Budget) -> Result<CoinValues, CoinError> {
         let mut values = CoinValues {
             rule: rule.clone(),
             table: Vec::new(),
@@ -114,7 +69,7 @@ impl CoinValues {
         };
         if rule.closed_form(rule.first_coin()).is_none() {
             let count = last.saturating_sub(rule.first_coin()).saturating_add(1);
-            values.table = values_by_rule(rule, count, limit)?;
+            values.table = values_by_rule(rule, count, budget)?;
             let first = rule.first_coin();
             for (i, v) in values.table.iter().enumerate() {
                 values
@@ -178,7 +133,7 @@ impl CoinValues {
         &self,
         n: u64,
         want: Nimber,
-        budget: &mut Budget,
+        budget: &Budget,
         visit: &mut dyn FnMut(&[u64]),
     ) -> Result<(), CoinError> {
         let first = self.rule.first_coin();
@@ -193,10 +148,15 @@ impl CoinValues {
                     if size == 2 && self.no_pair_sums_to(want) {
                         continue;
                     }
+                    // Refused before the walk if its prefixes alone pass the budget.
+                    let prefixes = (0..size - 1).fold(1.0f64, |c, i| {
+                        c * below.saturating_sub(i as u64) as f64 / (i + 1) as f64
+                    });
+                    budget.afford(prefixes as u64)?;
                     let mut failure = None;
                     let _ = for_each_prefix(first, n, size - 1, &mut |prefix| {
-                        if let Err(e) = budget.spend() {
-                            failure = Some(e);
+                        if let Err(e) = budget.charge(1) {
+                            failure = Some(CoinError::from(e));
                             return ControlFlow::Break(());
                         }
                         let sum: Nimber = prefix.iter().map(|&c| self.get(c)).sum();
@@ -229,8 +189,10 @@ impl CoinValues {
                     shift <<= 1;
                 }
                 if before < n {
+                    // The run is listed coin by coin: refused before if unaffordable.
+                    budget.afford(n - before)?;
                     let run: Vec<u64> = (before + 1..n).collect();
-                    budget.spend_many(run.len().max(1))?;
+                    budget.charge(run.len().max(1) as u64)?;
                     visit(&run);
                 }
             }
@@ -259,20 +221,24 @@ fn for_each_prefix(
 }
 
 /// `g(first), g(first + 1), ...` for `count` coins, by the mex over the rule's flip sets
-/// (see the module docs for the method per rule), with at most `limit` units of work and
-/// memory.
-pub fn values_by_rule(rule: &LineRule, count: u64, limit: usize) -> Result<Vec<Nimber>, CoinError> {
-    let too_big = |needed: u128| CoinError::TooBig {
-        rule: rule.to_string(),
-        coin: rule.first_coin().saturating_add(count.saturating_sub(1)),
-        needed,
-        limit,
-    };
+/// (see the module docs for the method per rule), under `budget`: the table holds at most
+/// `max_positions` values, is reserved fallibly, and every coin charges the words it works on.
+pub fn values_by_rule(
+    rule: &LineRule,
+    count: u64,
+    budget: &Budget,
+) -> Result<Vec<Nimber>, CoinError> {
+    let limit = budget.limits().max_positions;
     if count > limit as u64 {
-        return Err(too_big(u128::from(count)));
+        return Err(CoinError::TooBig {
+            rule: rule.to_string(),
+            coin: rule.first_coin().saturating_add(count.saturating_sub(1)),
+            needed: u128::from(count),
+            limit,
+        });
     }
     let count = count as usize;
-    let mut table = Vec::with_capacity(count);
+    let mut table = budget.vec_with_capacity::<Nimber>(count)?;
     match rule.shape() {
         Shape::AtMost(m) => {
             let m = m.min(count as u64) as usize;
@@ -280,14 +246,12 @@ pub fn values_by_rule(rule: &LineRule, count: u64, limit: usize) -> Result<Vec<N
             let mut words = 1usize;
             let mut reach: Vec<Vec<u64>> = vec![vec![1u64]; m + 1];
             for _ in 0..count {
+                budget.charge((words as u64).saturating_mul(m as u64 + 1))?;
                 let g = first_zero_bit(&reach[m]);
                 table.push(Nimber(g));
                 if g >= (words as u64) * 64 {
-                    let bits = (g + 1).next_power_of_two().max(64);
-                    let needed = u128::from(bits / 64) * (m as u128 + 1);
-                    if needed > limit as u128 {
-                        return Err(too_big(needed));
-                    }
+                    let bits = g.saturating_add(1).next_power_of_two().max(64);
+                    budget.check_bytes(bits / 8, m as u64 + 1)?;
                     words = (bits / 64) as usize;
                     for r in &mut reach {
                         r.resize(words, 0);
@@ -301,6 +265,7 @@ pub fn values_by_rule(rule: &LineRule, count: u64, limit: usize) -> Result<Vec<N
         }
         Shape::ExactlyOne => {
             let mut seen = MexSet::default();
+            budget.charge(count as u64)?;
             for _ in 0..count {
                 let g = seen.mex();
                 table.push(Nimber(g));
@@ -308,10 +273,9 @@ pub fn values_by_rule(rule: &LineRule, count: u64, limit: usize) -> Result<Vec<N
             }
         }
         Shape::Run => {
-            if (count as u128) * (count as u128) > limit as u128 {
-                return Err(too_big((count as u128) * (count as u128)));
-            }
+            budget.afford((count as u64).saturating_mul(count as u64) / 2)?;
             for i in 0..count {
+                budget.charge(i as u64 + 1)?;
                 let mut seen = MexSet::default();
                 seen.insert(0);
                 let mut sum = Nimber::ZERO;
@@ -324,6 +288,7 @@ pub fn values_by_rule(rule: &LineRule, count: u64, limit: usize) -> Result<Vec<N
         }
         Shape::Offsets(set) => {
             for i in 0..count {
+                budget.charge(set.len() as u64 + 1)?;
                 let mut seen = MexSet::default();
                 for &s in set {
                     if s as usize <= i {
@@ -426,7 +391,7 @@ mod tests {
             } else {
                 80
             };
-            let fast: Vec<u64> = values_by_rule(&rule, count, 1 << 20)
+            let fast: Vec<u64> = values_by_rule(&rule, count, &Budget::default())
                 .unwrap()
                 .iter()
                 .map(|v| v.0)
@@ -444,7 +409,7 @@ mod tests {
             LineRule::Ruler,
         ] {
             let first = rule.first_coin();
-            let engine = values_by_rule(&rule, 1500, 1 << 22).unwrap();
+            let engine = values_by_rule(&rule, 1500, &Budget::default()).unwrap();
             for (i, v) in engine.iter().enumerate() {
                 assert_eq!(
                     rule.closed_form(first + i as u64),
@@ -455,8 +420,8 @@ mod tests {
             }
         }
         // turn(2) is Turning Turtles and turn(3) is Mock Turtles shifted by one coin.
-        let t2 = values_by_rule(&LineRule::TurnUpTo(2), 300, 1 << 20).unwrap();
-        let t3 = values_by_rule(&LineRule::TurnUpTo(3), 300, 1 << 20).unwrap();
+        let t2 = values_by_rule(&LineRule::TurnUpTo(2), 300, &Budget::default()).unwrap();
+        let t3 = values_by_rule(&LineRule::TurnUpTo(3), 300, &Budget::default()).unwrap();
         for i in 0..300u64 {
             assert_eq!(t2[i as usize], Nimber(i + 1));
             assert_eq!(Some(t3[i as usize]), LineRule::MockTurtles.closed_form(i));
@@ -465,10 +430,18 @@ mod tests {
 
     #[test]
     fn limits_give_errors_not_hangs() {
-        let e = values_by_rule(&LineRule::Mogul, 1 << 40, 1 << 20).unwrap_err();
+        let e = values_by_rule(&LineRule::Mogul, 1 << 40, &Budget::default()).unwrap_err();
         assert!(matches!(e, CoinError::TooBig { .. }), "{e}");
-        let e = values_by_rule(&LineRule::Mogul, 3000, 1 << 10).unwrap_err();
         assert!(e.to_string().contains("mogul"), "{e}");
+        let small = Budget::new(crate::control::Limits {
+            max_work: 1 << 10,
+            ..Default::default()
+        });
+        let e = values_by_rule(&LineRule::Mogul, 3000, &small).unwrap_err();
+        assert!(
+            matches!(e, CoinError::Budget(BudgetError::Work { .. })),
+            "{e}"
+        );
     }
 
     #[test]
@@ -478,7 +451,7 @@ mod tests {
         rules.push(LineRule::Subtraction(vec![1, 3, 4]));
         for rule in rules {
             let first = rule.first_coin();
-            let values = CoinValues::new(&rule, first + 12, 1 << 20).unwrap();
+            let values = CoinValues::new(&rule, first + 12, &Budget::default()).unwrap();
             for n in first..first + 12 {
                 for want in 0..40u64 {
                     let mut all = Vec::new();
@@ -489,9 +462,9 @@ mod tests {
                         ControlFlow::Continue(())
                     });
                     let mut found = Vec::new();
-                    let mut budget = Budget::new(1 << 20, &rule);
+                    let budget = Budget::default();
                     values
-                        .flip_sets_with_value(n, Nimber(want), &mut budget, &mut |s| {
+                        .flip_sets_with_value(n, Nimber(want), &budget, &mut |s| {
                             found.push(s.to_vec())
                         })
                         .unwrap();

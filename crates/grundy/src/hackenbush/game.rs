@@ -83,6 +83,16 @@ impl ImpartialGame for HackenbushGame {
         out
     }
 
+    /// One option per edge.
+    fn option_bound(&self, position: &Position) -> Option<u64> {
+        Some(position.len() as u64)
+    }
+
+    /// An edge is two `u32`s: one word.
+    fn position_words(&self, position: &Position) -> u64 {
+        position.len() as u64
+    }
+
     /// The parts hanging from the ground: edges joined through vertices other than the
     /// ground. Each loop at the ground is a part of its own. Parts keep their vertex
     /// numbers and order, so a part splits into itself alone.

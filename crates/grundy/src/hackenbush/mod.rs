@@ -122,8 +122,18 @@ impl Component for Picture {
 
     /// One move per edge connected to the ground (parallel copies of an edge are one move),
     /// to the picture that is left; cutting the last edge leaves nothing.
-    fn moves(&self, _ctx: &Context) -> Result<Vec<Move>, AnalysisError> {
+    fn moves(&self, ctx: &Context) -> Result<Vec<Move>, AnalysisError> {
         let edges = self.edges();
+        // Each move copies the picture and finds what still hangs from the ground: O(E)
+        // each, O(E²) in all. Refused before any is listed if the budget cannot afford it.
+        let e = edges.len() as u64;
+        let units = e
+            .saturating_mul(e.saturating_add(1))
+            .saturating_add(e.saturating_mul(crate::sum::MOVE_COST));
+        ctx.budget
+            .afford(units)
+            .and_then(|()| ctx.budget.charge(units))
+            .map_err(|err| AnalysisError::budget(self, err))?;
         let mut moves = Vec::new();
         let mut seen = rustc_hash::FxHashSet::default();
         for i in self.grounded_edges() {

@@ -14,6 +14,7 @@ use crate::Nimber;
 use crate::game::ImpartialGame;
 use crate::solve::Solver;
 use crate::sum::{AnalysisError, Component, Context, Engine, Move};
+use crate::value::Outcome;
 use std::sync::Arc;
 
 /// The most options of a heap listed one by one; heaps with more are searched through
@@ -185,6 +186,48 @@ impl HeapComponent {
 }
 
 impl HeapComponent {
+    /// Whether this is the one Lasker heap whose value, `2^64`, does not fit in 64 bits
+    /// (`g(4k+3) = 4k+4`, and `2^64 − 1 = 4k + 3`).
+    fn lasker_overflows(&self) -> bool {
+        *self.rule.kind() == RuleKind::Lasker && self.heap == u64::MAX
+    }
+
+    /// Charges the budget for listing `count` options (refused before listing if it cannot
+    /// afford them).
+    fn charge_listing(&self, ctx: &Context, count: u128) -> Result<(), AnalysisError> {
+        let units = u64::try_from(count)
+            .unwrap_or(u64::MAX)
+            .saturating_mul(crate::sum::MOVE_COST);
+        ctx.budget
+            .afford(units)
+            .and_then(|()| ctx.budget.charge(units))
+            .map_err(|e| AnalysisError::budget(self, e))
+    }
+
+    /// Lasker's Nim moves to value 0, from its closed form: every heap `m > 0` has
+    /// `g(m) ≥ m > 0` and `g` is one-to-one, so the only options of value 0 are taking the
+    /// whole heap and (for an even heap) splitting it into two equal halves.
+    fn lasker_moves_to_zero(&self) -> Vec<Move> {
+        let n = self.heap;
+        let mut options = Vec::new();
+        if n > 0 {
+            options.push(HeapOption {
+                removed: n,
+                parts: vec![],
+            });
+        }
+        if n >= 2 && n % 2 == 0 {
+            options.push(HeapOption {
+                removed: 0,
+                parts: vec![n / 2, n / 2],
+            });
+        }
+        options
+            .iter()
+            .map(|o| self.to_move(o, o.describe(n)))
+            .collect()
+    }
+
     /// Even-if-not-all from its closed form (`g(2k) = k − 1`, `g(2k − 1) = k`): the heaps
     /// left have the parity of `n`, and on each parity `g` is increasing, so at most one
     /// remainder has value `target`; taking an odd heap whole gives 0.
@@ -237,7 +280,20 @@ impl Component for HeapComponent {
         true
     }
 
-    fn value(&self, _ctx: &Context) -> Result<Nimber, AnalysisError> {
+    fn value(&self, ctx: &Context) -> Result<Nimber, AnalysisError> {
+        ctx.budget
+            .check()
+            .map_err(|e| AnalysisError::budget(self, e))?;
+        if self.lasker_overflows() {
+            return Err(AnalysisError::unsupported(
+                self,
+                format!(
+                    "its value is {} + 1 = 2^64 by Lasker's closed form (g(4k+3) = 4k+4), which \
+                     does not fit in 64 bits",
+                    self.heap
+                ),
+            ));
+        }
         let k = self.known(self.heap)?;
         k.value(self.heap)
             .map(Nimber)
@@ -245,13 +301,20 @@ impl Component for HeapComponent {
     }
 
     fn value_generic(&self, ctx: &Context) -> Result<Nimber, AnalysisError> {
+        // The heaps below are each listed once: refused at once if their options alone
+        // pass the budget (the sum of the bounds for heaps 1..=n is at most n times the last).
+        let work = option_count_bound(&self.rule, self.heap).saturating_mul(u128::from(self.heap));
+        ctx.budget
+            .afford(u64::try_from(work).unwrap_or(u64::MAX) / 2)
+            .map_err(|e| AnalysisError::budget(self, e))?;
         Solver::with_budget(HeapGame::new(&self.rule), &ctx.budget)
             .value(&vec![self.heap])
             .map_err(|e| AnalysisError::solve(self, e))
     }
 
-    fn moves(&self, _ctx: &Context) -> Result<Vec<Move>, AnalysisError> {
-        if option_count_bound(&self.rule, self.heap) > MAX_LISTED_OPTIONS {
+    fn moves(&self, ctx: &Context) -> Result<Vec<Move>, AnalysisError> {
+        let count = option_count_bound(&self.rule, self.heap);
+        if count > MAX_LISTED_OPTIONS {
             return Err(AnalysisError::unsupported(
                 self,
                 format!(
@@ -260,6 +323,7 @@ impl Component for HeapComponent {
                 ),
             ));
         }
+        self.charge_listing(ctx, count)?;
         let mut moves = Vec::new();
         for_each_option(&self.rule, self.heap, |o| moves.push(o));
         moves.sort_by(|a, b| (a.removed, &a.parts).cmp(&(b.removed, &b.parts)));
@@ -274,12 +338,42 @@ impl Component for HeapComponent {
         Box::new(self.clone())
     }
 
+    /// From the value where it is known; a Lasker heap whose value does not fit in 64 bits
+    /// is still an N-position (its value, 2^64, is not 0).
+    fn outcome(&self, ctx: &Context) -> Result<Outcome, AnalysisError> {
+        if self.lasker_overflows() && ctx.engine == Engine::Fast {
+            return Ok(Outcome::N);
+        }
+        Ok(if self.value_in(ctx)?.is_zero() {
+            Outcome::P
+        } else {
+            Outcome::N
+        })
+    }
+
+    fn notes(&self) -> Vec<String> {
+        if self.lasker_overflows() {
+            vec![format!(
+                "lasker {}: by Lasker's closed form its value is 2^64, not 0, so it is an \
+                 N-position; taking the whole heap wins.",
+                self.heap
+            )]
+        } else {
+            Vec::new()
+        }
+    }
+
     fn moves_to_value(&self, target: Nimber, ctx: &Context) -> Result<Vec<Move>, AnalysisError> {
-        if option_count_bound(&self.rule, self.heap) <= MAX_LISTED_OPTIONS {
+        let count = option_count_bound(&self.rule, self.heap);
+        if count <= MAX_LISTED_OPTIONS {
+            self.charge_listing(ctx, count)?;
             return self.listed_moves_to_value(target, ctx);
         }
         if *self.rule.kind() == RuleKind::EvenIfNotAll {
             return Ok(self.even_if_not_all_moves_to_value(target));
+        }
+        if *self.rule.kind() == RuleKind::Lasker && target.is_zero() {
+            return Ok(self.lasker_moves_to_zero());
         }
         let k = self.known(self.heap)?;
         match k.proven_period() {
@@ -338,6 +432,17 @@ impl ImpartialGame for HeapGame {
             .filter(|&&h| h > 0)
             .map(|&h| vec![h])
             .collect()
+    }
+
+    fn option_bound(&self, position: &Vec<u64>) -> Option<u64> {
+        let total = position.iter().fold(0u128, |a, &h| {
+            a.saturating_add(option_count_bound(&self.rule, h))
+        });
+        Some(u64::try_from(total).unwrap_or(u64::MAX))
+    }
+
+    fn position_words(&self, position: &Vec<u64>) -> u64 {
+        position.len() as u64
     }
 }
 

@@ -36,11 +36,11 @@ pub fn option_count_bound(rule: &HeapRule, n: u64) -> u128 {
     match rule.kind() {
         RuleKind::TakeBreak(tb) => {
             let per_removal = match tb.max_heaps_left() {
-                3 => n * n / 12 + n + 1,
+                3 => n.saturating_mul(n) / 12 + n + 1,
                 2 => n / 2 + 2,
                 _ => 2,
             };
-            (tb.code().max_removal() as u128 + 1) * per_removal
+            (tb.code().max_removal() as u128 + 1).saturating_mul(per_removal)
         }
         RuleKind::Subtraction(set) => set.len() as u128,
         RuleKind::AllBut(_) | RuleKind::Half | RuleKind::EvenIfNotAll => n + 1,

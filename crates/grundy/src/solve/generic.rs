@@ -19,12 +19,22 @@ pub struct Solver<G: ImpartialGame> {
     /// `Some(v)` once solved; `None` while on the search stack (to detect cycles).
     memo: FxHashMap<G::Position, Option<Nimber>>,
     budget: Budget,
+    /// The estimated bytes of `memo`.
+    bytes: u64,
+    /// The estimated bytes of the options listed on the search stack.
+    stack_bytes: u64,
 }
+
+/// Bytes a hash table spends per entry beyond the entry (control bytes, free slots at the
+/// load factor, the allocator's headers of what the position owns).
+const TABLE_OVERHEAD: u64 = 24;
 
 struct Frame<P> {
     position: P,
     options: Vec<P>,
     next: usize,
+    /// The estimated bytes of `options`.
+    bytes: u64,
     seen: MexSet,
 }
 
@@ -46,6 +56,8 @@ impl<G: ImpartialGame> Solver<G> {
             game,
             memo: FxHashMap::default(),
             budget: budget.clone(),
+            bytes: 0,
+            stack_bytes: 0,
         }
     }
 
@@ -87,6 +99,9 @@ impl<G: ImpartialGame> Solver<G> {
         let mut found = Vec::new();
         for (i, c) in components.iter().enumerate() {
             let wanted = target ^ total ^ values[i];
+            if let Some(bound) = self.game.option_bound(c) {
+                self.budget.afford(bound)?;
+            }
             for o in self.game.options(c) {
                 if self.value(&o)? == wanted {
                     found.push((i, o));
@@ -107,6 +122,7 @@ impl<G: ImpartialGame> Solver<G> {
                 .expect("the stack holds the root until it is solved");
             if top.next == top.options.len() {
                 let done = stack.pop().expect("non-empty");
+                self.stack_bytes = self.stack_bytes.saturating_sub(done.bytes);
                 let v = Nimber(done.seen.mex());
                 self.memo.insert(done.position, Some(v));
                 if stack.is_empty() {
@@ -120,7 +136,7 @@ impl<G: ImpartialGame> Solver<G> {
             for c in self.game.components(option) {
                 match self.memo.get(&c) {
                     Some(Some(v)) => sum ^= *v,
-                    Some(None) => return Err(self.abandon(stack)),
+                    Some(None) => return Err(self.abandon(stack, SolveError::Cycle)),
                     None => {
                         unsolved = Some(c);
                         break;
@@ -128,10 +144,10 @@ impl<G: ImpartialGame> Solver<G> {
                 }
             }
             match unsolved {
-                Some(c) => {
-                    let frame = self.open(c)?;
-                    stack.push(frame);
-                }
+                Some(c) => match self.open(c) {
+                    Ok(frame) => stack.push(frame),
+                    Err(e) => return Err(self.abandon(stack, e)),
+                },
                 None => {
                     top.seen.insert(sum.0);
                     top.next += 1;
@@ -143,30 +159,55 @@ impl<G: ImpartialGame> Solver<G> {
     /// Starts solving a component: lists its options and marks it as on the stack.
     fn open(&mut self, position: G::Position) -> Result<Frame<G::Position>, SolveError> {
         self.budget.check_positions(self.memo.len() + 1)?;
-        if let Some(bound) = self.game.option_bound(&position) {
+        let bound = self.game.option_bound(&position);
+        if let Some(bound) = bound {
             self.budget.afford(bound)?;
         }
+        // Memory: the entry, what the position owns, and the hash table's overhead; and the
+        // options listed on the search stack, each about the size of the position.
+        let words = self.game.position_words(&position);
+        let owned = words.saturating_mul(8);
+        let entry = (std::mem::size_of::<(G::Position, Option<Nimber>)>() as u64)
+            .saturating_add(owned)
+            .saturating_add(TABLE_OVERHEAD);
+        let option_size = (std::mem::size_of::<G::Position>() as u64).saturating_add(owned);
+        let listing = bound.unwrap_or(0).saturating_mul(option_size);
+        self.budget.check_bytes(
+            self.bytes
+                .saturating_add(entry)
+                .saturating_add(self.stack_bytes)
+                .saturating_add(listing),
+            1,
+        )?;
+        self.bytes = self.bytes.saturating_add(entry);
         let options = self.game.options(&position);
-        self.budget.charge(options.len() as u64 + 1)?;
+        let frame_bytes = (options.len() as u64).saturating_mul(option_size);
+        // Listing an option costs in proportion to the words it copies.
+        let units = (options.len() as u64 + 1).saturating_mul(words.saturating_add(1));
+        self.budget.charge(units)?;
         self.memo.try_reserve(1).map_err(|_| BudgetError::Memory {
             needed: None,
             limit: self.budget.limits().max_bytes,
         })?;
         self.memo.insert(position.clone(), None);
+        self.stack_bytes = self.stack_bytes.saturating_add(frame_bytes);
         Ok(Frame {
             seen: MexSet::with_capacity(options.len()),
             position,
             options,
             next: 0,
+            bytes: frame_bytes,
         })
     }
 
-    /// Forgets the unfinished components of an abandoned search, so the solver stays usable.
-    fn abandon(&mut self, stack: Vec<Frame<G::Position>>) -> SolveError {
+    /// Forgets the unfinished components of an abandoned search (a cycle, a limit), so the
+    /// solver stays usable: they are not taken for positions on the stack later.
+    fn abandon(&mut self, stack: Vec<Frame<G::Position>>, error: SolveError) -> SolveError {
         for f in stack {
+            self.stack_bytes = self.stack_bytes.saturating_sub(f.bytes);
             self.memo.remove(&f.position);
         }
-        SolveError::Cycle
+        error
     }
 }
 

@@ -1,4 +1,4 @@
-use super::{Budget, Limits, SolveError};
+use super::{Budget, BudgetError, Limits, SolveError};
 use crate::game::ImpartialGame;
 use crate::value::Outcome;
 use rustc_hash::FxHashMap;
@@ -15,12 +15,22 @@ pub struct MisereSolver<G: ImpartialGame> {
     /// `Some(is_n)` once solved; `None` while on the search stack.
     memo: FxHashMap<G::Position, Option<bool>>,
     budget: Budget,
+    /// The estimated bytes of `memo`.
+    bytes: u64,
+    /// The estimated bytes of the options listed on the search stack.
+    stack_bytes: u64,
 }
+
+/// Bytes a hash table spends per entry beyond the entry (control bytes, free slots at the
+/// load factor, the allocator's headers of what the position owns).
+const TABLE_OVERHEAD: u64 = 24;
 
 struct Frame<P> {
     position: P,
     options: Vec<P>,
     next: usize,
+    /// The estimated bytes of `options`.
+    bytes: u64,
 }
 
 impl<G: ImpartialGame> MisereSolver<G> {
@@ -36,6 +46,8 @@ impl<G: ImpartialGame> MisereSolver<G> {
             game,
             memo: FxHashMap::default(),
             budget: budget.clone(),
+            bytes: 0,
+            stack_bytes: 0,
         }
     }
 
@@ -54,6 +66,9 @@ impl<G: ImpartialGame> MisereSolver<G> {
         position: &G::Position,
     ) -> Result<Vec<G::Position>, SolveError> {
         let mut wins = Vec::new();
+        if let Some(bound) = self.game.option_bound(position) {
+            self.budget.afford(bound)?;
+        }
         for o in self.game.options(position) {
             if !self.is_n(o.clone())? {
                 wins.push(o);
@@ -81,22 +96,20 @@ impl<G: ImpartialGame> MisereSolver<G> {
                         top.next += 1;
                         None
                     }
-                    Some(None) => {
-                        for f in stack {
-                            self.memo.remove(&f.position);
-                        }
-                        return Err(SolveError::Cycle);
-                    }
+                    Some(None) => return Err(self.abandon(stack, SolveError::Cycle)),
                     None => {
                         let child = top.options[top.next].clone();
-                        let frame = self.open(child)?;
-                        stack.push(frame);
+                        match self.open(child) {
+                            Ok(frame) => stack.push(frame),
+                            Err(e) => return Err(self.abandon(stack, e)),
+                        }
                         None
                     }
                 }
             };
             if let Some(is_n) = decided {
                 let done = stack.pop().expect("non-empty");
+                self.stack_bytes = self.stack_bytes.saturating_sub(done.bytes);
                 self.memo.insert(done.position, Some(is_n));
                 if stack.is_empty() {
                     return Ok(is_n);
@@ -105,18 +118,55 @@ impl<G: ImpartialGame> MisereSolver<G> {
         }
     }
 
+    /// Forgets the unfinished positions of an abandoned search (a cycle, a limit), so the
+    /// solver stays usable.
+    fn abandon(&mut self, stack: Vec<Frame<G::Position>>, error: SolveError) -> SolveError {
+        for f in stack {
+            self.stack_bytes = self.stack_bytes.saturating_sub(f.bytes);
+            self.memo.remove(&f.position);
+        }
+        error
+    }
+
     fn open(&mut self, position: G::Position) -> Result<Frame<G::Position>, SolveError> {
         self.budget.check_positions(self.memo.len() + 1)?;
-        if let Some(bound) = self.game.option_bound(&position) {
+        let bound = self.game.option_bound(&position);
+        if let Some(bound) = bound {
             self.budget.afford(bound)?;
         }
+        // Memory: the entry, what the position owns, and the hash table's overhead; and the
+        // options listed on the search stack, each about the size of the position.
+        let words = self.game.position_words(&position);
+        let owned = words.saturating_mul(8);
+        let entry = (std::mem::size_of::<(G::Position, Option<bool>)>() as u64)
+            .saturating_add(owned)
+            .saturating_add(TABLE_OVERHEAD);
+        let option_size = (std::mem::size_of::<G::Position>() as u64).saturating_add(owned);
+        let listing = bound.unwrap_or(0).saturating_mul(option_size);
+        self.budget.check_bytes(
+            self.bytes
+                .saturating_add(entry)
+                .saturating_add(self.stack_bytes)
+                .saturating_add(listing),
+            1,
+        )?;
+        self.bytes = self.bytes.saturating_add(entry);
         let options = self.game.options(&position);
-        self.budget.charge(options.len() as u64 + 1)?;
+        let frame_bytes = (options.len() as u64).saturating_mul(option_size);
+        // Listing an option costs in proportion to the words it copies.
+        let units = (options.len() as u64 + 1).saturating_mul(words.saturating_add(1));
+        self.budget.charge(units)?;
+        self.memo.try_reserve(1).map_err(|_| BudgetError::Memory {
+            needed: None,
+            limit: self.budget.limits().max_bytes,
+        })?;
         self.memo.insert(position.clone(), None);
+        self.stack_bytes = self.stack_bytes.saturating_add(frame_bytes);
         Ok(Frame {
             position,
             options,
             next: 0,
+            bytes: frame_bytes,
         })
     }
 }
