@@ -37,6 +37,7 @@ pub mod graph;
 pub mod hackenbush;
 pub mod heap;
 pub mod nimber;
+pub mod scripted;
 pub mod solve;
 pub mod sum;
 pub mod value;
