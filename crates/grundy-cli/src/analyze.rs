@@ -1,7 +1,7 @@
 //! `grundy analyze` and `grundy rules`.
 
 use crate::{Failure, emit};
-use grundy::analysis::{AnalyzeError, analyze};
+use grundy::analysis::{AnalyzeError, analyze_sum};
 use grundy::control::Limits;
 use grundy::sum::{Context, Engine};
 use grundy::{Analysis, Options};
@@ -25,6 +25,9 @@ pub struct Args {
     /// normal play; 2000000 whole positions in a misère search, which are much larger].
     #[arg(long)]
     max_positions: Option<usize>,
+    /// Load a rule script (Rhai) whose rule the expression may use; may be repeated.
+    #[arg(long, value_name = "FILE")]
+    rules: Vec<std::path::PathBuf>,
 }
 
 /// The default limit of a misère search: whole positions of a sum cost some hundred bytes
@@ -59,7 +62,10 @@ pub fn run(args: Args) -> Result<(), Failure> {
             },
         ),
     };
-    let analysis = analyze(&args.expression, &options).map_err(|e| match e {
+    let catalog = crate::script_rules::catalog(&args.rules)?;
+    let analysis = (catalog.parse(&args.expression).map_err(AnalyzeError::from))
+        .and_then(|sum| Ok(analyze_sum(&sum, &options)?))
+        .map_err(|e| match e {
         AnalyzeError::Expr(e) => Failure::input(format!(
             "invalid expression\n{}",
             e.render(&args.expression)

@@ -63,6 +63,9 @@ pub struct Args {
     /// The most memory the graph may take, in MiB (default: 90% of the available memory).
     #[arg(long, value_name = "MIB")]
     max_memory: Option<u64>,
+    /// With --expr: load a rule script (Rhai) whose rule the expression may use.
+    #[arg(long, value_name = "FILE", requires = "expr")]
+    rules: Vec<PathBuf>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -192,7 +195,8 @@ fn with_progress<T>(label: &'static str, work: impl FnOnce(&mut Control) -> T) -
 pub fn run(args: Args) -> Result<(), Failure> {
     let options = memory_limit(args.max_memory);
     let (graph, file_tokens) = if let Some(expr) = &args.expr {
-        let sum = grundy::catalog::parse(expr)
+        let sum = crate::script_rules::catalog(&args.rules)?
+            .parse(expr)
             .map_err(|e| Failure::input(format!("invalid expression\n{}", e.render(expr))))?;
         let graph = explore(&sum, &Context::default(), args.max_positions)
             .map_err(|e| Failure::compute(e.to_string()))?;

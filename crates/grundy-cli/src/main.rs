@@ -3,6 +3,7 @@
 mod analyze;
 mod draw;
 mod graph;
+mod script_rules;
 mod sequence;
 
 use clap::{Parser, Subcommand};

@@ -54,6 +54,10 @@ pub struct Args {
     /// Continue from the --checkpoint FILE.
     #[arg(long, requires = "checkpoint")]
     resume: bool,
+    /// Load a rule script (Rhai); RULE may then name its heap rule (--to, --json, --csv and
+    /// --plot apply; its period is reported as apparent).
+    #[arg(long, value_name = "FILE")]
+    rules: Vec<PathBuf>,
 }
 
 /// How often a running computation saves its checkpoint.
@@ -64,6 +68,10 @@ const CHUNK: u64 = 1 << 14;
 const DEFAULT_TO: u64 = 100;
 
 pub fn run(args: Args) -> Result<(), Failure> {
+    if let Some(rule) = crate::script_rules::find(&args.rules, &args.rule)? {
+        let plot = args.plot.as_deref();
+        return crate::script_rules::sequence(&rule, args.to, args.json, args.csv, plot);
+    }
     let rule = HeapRule::parse(&args.rule)
         .map_err(|e| Failure::input(format!("invalid rule\n{}", e.render(&args.rule))))?;
     let prefix = match (&args.checkpoint, args.resume) {
