@@ -66,12 +66,12 @@ pub fn run(args: Args) -> Result<(), Failure> {
     let analysis = (catalog.parse(&args.expression).map_err(AnalyzeError::from))
         .and_then(|sum| Ok(analyze_sum(&sum, &options)?))
         .map_err(|e| match e {
-        AnalyzeError::Expr(e) => Failure::input(format!(
-            "invalid expression\n{}",
-            e.render(&args.expression)
-        )),
-        AnalyzeError::Analysis(e) => Failure::compute(e.to_string()),
-    })?;
+            AnalyzeError::Expr(e) => Failure::input(format!(
+                "invalid expression\n{}",
+                e.render(&args.expression)
+            )),
+            AnalyzeError::Analysis(e) => Failure::compute(e.to_string()),
+        })?;
     if args.json {
         let text =
             serde_json::to_string_pretty(&analysis).map_err(|e| Failure::compute(e.to_string()))?;

@@ -10,14 +10,34 @@ fn example(name: &str) -> String {
 #[test]
 fn a_script_rule_works_in_sums_and_misere_play() {
     let euclid = example("euclid.rhai");
-    let j = json(&grundy(&["analyze", "--json", "--rules", &euclid, "euclid 21 13 + nim 4"]));
+    let j = json(&grundy(&[
+        "analyze",
+        "--json",
+        "--rules",
+        &euclid,
+        "euclid 21 13 + nim 4",
+    ]));
     assert_eq!(j["value"], 4);
-    assert_eq!(j["components"][0]["value"], 0, "21/13 is below the golden ratio: P");
+    assert_eq!(
+        j["components"][0]["value"], 0,
+        "21/13 is below the golden ratio: P"
+    );
     assert_eq!(j["winning_moves"][0]["result"], "euclid 21 13 + nim 0");
-    let j = json(&grundy(&["analyze", "--json", "--rules", &euclid, "euclid 5 2"]));
+    let j = json(&grundy(&[
+        "analyze",
+        "--json",
+        "--rules",
+        &euclid,
+        "euclid 5 2",
+    ]));
     assert_eq!(j["outcome"], "N");
     let j = json(&grundy(&[
-        "analyze", "--misere", "--json", "--rules", &euclid, "euclid 5 3 + nim 1",
+        "analyze",
+        "--misere",
+        "--json",
+        "--rules",
+        &euclid,
+        "euclid 5 3 + nim 1",
     ]));
     assert_eq!(j["misere"], true);
     assert!(j["outcome"] == "P" || j["outcome"] == "N");
@@ -29,7 +49,14 @@ fn a_script_heap_rule_has_a_sequence_and_a_plot() {
     let dir = scratch("script-plot");
     let plot = dir.join("square.svg");
     let j = json(&grundy(&[
-        "sequence", "--rules", &square, "square", "--to", "30", "--json", "--plot",
+        "sequence",
+        "--rules",
+        &square,
+        "square",
+        "--to",
+        "30",
+        "--json",
+        "--plot",
         plot.to_str().unwrap(),
     ]));
     assert_eq!(j["rules"], "square");
@@ -38,7 +65,9 @@ fn a_script_heap_rule_has_a_sequence_and_a_plot() {
     assert_eq!(j["values"][25], 3);
     assert!(std::fs::read_to_string(&plot).unwrap().starts_with("<svg"));
     let powers = example("powers-of-two.rhai");
-    let j = json(&grundy(&["sequence", "--rules", &powers, "powers", "--to", "60", "--json"]));
+    let j = json(&grundy(&[
+        "sequence", "--rules", &powers, "powers", "--to", "60", "--json",
+    ]));
     assert_eq!(j["period"]["period"], 3);
     assert_eq!(j["period"]["proven"], false);
 }
@@ -46,7 +75,14 @@ fn a_script_heap_rule_has_a_sequence_and_a_plot() {
 #[test]
 fn graph_explores_a_script_rule() {
     let euclid = example("euclid.rhai");
-    let j = json(&grundy(&["graph", "--json", "--rules", &euclid, "--expr", "euclid 5 3"]));
+    let j = json(&grundy(&[
+        "graph",
+        "--json",
+        "--rules",
+        &euclid,
+        "--expr",
+        "euclid 5 3",
+    ]));
     assert!(j.to_string().contains("euclid 2 3"), "{j}");
 }
 

@@ -122,21 +122,20 @@ pub fn sequence_json(
     let budget = Budget::new(Limits::DEFAULT);
     let object = if let Some(script) = catalog.script(rule) {
         let script = script.clone();
-        let values = detached(py, &budget, || script.nim_sequence(to, &budget))?.map_err(
-            |e| match e {
+        let values =
+            detached(py, &budget, || script.nim_sequence(to, &budget))?.map_err(|e| match e {
                 ScriptFailure::Script(s) => ScriptError::new_err(s.to_string()),
                 ScriptFailure::Solve(grundy::solve::SolveError::Budget(b)) => {
                     errors::budget(b, script.name())
                 }
                 other => AnalysisError::new_err(format!("{}: {other}", script.name())),
-            },
-        )?;
+            })?;
         let period = apparent_period(&values, true);
         sequence_object(script.name(), &values, period.as_ref())
     } else {
         let heap_rule = HeapRule::parse(rule).map_err(|e| errors::expression(&e, rule))?;
-        let mut engine =
-            engine_for(&heap_rule, Vec::new()).map_err(|e| AnalysisError::new_err(e.to_string()))?;
+        let mut engine = engine_for(&heap_rule, Vec::new())
+            .map_err(|e| AnalysisError::new_err(e.to_string()))?;
         let memory = engine.memory_needed(to);
         budget
             .check_bytes(memory, 1)
@@ -147,7 +146,9 @@ pub fn sequence_json(
         })?
         .map_err(|e| AnalysisError::new_err(e.to_string()))?;
         if !finished {
-            return Err(pyo3::exceptions::PyKeyboardInterrupt::new_err("interrupted"));
+            return Err(pyo3::exceptions::PyKeyboardInterrupt::new_err(
+                "interrupted",
+            ));
         }
         let values = engine.values();
         let values = &values[..values.len().min(count as usize)];
@@ -175,10 +176,14 @@ pub fn solve_graph(
     targets: Vec<u32>,
 ) -> PyResult<Vec<(Option<u32>, Option<Vec<u64>>, String, Option<u32>)>> {
     if sources.len() != targets.len() {
-        return Err(PyValueError::new_err("sources and targets differ in length"));
+        return Err(PyValueError::new_err(
+            "sources and targets differ in length",
+        ));
     }
     if let Some(&bad) = sources.iter().chain(&targets).find(|&&v| v >= vertices) {
-        return Err(PyValueError::new_err(format!("vertex {bad} is out of range")));
+        return Err(PyValueError::new_err(format!(
+            "vertex {bad} is out of range"
+        )));
     }
     let budget = Budget::default();
     detached(py, &budget, || {
@@ -210,4 +215,3 @@ pub fn solve_graph(
 pub fn svg_plot(values: Vec<u16>, title: &str) -> String {
     svg_scatter(&values, title)
 }
-

@@ -23,7 +23,7 @@ use grundy::solve::{MisereSolver, SolveError, Solver};
 use grundy::value::{Outcome, Value};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList};
+use pyo3::types::{PyDict, PyInt, PyList, PyTuple};
 use rustc_hash::FxHashMap;
 use std::cell::{Cell, RefCell};
 use std::hash::{Hash, Hasher};
@@ -141,7 +141,9 @@ impl<'py> PyGame<'py> {
         })?;
         let mut keys = Vec::new();
         for item in iter {
-            keys.push(Key::new(&item?, || format!("{} returned a move", describe()))?);
+            keys.push(Key::new(&item?, || {
+                format!("{} returned a move", describe())
+            })?);
         }
         Ok(keys)
     }
@@ -347,6 +349,7 @@ pub fn heap_sequence(
         .vec_with_capacity(count)
         .map_err(|e| errors::budget(e, "the nim-sequence"))?;
     let mut seen: Vec<u64> = Vec::new();
+    let mut heaps: Vec<u64> = Vec::new();
     for n in 0..=to {
         if n % 1024 == 0 {
             py.check_signals()?;
@@ -361,20 +364,27 @@ pub fn heap_sequence(
         for item in iter {
             let item = item?;
             let mut value = 0u64;
-            let heaps: Vec<u64> = match item.extract::<u64>() {
-                Ok(h) => vec![h],
-                Err(_) => item
-                    .try_iter()
-                    .and_then(|it| it.map(|h| h?.extract::<u64>()).collect())
-                    .map_err(|_| {
-                        PyTypeError::new_err(format!(
-                            "moves({n}) returned {}: a move is the heap left (an int from 0) or \
-                             the heaps left (an iterable of such ints)",
-                            item.repr().map_or_else(|_| "?".to_string(), |r| r.to_string())
-                        ))
-                    })?,
+            let bad = || {
+                PyTypeError::new_err(format!(
+                    "moves({n}) returned {}: a move is the heap left (an int from 0) or the \
+                     heaps left (an iterable of such ints)",
+                    item.repr()
+                        .map_or_else(|_| "?".to_string(), |r| r.to_string())
+                ))
             };
-            for h in heaps {
+            heaps.clear();
+            if item.is_instance_of::<PyInt>() {
+                heaps.push(item.extract::<u64>().map_err(|_| bad())?);
+            } else if let Ok(tuple) = item.downcast::<PyTuple>() {
+                for h in tuple.iter() {
+                    heaps.push(h.extract::<u64>().map_err(|_| bad())?);
+                }
+            } else {
+                for h in item.try_iter().map_err(|_| bad())? {
+                    heaps.push(h?.extract::<u64>().map_err(|_| bad())?);
+                }
+            }
+            for &h in &heaps {
                 if h >= n {
                     return Err(AnalysisError::new_err(format!(
                         "moves({n}) leaves a heap of {h}: every heap a move leaves must be \
@@ -395,9 +405,8 @@ pub fn heap_sequence(
             .enumerate()
             .find(|&(i, &v)| v != i as u64)
             .map_or(seen.len() as u64, |(i, _)| i as u64);
-        let mex = u16::try_from(mex).map_err(|_| {
-            AnalysisError::new_err(format!("g({n}) = {mex} is larger than 65535"))
-        })?;
+        let mex = u16::try_from(mex)
+            .map_err(|_| AnalysisError::new_err(format!("g({n}) = {mex} is larger than 65535")))?;
         values.push(mex);
     }
     let period = apparent_period(&values, true);

@@ -77,7 +77,11 @@ impl Catalog {
 
     /// Compiles a rule script and adds its rule, under the default limits; `origin` (usually
     /// the file name) names it in messages. A name already taken is an error.
-    pub fn load_script(&mut self, source: &str, origin: &str) -> Result<Arc<ScriptRule>, ScriptError> {
+    pub fn load_script(
+        &mut self,
+        source: &str,
+        origin: &str,
+    ) -> Result<Arc<ScriptRule>, ScriptError> {
         self.load_script_with(source, origin, ScriptLimits::DEFAULT)
     }
 
@@ -92,7 +96,10 @@ impl Catalog {
         if find_rule(rule.name()).is_some() {
             return Err(ScriptError::new(
                 origin,
-                format!("`{}` is a built-in rule; give the script another NAME", rule.name()),
+                format!(
+                    "`{}` is a built-in rule; give the script another NAME",
+                    rule.name()
+                ),
             ));
         }
         if let Some(other) = self.script(rule.name()) {

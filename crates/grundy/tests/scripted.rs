@@ -28,7 +28,9 @@ fn catalog(names: &[&str]) -> Catalog {
 }
 
 fn value(c: &Catalog, expr: &str) -> u64 {
-    let sum = c.parse(expr).unwrap_or_else(|e| panic!("{expr}: {}", e.render(expr)));
+    let sum = c
+        .parse(expr)
+        .unwrap_or_else(|e| panic!("{expr}: {}", e.render(expr)));
     analyze_sum(&sum, &Options::default())
         .unwrap_or_else(|e| panic!("{expr}: {e}"))
         .value
@@ -160,8 +162,7 @@ fn the_graph_of_a_scripted_game_is_explored() {
     let c = catalog(&["euclid.rhai"]);
     let sum = c.parse("euclid 5 3").unwrap();
     let g = grundy::graph::explore::explore(&sum, &Context::default(), 1000).unwrap();
-    let solution =
-        grundy::graph::solve(&g.csr, &mut grundy::control::Control::none()).unwrap();
+    let solution = grundy::graph::solve(&g.csr, &mut grundy::control::Control::none()).unwrap();
     let expected = value(&c, "euclid 5 3");
     assert_eq!(solution.finite_value(0), Some(expected as u32));
 }
@@ -178,9 +179,15 @@ fn run_error(source: &str, expr: &str) -> String {
         Err(e) => return e.message,
     };
     let ctx = Context::new(grundy::sum::Engine::Fast, Limits::DEFAULT);
-    analyze_sum(&sum, &Options { misere: false, context: ctx })
-        .unwrap_err()
-        .to_string()
+    analyze_sum(
+        &sum,
+        &Options {
+            misere: false,
+            context: ctx,
+        },
+    )
+    .unwrap_err()
+    .to_string()
 }
 
 #[test]
@@ -196,10 +203,20 @@ fn script_errors_name_the_line_and_column() {
     assert!(e.contains("test.rhai:3:"), "{e}");
     assert!(e.contains("nothing_here"), "{e}");
     assert!(compile_error("fn moves(p) { [] }").message.contains("NAME"));
-    assert!(compile_error("const NAME = \"x\";").message.contains("fn moves"));
-    assert!(compile_error("const NAME = \"1x\"; fn moves(p) { [] }").message.contains("not a rule name"));
+    assert!(
+        compile_error("const NAME = \"x\";")
+            .message
+            .contains("fn moves")
+    );
+    assert!(
+        compile_error("const NAME = \"1x\"; fn moves(p) { [] }")
+            .message
+            .contains("not a rule name")
+    );
     let mut c = Catalog::new();
-    let e = c.load_script("const NAME = \"nim\"; fn moves(p) { [] }", "t.rhai").unwrap_err();
+    let e = c
+        .load_script("const NAME = \"nim\"; fn moves(p) { [] }", "t.rhai")
+        .unwrap_err();
     assert!(e.message.contains("built-in"), "{e}");
 }
 
@@ -207,7 +224,10 @@ fn script_errors_name_the_line_and_column() {
 fn runaway_scripts_are_stopped_with_a_clear_error() {
     let e = run_error("const NAME = \"x\"; fn moves(p) { loop { } }", "x 3");
     assert!(e.contains("limit of 1000000 operations"), "{e}");
-    let e = run_error("const NAME = \"x\"; fn f(n) { f(n + 1) } fn moves(p) { f(0) }", "x 3");
+    let e = run_error(
+        "const NAME = \"x\"; fn f(n) { f(n + 1) } fn moves(p) { f(0) }",
+        "x 3",
+    );
     assert!(e.contains("nest deeper"), "{e}");
     let e = compile_error("const NAME = \"x\"; while true { } fn moves(p) { [] }");
     assert!(e.message.contains("operations"), "{e}");
@@ -220,7 +240,10 @@ fn runaway_scripts_are_stopped_with_a_clear_error() {
 fn bad_moves_are_named() {
     let e = run_error("const NAME = \"x\"; fn moves(p) { [1.5] }", "x 3");
     assert!(e.contains("f64"), "{e}");
-    let e = run_error("const NAME = \"x\"; const HEAP = true; fn moves(p) { [\"a\"] }", "x 3");
+    let e = run_error(
+        "const NAME = \"x\"; const HEAP = true; fn moves(p) { [\"a\"] }",
+        "x 3",
+    );
     assert!(e.contains("heap rule"), "{e}");
     let e = run_error("const NAME = \"x\"; fn moves(p) { 5 }", "x 3");
     assert!(e.contains("must return an array"), "{e}");
@@ -244,10 +267,7 @@ fn scripts_cannot_touch_files() {
             Err(e) => assert!(e.line.is_some(), "{call}: {e}"),
             Ok(_) => {
                 let e = run_error(&source, "x 1");
-                assert!(
-                    e.contains("not found") || e.contains("eval"),
-                    "{call}: {e}"
-                );
+                assert!(e.contains("not found") || e.contains("eval"), "{call}: {e}");
             }
         }
     }

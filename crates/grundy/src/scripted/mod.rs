@@ -111,10 +111,7 @@ impl ScriptGame {
             .iter()
             .map(|d| {
                 let q = Pos::from_dynamic(d).map_err(|what| {
-                    ScriptError::new(
-                        self.script.origin(),
-                        format!("moves({p}) returned {what}"),
-                    )
+                    ScriptError::new(self.script.origin(), format!("moves({p}) returned {what}"))
                 })?;
                 if self.heap && !is_heaps(&q) {
                     return Err(ScriptError::new(

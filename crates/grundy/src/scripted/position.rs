@@ -33,13 +33,13 @@ impl Pos {
     }
 
     fn convert(value: &Dynamic, depth: usize) -> Result<Pos, String> {
-        if let Some(i) = value.clone().try_cast::<i64>() {
+        if let Ok(i) = value.as_int() {
             return Ok(Pos::Int(i));
         }
-        if let Some(b) = value.clone().try_cast::<bool>() {
+        if let Ok(b) = value.as_bool() {
             return Ok(Pos::Bool(b));
         }
-        if let Some(c) = value.clone().try_cast::<char>() {
+        if let Ok(c) = value.as_char() {
             return Ok(Pos::Char(c));
         }
         if value.is_string() {
@@ -49,7 +49,9 @@ impl Pos {
             if depth >= MAX_DEPTH {
                 return Err(format!("arrays nested deeper than {MAX_DEPTH} levels"));
             }
-            let array = value.read_lock::<Array>().ok_or("an array in use elsewhere")?;
+            let array = value
+                .read_lock::<Array>()
+                .ok_or("an array in use elsewhere")?;
             return array
                 .iter()
                 .map(|v| Self::convert(v, depth + 1))
