@@ -3,12 +3,12 @@
 //! The Python package (`python/grundy/__init__.py`) wraps these functions in classes with
 //! attributes, docstrings and `to_dict()`; this module does the work through the `grundy`
 //! library and nothing else:
-//! - [`expr`]: expressions (analysis, nim-sequences, rules) and game graphs, computed on a
+//! - `expr`: expressions (analysis, nim-sequences, rules) and game graphs, computed on a
 //!   worker thread with the GIL released, and cancelled through the work budget when Python
 //!   has a pending signal (Ctrl-C);
-//! - [`pygame`]: games whose moves come from Python callables, solved by the library's
+//! - `pygame`: games whose moves come from Python callables, solved by the library's
 //!   engines (memoised search, misère search, the loopy-graph solver);
-//! - [`nimber`]: the `Nimber` class (nim-sum `^`, nim-product `*`).
+//! - `nimber`: the `Nimber` class (nim-sum `^`, nim-product `*`).
 
 use pyo3::prelude::*;
 
