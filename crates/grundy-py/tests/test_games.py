@@ -174,3 +174,14 @@ def test_ctrl_c_interrupts_long_computations():
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+
+
+def test_heap_game_plot(tmp_path):
+    squares = grundy.heap_game(lambda n: [n - k * k for k in range(1, int(n**0.5) + 1)], "square")
+    path = squares.plot(tmp_path / "square.svg", to=200)
+    assert open(path).read().startswith("<svg")
+    with pytest.raises(ValueError, match="svg"):
+        squares.plot(tmp_path / "square.png", to=10)
+    s = squares.sequence(to=267)
+    published = [0, 2, 5, 7, 10, 12, 15, 17, 20, 22, 34, 39, 44, 52, 57, 62, 65, 67, 72, 85, 95]
+    assert [n for n, v in enumerate(s.values) if v == 0][: len(published)] == published
