@@ -2,7 +2,7 @@
 
 use crate::front::{self, LIMIT_FLAGS, Watch};
 use crate::{Failure, emit};
-use grundy::analysis::{AnalyzeError, analyze};
+use grundy::analysis::{AnalyzeError, analyze_sum};
 use grundy::control::{Budget, Limits};
 use grundy::sum::{Context, Engine};
 use grundy::{Analysis, Options};
@@ -43,6 +43,9 @@ pub struct Args {
     /// The most memory one table may take, in MiB [default: 4096].
     #[arg(long, value_name = "MIB")]
     max_memory: Option<u64>,
+    /// Load a rule script (Rhai) whose rule the expression may use; may be repeated.
+    #[arg(long, value_name = "FILE")]
+    rules: Vec<std::path::PathBuf>,
 }
 
 impl Args {
@@ -105,7 +108,11 @@ pub fn run(args: Args) -> Result<(), Failure> {
         },
     };
     let watch = Watch::new("analysing".to_owned(), &budget);
-    let result = analyze(&text, &options);
+    let catalog = crate::script_rules::catalog(&args.rules)?;
+    let result = catalog
+        .parse(&text)
+        .map_err(AnalyzeError::from)
+        .and_then(|sum| Ok(analyze_sum(&sum, &options)?));
     drop(watch);
     if budget.is_cancelled() {
         return Err(front::interrupted());

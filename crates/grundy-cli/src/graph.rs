@@ -77,6 +77,9 @@ pub struct Args {
     /// The most memory the graph may take, in MiB (default: 90% of the available memory).
     #[arg(long, value_name = "MIB")]
     max_memory: Option<u64>,
+    /// With --expr: load a rule script (Rhai) whose rule the expression may use.
+    #[arg(long, value_name = "FILE", requires = "expr")]
+    rules: Vec<PathBuf>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -223,7 +226,8 @@ pub fn run(args: Args) -> Result<(), Failure> {
     let cancel = front::interrupt_flag()?;
     let expr = args.expr.as_ref().map(|words| words.join(" "));
     let (graph, file_tokens) = if let Some(expr) = &expr {
-        let sum = grundy::catalog::parse(expr)
+        let sum = crate::script_rules::catalog(&args.rules)?
+            .parse(expr)
             .map_err(|e| Failure::input(format!("invalid expression\n{}", e.render(expr))))?;
         let limits = Limits {
             max_positions: args.max_positions,

@@ -6,6 +6,7 @@ mod front;
 mod graph;
 mod play;
 mod quotient;
+mod script_rules;
 mod sequence;
 mod serve;
 

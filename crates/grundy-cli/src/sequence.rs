@@ -65,12 +65,20 @@ pub struct Args {
     /// Misère play: the genus of each heap size and where the game stops being tame.
     #[arg(long, conflicts_with_all = ["prove", "csv", "plot", "stats", "checkpoint"])]
     misere: bool,
+    /// Load a rule script (Rhai); RULE may then name its heap rule (--to, --json, --csv and
+    /// --plot apply; its period is reported as apparent).
+    #[arg(long, value_name = "FILE")]
+    rules: Vec<PathBuf>,
 }
 
 /// The values computed without --to or --prove: g(0) to g(DEFAULT_TO).
 const DEFAULT_TO: u64 = 100;
 
 pub fn run(args: Args) -> Result<(), Failure> {
+    if let Some(rule) = crate::script_rules::find(&args.rules, &args.rule)? {
+        let plot = args.plot.as_deref();
+        return crate::script_rules::sequence(&rule, args.to, args.json, args.csv, plot);
+    }
     let rule = HeapRule::parse(&args.rule)
         .map_err(|e| Failure::input(format!("invalid rule\n{}", e.render(&args.rule))))?;
     if args.misere {

@@ -12,9 +12,27 @@
 //! assert_eq!(err.span, 6..7);
 //! assert!(grundy::catalog::find_rule("kayles").is_some());
 //! ```
+//!
+//! Rules can also come from scripts ([`crate::scripted`]): a [`Catalog`] holds the built-in
+//! rules and the scripts loaded into it, and parses expressions that use both.
+//!
+//! ```
+//! use grundy::catalog::Catalog;
+//! let mut catalog = Catalog::new();
+//! catalog.load_script(
+//!     "const NAME = \"take13\"; const HEAP = true;
+//!      fn moves(n) { [1, 3].filter(|k| k <= n).map(|k| n - k) }",
+//!     "take13.rhai",
+//! ).unwrap();
+//! let sum = catalog.parse("take13 4 5 + nim 2").unwrap();
+//! assert_eq!(sum.to_string(), "take13 4 5 + nim 2");
+//! assert!(grundy::catalog::parse("take13 4").is_err()); // not a built-in rule
+//! ```
 
 use crate::expr::{ExprError, Rule, Spec, parse_spec};
+use crate::scripted::{ScriptError, ScriptLimits, ScriptRule};
 use crate::sum::Sum;
+use std::sync::Arc;
 
 /// Every rule the language knows, family by family.
 pub fn rules() -> impl Iterator<Item = &'static Rule> {
@@ -35,24 +53,115 @@ pub fn find_rule(name: &str) -> Option<&'static Rule> {
     rules().find(|r| if literal { r.literal } else { r.name == name })
 }
 
-/// Parses and checks an expression.
+/// Parses and checks an expression against the built-in rules.
 pub fn parse(text: &str) -> Result<Sum, ExprError> {
-    check(&parse_spec(text)?)
+    Catalog::new().parse(text)
 }
 
-/// Checks a parsed expression against the rules, term by term.
+/// Checks a parsed expression against the built-in rules, term by term.
 pub fn check(spec: &Spec) -> Result<Sum, ExprError> {
-    let mut components = Vec::new();
-    for term in &spec.terms {
-        let rule = find_rule(&term.rule.value).ok_or_else(|| {
-            let known: Vec<&str> = rules().map(|r| r.name).collect();
-            ExprError::new(
-                term.rule.span.clone(),
-                format!("unknown rule `{}`", crate::expr::shorten(&term.rule.value)),
-            )
-            .with_help(format!("known rules: {}", known.join(", ")))
-        })?;
-        components.extend((rule.build)(term)?);
+    Catalog::new().check(spec)
+}
+
+/// The built-in rules and the rule scripts loaded: what an expression may use.
+#[derive(Clone, Debug, Default)]
+pub struct Catalog {
+    scripts: Vec<Arc<ScriptRule>>,
+}
+
+impl Catalog {
+    /// The built-in rules alone.
+    pub fn new() -> Self {
+        Catalog::default()
     }
-    Ok(Sum::new(components))
+
+    /// Compiles a rule script and adds its rule, under the default limits; `origin` (usually
+    /// the file name) names it in messages. A name already taken is an error.
+    pub fn load_script(
+        &mut self,
+        source: &str,
+        origin: &str,
+    ) -> Result<Arc<ScriptRule>, ScriptError> {
+        self.load_script_with(source, origin, ScriptLimits::DEFAULT)
+    }
+
+    /// [`Catalog::load_script`] under these limits.
+    pub fn load_script_with(
+        &mut self,
+        source: &str,
+        origin: &str,
+        limits: ScriptLimits,
+    ) -> Result<Arc<ScriptRule>, ScriptError> {
+        let rule = ScriptRule::compile(source, origin, limits)?;
+        if find_rule(rule.name()).is_some() {
+            return Err(ScriptError::new(
+                origin,
+                format!(
+                    "`{}` is a built-in rule; give the script another NAME",
+                    rule.name()
+                ),
+            ));
+        }
+        if let Some(other) = self.script(rule.name()) {
+            return Err(ScriptError::new(
+                origin,
+                format!("`{}` is already defined by {}", rule.name(), other.origin()),
+            ));
+        }
+        let rule = Arc::new(rule);
+        self.scripts.push(Arc::clone(&rule));
+        Ok(rule)
+    }
+
+    /// The script rule of this name, if one is loaded.
+    pub fn script(&self, name: &str) -> Option<&Arc<ScriptRule>> {
+        self.scripts.iter().find(|r| r.name() == name)
+    }
+
+    /// The script rules loaded, in order.
+    pub fn scripts(&self) -> &[Arc<ScriptRule>] {
+        &self.scripts
+    }
+
+    /// Every rule's usage and summary: the built-in rules, then the scripts'.
+    pub fn help(&self) -> Vec<(String, String)> {
+        rules()
+            .map(|r| (r.usage.to_string(), r.summary.to_string()))
+            .chain(
+                self.scripts
+                    .iter()
+                    .map(|r| (r.usage().to_string(), r.summary().to_string())),
+            )
+            .collect()
+    }
+
+    /// Parses and checks an expression.
+    pub fn parse(&self, text: &str) -> Result<Sum, ExprError> {
+        self.check(&parse_spec(text)?)
+    }
+
+    /// Checks a parsed expression against the rules, term by term.
+    pub fn check(&self, spec: &Spec) -> Result<Sum, ExprError> {
+        let mut components = Vec::new();
+        for term in &spec.terms {
+            let name = &term.rule.value;
+            if let Some(rule) = self.script(name) {
+                components.extend(rule.build(term)?);
+                continue;
+            }
+            let rule = find_rule(name).ok_or_else(|| {
+                let known: Vec<&str> = rules()
+                    .map(|r| r.name)
+                    .chain(self.scripts.iter().map(|r| r.name()))
+                    .collect();
+                ExprError::new(
+                    term.rule.span.clone(),
+                    format!("unknown rule `{}`", crate::expr::shorten(name)),
+                )
+                .with_help(format!("known rules: {}", known.join(", ")))
+            })?;
+            components.extend((rule.build)(term)?);
+        }
+        Ok(Sum::new(components))
+    }
 }

@@ -41,6 +41,7 @@ pub mod heap;
 pub mod misere;
 pub mod nimber;
 pub mod play;
+pub mod scripted;
 pub mod solve;
 pub mod sum;
 pub mod value;

@@ -61,6 +61,12 @@ impl<G: ImpartialGame> Solver<G> {
         }
     }
 
+    /// Counts further work against `budget` instead: a solver kept between analyses keeps
+    /// its values and works under each analysis's budget in turn.
+    pub fn set_budget(&mut self, budget: &Budget) {
+        self.budget = budget.clone();
+    }
+
     /// The game being solved.
     pub fn game(&self) -> &G {
         &self.game

@@ -1,0 +1,101 @@
+//! `--rules FILE`: rule scripts loaded into the catalogue, and the nim-sequences of their heap
+//! rules (`grundy sequence --rules mygame.rhai mygame`).
+
+use crate::Failure;
+use grundy::catalog::Catalog;
+use grundy::control::{Budget, Limits};
+use grundy::heap::period::apparent_period;
+use grundy::heap::report::svg_scatter;
+use grundy::scripted::ScriptRule;
+use serde_json::json;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// The built-in rules and the scripts in `paths`.
+pub fn catalog(paths: &[PathBuf]) -> Result<Catalog, Failure> {
+    let mut catalog = Catalog::new();
+    for path in paths {
+        let source = std::fs::read_to_string(path)
+            .map_err(|e| Failure::input(format!("--rules {}: {e}", path.display())))?;
+        catalog
+            .load_script(&source, &path.display().to_string())
+            .map_err(|e| Failure::input(format!("invalid rule script\n{e}")))?;
+    }
+    Ok(catalog)
+}
+
+/// The script rule named `name` among the scripts in `paths`, if there is one.
+pub fn find(paths: &[PathBuf], name: &str) -> Result<Option<Arc<ScriptRule>>, Failure> {
+    if paths.is_empty() {
+        return Ok(None);
+    }
+    Ok(catalog(paths)?.script(name).cloned())
+}
+
+/// `grundy sequence` for a script's heap rule: g(0) to g(to), with the apparent period.
+pub fn sequence(
+    rule: &ScriptRule,
+    to: Option<u64>,
+    json: bool,
+    csv: bool,
+    plot: Option<&Path>,
+) -> Result<(), Failure> {
+    let to = to.unwrap_or(100);
+    let budget = Budget::new(Limits::DEFAULT);
+    let values = rule
+        .nim_sequence(to, &budget)
+        .map_err(|e| Failure::compute(format!("{}: {e}", rule.name())))?;
+    let period = apparent_period(&values, true);
+    if let Some(path) = plot {
+        if path.extension().and_then(|e| e.to_str()) != Some("svg") {
+            return Err(Failure::input(format!(
+                "--plot {}: plots are written as SVG; give a file name ending in .svg",
+                path.display()
+            )));
+        }
+        let title = format!("{}: g(n) for n = 0 to {to}", rule.name());
+        std::fs::write(path, svg_scatter(&values, &title))
+            .map_err(|e| Failure::compute(format!("{}: {e}", path.display())))?;
+    }
+    if json {
+        let out = json!({
+            "rules": rule.name(),
+            "computed": values.len(),
+            "values": values,
+            "period": period.as_ref().map(|p| json!({
+                "period": p.period,
+                "preperiod": p.preperiod,
+                "saltus": p.saltus,
+                "proven": false,
+                "proof": "apparent",
+            })),
+        });
+        let text =
+            serde_json::to_string_pretty(&out).map_err(|e| Failure::compute(e.to_string()))?;
+        return crate::emit(&(text + "\n"));
+    }
+    let mut out = String::new();
+    if csv {
+        out.push_str("n,value\n");
+        for (n, v) in values.iter().enumerate() {
+            out.push_str(&format!("{n},{v}\n"));
+        }
+        return crate::emit(&out);
+    }
+    out.push_str(&format!("{}: g(0) to g({to})\n", rule.name()));
+    let width = values.iter().max().map_or(1, |m| m.to_string().len());
+    let index_width = values.len().to_string().len();
+    for (row, chunk) in values.chunks(10).enumerate() {
+        let line: Vec<String> = chunk.iter().map(|v| format!("{v:>width$}")).collect();
+        out.push_str(&format!(
+            "{:>index_width$}:  {}\n",
+            row * 10,
+            line.join(" ")
+        ));
+    }
+    match period {
+        Some(p) => out.push_str(&format!("{p}\n")),
+        None => out.push_str("no period found in the values computed\n"),
+    }
+    crate::emit(&out)
+}

@@ -1,0 +1,39 @@
+//! `grundy._grundy`: the native half of the Python package `grundy`.
+//!
+//! The Python package (`python/grundy/__init__.py`) wraps these functions in classes with
+//! attributes, docstrings and `to_dict()`; this module does the work through the `grundy`
+//! library and nothing else:
+//! - `expr`: expressions (analysis, nim-sequences, rules) and game graphs, computed on a
+//!   worker thread with the GIL released, and cancelled through the work budget when Python
+//!   has a pending signal (Ctrl-C);
+//! - `pygame`: games whose moves come from Python callables, solved by the library's
+//!   engines (memoised search, misère search, the loopy-graph solver);
+//! - `nimber`: the `Nimber` class (nim-sum `^`, nim-product `*`).
+
+use pyo3::prelude::*;
+
+mod errors;
+mod expr;
+mod nimber;
+mod pygame;
+mod run;
+
+/// The native module.
+#[pymodule]
+fn _grundy(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    m.add("GrundyError", py.get_type::<errors::GrundyError>())?;
+    m.add("ExpressionError", py.get_type::<errors::ExpressionError>())?;
+    m.add("ScriptError", py.get_type::<errors::ScriptError>())?;
+    m.add("LimitError", py.get_type::<errors::LimitError>())?;
+    m.add("AnalysisError", py.get_type::<errors::AnalysisError>())?;
+    m.add_class::<nimber::Nimber>()?;
+    m.add_function(wrap_pyfunction!(expr::analyze_json, m)?)?;
+    m.add_function(wrap_pyfunction!(expr::sequence_json, m)?)?;
+    m.add_function(wrap_pyfunction!(expr::rules, m)?)?;
+    m.add_function(wrap_pyfunction!(expr::solve_graph, m)?)?;
+    m.add_function(wrap_pyfunction!(expr::svg_plot, m)?)?;
+    m.add_function(wrap_pyfunction!(pygame::analyze_game, m)?)?;
+    m.add_function(wrap_pyfunction!(pygame::heap_sequence, m)?)?;
+    Ok(())
+}

@@ -1,0 +1,112 @@
+"""Expressions, sequences, nimbers and graphs: the package against the command line."""
+
+import pytest
+
+import grundy
+from conftest import EXAMPLES
+
+
+@pytest.mark.parametrize(
+    "expr,misere",
+    [
+        ("kayles 10 + nim 3", False),
+        ("nim 13 12 8", False),
+        ("nim 3 4 5", True),
+        ("wythoff 3 5 + 0.137 20 + sub(1,3,4) 100", False),
+        ("hackenbush 0-1 1-2 1-3 + mock-turtles 0 3 5", False),
+        ("0", False),
+    ],
+)
+def test_analyze_equals_the_cli_json(cli, expr, misere):
+    a = grundy.analyze(expr, misere=misere)
+    args = ["analyze", "--json", expr] + (["--misere"] if misere else [])
+    assert a.to_dict() == cli(*args)
+
+
+def test_analysis_attributes():
+    a = grundy.analyze("kayles 10 + nim 3")
+    assert a.value == 1 and a.outcome == "N"
+    assert a.components[1].expression == "nim 3"
+    for m in a.winning_moves:
+        assert grundy.analyze(m.result).value == 0
+    assert any("nim-sum" in line for line in a.explanation)
+
+
+def test_expression_errors_carry_the_located_message():
+    with pytest.raises(grundy.ExpressionError) as e:
+        grundy.analyze("nim 3 + nmi 4")
+    assert "^^^ unknown rule `nmi`" in str(e.value)
+    assert e.value.span == (8, 11)
+    assert isinstance(e.value, grundy.GrundyError)
+
+
+def test_limits_raise_limit_error():
+    with pytest.raises(grundy.LimitError, match="limit"):
+        grundy.analyze("kayles 60", engine="generic", max_work=100)
+
+
+def test_sequence_equals_the_cli_json(cli):
+    s = grundy.sequence("0.137", to=300)
+    assert s.to_dict() == cli("sequence", "0.137", "--to", "300", "--json")
+    assert s.period.period == 34 and s.period.proven
+    assert int(s.values[0]) == 0 and len(s.values) == 301
+
+
+def test_sequence_values_are_numpy_when_numpy_is_installed():
+    s = grundy.sequence("kayles", to=50)
+    try:
+        import numpy
+    except ImportError:
+        assert isinstance(s.values, list)
+    else:
+        assert isinstance(s.values, numpy.ndarray)
+
+
+def test_nimber_arithmetic():
+    N = grundy.Nimber
+    assert N(2) * N(3) == N(1)
+    assert N(4) * N(4) == N(6)
+    assert N(13) ^ N(12) ^ 8 == N(9)
+    assert int(N(7)) == 7 and repr(N(7)) == "Nimber(7)" and str(N(7)) == "*7"
+    assert N(7) * N(7).inverse() == N(1)
+    assert {N(3): "x"}[N(3)] == "x"
+    with pytest.raises(ValueError):
+        N(-1)
+    with pytest.raises(ZeroDivisionError):
+        N(0).inverse()
+
+
+def test_graphs_finite_and_loopy():
+    s = grundy.graph([(1, 2), (2, 3)]).solve()
+    assert (s[3].value, s[2].value, s[1].value) == (0, 1, 0)
+    assert s[1].outcome == "P" and s.acyclic
+    s = grundy.graph([("a", "b"), ("b", "a"), ("b", "c")]).solve()
+    assert s["b"].outcome == "N" and s["a"].outcome == "P"
+    loop = grundy.graph([("x", "y"), ("y", "x")]).solve()
+    assert loop["x"].outcome == "D" and loop["x"].value is None and str(loop["x"]) == "∞()"
+
+
+def test_rule_scripts_from_python(cli):
+    euclid = EXAMPLES / "euclid.rhai"
+    a = grundy.analyze("euclid 21 13 + nim 4", rules=euclid)
+    assert a.to_dict() == cli("analyze", "--json", "--rules", str(euclid), "euclid 21 13 + nim 4")
+    s = grundy.sequence("square", to=40, rules=[EXAMPLES / "subtract-square.rhai"])
+    assert [n for n, v in enumerate(s.values) if v == 0][:6] == [0, 2, 5, 7, 10, 12]
+    with pytest.raises(grundy.ScriptError, match="3:"):
+        grundy.analyze("x 1", rules=_write("bad.rhai", 'const NAME = "x";\nfn moves(p) {\n [p +]\n}'))
+
+
+def _write(name, text):
+    import tempfile, os
+
+    path = os.path.join(tempfile.mkdtemp(), name)
+    with open(path, "w") as f:
+        f.write(text)
+    return path
+
+
+def test_the_docstring_examples_run():
+    import doctest
+
+    failures, tried = doctest.testmod(grundy)
+    assert tried > 10 and failures == 0

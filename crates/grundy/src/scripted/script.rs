@@ -1,0 +1,193 @@
+//! The sandboxed Rhai engine that runs rule scripts, and its errors with line and column.
+//!
+//! The engine is built with Rhai's `no_module` feature (no `import`, so no file is ever
+//! read) and has no file, network, process or clock functions: a script can only compute.
+//! `print` and `debug` go nowhere (the library never prints), `eval` is disabled, and every
+//! call runs under limits: operations per call, call depth and expression depth. A script that loops or recurses forever is stopped by them.
+
+use rhai::{AST, CallFnOptions, Dynamic, Engine, EvalAltResult, ParseError, Scope};
+use std::fmt;
+
+/// The limits every call into a script runs under.
+///
+/// The sizes of strings, arrays and maps are not limited separately: Rhai checks them by
+/// walking the whole value after every change, which makes a loop that pushes n moves cost
+/// n² (75 s instead of 1 s for Kayles to heap 2000). The operation limit bounds what a call
+/// builds, except data that doubles itself (`a += a`), which the script's author would have to
+/// write on purpose.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ScriptLimits {
+    /// The most Rhai operations in one call (one call lists the moves of one position).
+    pub max_operations: u64,
+    /// The deepest nesting of function calls (recursion).
+    pub max_call_levels: usize,
+}
+
+impl ScriptLimits {
+    /// One million operations per call (some tens of milliseconds), 64 nested calls.
+    pub const DEFAULT: ScriptLimits = ScriptLimits {
+        max_operations: 1_000_000,
+        max_call_levels: 64,
+    };
+}
+
+impl Default for ScriptLimits {
+    fn default() -> Self {
+        ScriptLimits::DEFAULT
+    }
+}
+
+/// An error in a rule script: where (file, line, column where known) and what.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub struct ScriptError {
+    /// The script's name, usually its file name.
+    pub origin: String,
+    /// The line (from 1), where known.
+    pub line: Option<usize>,
+    /// The column (from 1), where known.
+    pub column: Option<usize>,
+    /// What went wrong.
+    pub message: String,
+}
+
+impl ScriptError {
+    /// An error without a place in the script.
+    pub fn new(origin: &str, message: impl Into<String>) -> Self {
+        ScriptError {
+            origin: origin.to_string(),
+            line: None,
+            column: None,
+            message: message.into(),
+        }
+    }
+
+    fn at(origin: &str, pos: rhai::Position, message: impl Into<String>) -> Self {
+        ScriptError {
+            origin: origin.to_string(),
+            line: pos.line(),
+            column: pos.position(),
+            message: message.into(),
+        }
+    }
+}
+
+/// `euclid.rhai:4:17: message`, or `euclid.rhai: message` without a place.
+impl fmt::Display for ScriptError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.origin)?;
+        if let Some(line) = self.line {
+            write!(f, ":{line}")?;
+            if let Some(column) = self.column {
+                write!(f, ":{column}")?;
+            }
+        }
+        write!(f, ": {}", self.message)
+    }
+}
+
+/// A compiled script in its sandbox.
+pub struct Script {
+    engine: Engine,
+    ast: AST,
+    origin: String,
+    limits: ScriptLimits,
+}
+
+impl fmt::Debug for Script {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Script")
+            .field("origin", &self.origin)
+            .field("limits", &self.limits)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Script {
+    /// Compiles `source`; `origin` names it in messages.
+    pub fn compile(source: &str, origin: &str, limits: ScriptLimits) -> Result<Self, ScriptError> {
+        let mut engine = Engine::new();
+        engine
+            .set_max_operations(limits.max_operations)
+            .set_max_call_levels(limits.max_call_levels)
+            .set_max_expr_depths(64, 64)
+            .set_max_variables(10_000)
+            .set_max_functions(10_000);
+        engine.on_print(|_| {});
+        engine.on_debug(|_, _, _| {});
+        engine.disable_symbol("eval");
+        let ast = engine.compile(source).map_err(|e: ParseError| {
+            ScriptError::at(origin, e.position(), e.err_type().to_string())
+        })?;
+        Ok(Script {
+            engine,
+            ast,
+            origin: origin.to_string(),
+            limits,
+        })
+    }
+
+    /// The script's name in messages.
+    pub fn origin(&self) -> &str {
+        &self.origin
+    }
+
+    /// Runs the top level of the script once and returns its variables and constants.
+    pub fn globals(&self) -> Result<Vec<(String, Dynamic)>, ScriptError> {
+        let mut scope = Scope::new();
+        self.engine
+            .run_ast_with_scope(&mut scope, &self.ast)
+            .map_err(|e| self.runtime_error(&e, None))?;
+        Ok(scope
+            .iter()
+            .map(|(name, _, value)| (name.to_string(), value))
+            .collect())
+    }
+
+    /// Whether the script defines `name` with `arity` parameters.
+    pub fn defines(&self, name: &str, arity: usize) -> bool {
+        self.ast
+            .iter_functions()
+            .any(|f| f.name == name && f.params.len() == arity)
+    }
+
+    /// Calls the script's function `name` with one argument.
+    pub fn call(&self, name: &str, argument: Dynamic) -> Result<Dynamic, ScriptError> {
+        let options = CallFnOptions::new().eval_ast(false).rewind_scope(true);
+        self.engine
+            .call_fn_with_options::<Dynamic>(
+                options,
+                &mut Scope::new(),
+                &self.ast,
+                name,
+                (argument,),
+            )
+            .map_err(|e| self.runtime_error(&e, Some(name)))
+    }
+
+    fn runtime_error(&self, error: &EvalAltResult, function: Option<&str>) -> ScriptError {
+        let inner = error.unwrap_inner();
+        let pos = inner.position();
+        let place = function.map(|f| format!(" (in `{f}`)")).unwrap_or_default();
+        let message = match inner {
+            EvalAltResult::ErrorTooManyOperations(_) => format!(
+                "the script ran past its limit of {} operations in one call{place}: does it \
+                 loop forever?",
+                self.limits.max_operations
+            ),
+            EvalAltResult::ErrorStackOverflow(_) => format!(
+                "function calls nest deeper than {} levels{place}: does it recurse forever?",
+                self.limits.max_call_levels
+            ),
+            other => {
+                let text = other.to_string();
+                let text = if pos.is_none() {
+                    text.as_str()
+                } else {
+                    text.strip_suffix(&format!(" ({pos})")).unwrap_or(&text)
+                };
+                format!("{text}{place}")
+            }
+        };
+        ScriptError::at(&self.origin, pos, message)
+    }
+}
