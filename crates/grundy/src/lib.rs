@@ -27,6 +27,7 @@
 //! - [`analysis`]: value, outcome, every winning move and the reason.
 
 pub mod analysis;
+pub mod boards;
 pub mod catalog;
 pub mod classic;
 pub mod coins;
@@ -37,6 +38,7 @@ pub mod graph;
 pub mod hackenbush;
 pub mod heap;
 pub mod nimber;
+pub mod search;
 pub mod solve;
 pub mod sum;
 pub mod value;
