@@ -35,7 +35,14 @@ pub enum Board {
 
 /// Whether `text` is written as a board (`RxC`, or rows of `.` and `#` joined by `/`).
 pub fn looks_like_board(text: &str) -> bool {
-    text.contains('x') || text.chars().all(|c| matches!(c, '.' | '#' | '/'))
+    is_rect(text) || text.chars().all(|c| matches!(c, '.' | '#' | '/'))
+}
+
+/// Whether `text` is written `RxC` (a number first, then `x`).
+fn is_rect(text: &str) -> bool {
+    text.starts_with(|c: char| c.is_ascii_digit())
+        && text.matches('x').count() == 1
+        && text.chars().all(|c| c.is_ascii_digit() || c == 'x')
 }
 
 impl Board {
@@ -43,7 +50,7 @@ impl Board {
     pub fn parse(arg: &Spanned<String>) -> Result<Board, ExprError> {
         let text = arg.value.as_str();
         let at = |i: usize, len: usize| arg.span.start + i..arg.span.start + i + len;
-        if let Some(x) = text.find('x') {
+        if let Some(x) = text.find('x').filter(|_| is_rect(text)) {
             let side = |s: &str, off: usize, what: &str| {
                 let n = parse_u64(
                     &Spanned {
@@ -81,7 +88,9 @@ impl Board {
                     _ => {
                         return Err(ExprError::new(
                             at(offset + i, ch.len_utf8()),
-                            format!("`{ch}` is not a cell: write `.` for a free cell, `#` for a blocked one"),
+                            format!(
+                                "`{ch}` is not a cell: write `.` for a free cell, `#` for a blocked one"
+                            ),
                         ));
                     }
                 }
@@ -192,7 +201,9 @@ impl BoardGame {
         let (cols, free) = self.board.cells().ok_or_else(|| {
             AnalysisError::unsupported(
                 self,
-                format!("the board is too large to list its moves (more than {MAX_LISTED_CELLS} cells)"),
+                format!(
+                    "the board is too large to list its moves (more than {MAX_LISTED_CELLS} cells)"
+                ),
             )
         })?;
         ctx.budget
@@ -213,7 +224,10 @@ impl BoardGame {
                             let mut next = free.clone();
                             next[i] = false;
                             next[j] = false;
-                            out.push((format!("domino {}-{}", name(i), name(j)), self.with(cols, next)));
+                            out.push((
+                                format!("domino {}-{}", name(i), name(j)),
+                                self.with(cols, next),
+                            ));
                         }
                     }
                 }
@@ -322,10 +336,14 @@ impl Component for BoardGame {
     }
 
     fn moves_to_value(&self, target: Nimber, ctx: &Context) -> Result<Vec<Move>, AnalysisError> {
-        let game = GridGame::new(self.rule);
-        if ctx.engine == Engine::Generic || self.board.mask().is_none() {
+        if self.board.mask().is_none() {
+            // The boards a move leaves are as large: their values are out of reach too.
+            return Err(self.too_big());
+        }
+        if ctx.engine == Engine::Generic {
             return moves_to_value_by_search(self, target, ctx);
         }
+        let game = GridGame::new(self.rule);
         let Ok(target) = u32::try_from(target.0) else {
             return Ok(Vec::new());
         };
@@ -381,7 +399,10 @@ impl Component for BoardGame {
                     GridRule::Cram => "Dawson's Kayles (0.07)",
                     GridRule::NodeKayles => "Dawson's chess (0.137)",
                 };
-                notes.push(format!("{name}: a single row is {game} on a heap of {}.", rows.max(cols)));
+                notes.push(format!(
+                    "{name}: a single row is {game} on a heap of {}.",
+                    rows.max(cols)
+                ));
             }
         }
         notes

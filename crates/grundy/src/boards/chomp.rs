@@ -74,7 +74,9 @@ impl ChompBoard {
                     let span = arg.span.start + off..arg.span.start + off + part.len();
                     return Err(ExprError::new(
                         span,
-                        format!("row lengths never increase (this row has {n}, the one above {prev})"),
+                        format!(
+                            "row lengths never increase (this row has {n}, the one above {prev})"
+                        ),
                     ));
                 }
             }
@@ -232,7 +234,9 @@ impl Chomp {
         let rows = self.board.rows().ok_or_else(|| {
             AnalysisError::unsupported(
                 self,
-                format!("the position is too large to list its moves (more than {MAX_LISTED} squares)"),
+                format!(
+                    "the position is too large to list its moves (more than {MAX_LISTED} squares)"
+                ),
             )
         })?;
         let mut out = Vec::new();
@@ -248,7 +252,12 @@ impl Chomp {
                     .filter(|&len| len > 0)
                     .collect();
                 let d = format!("bite ({},{})", r + 1, c + 1);
-                out.push((d, Chomp { board: ChompBoard::Rows(next).normalized() }));
+                out.push((
+                    d,
+                    Chomp {
+                        board: ChompBoard::Rows(next).normalized(),
+                    },
+                ));
             }
         }
         Ok(out)
@@ -256,9 +265,7 @@ impl Chomp {
 
     fn closed_form(&self) -> Option<u64> {
         match &self.board {
-            ChompBoard::Rect { rows, cols } if *rows == 1 || *cols == 1 => {
-                Some(rows.max(cols) - 1)
-            }
+            ChompBoard::Rect { rows, cols } if *rows == 1 || *cols == 1 => Some(rows.max(cols) - 1),
             ChompBoard::Rows(r) if r.len() >= 2 && r[1] == 1 => {
                 Some((r[0] - 1) ^ (r.len() as u64 - 1))
             }
@@ -319,7 +326,10 @@ impl Component for Chomp {
     }
 
     fn moves_to_value(&self, target: Nimber, ctx: &Context) -> Result<Vec<Move>, AnalysisError> {
-        if ctx.engine == Engine::Generic || self.board.key().is_none() {
+        if self.board.key().is_none() {
+            return Err(self.too_big());
+        }
+        if ctx.engine == Engine::Generic {
             return moves_to_value_by_search(self, target, ctx);
         }
         let Ok(target) = u32::try_from(target.0) else {
@@ -330,7 +340,9 @@ impl Component for Chomp {
         let mut found = Vec::new();
         for (description, c) in self.move_list()? {
             let key = c.board.key().ok_or_else(|| self.too_big())?;
-            if s.sum_is(&[key], target).map_err(|e| search_error(self, e))? {
+            if s.sum_is(&[key], target)
+                .map_err(|e| search_error(self, e))?
+            {
                 found.push(Move {
                     description,
                     result: vec![Box::new(c)],

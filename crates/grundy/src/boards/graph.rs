@@ -76,7 +76,9 @@ impl GraphGameComponent {
                     if u == v {
                         return Err(ExprError::new(
                             arg.span.clone(),
-                            format!("`{text}` joins a vertex to itself: these games take simple graphs"),
+                            format!(
+                                "`{text}` joins a vertex to itself: these games take simple graphs"
+                            ),
                         ));
                     }
                     names.extend([u, v]);
@@ -161,11 +163,20 @@ impl GraphGameComponent {
     }
 
     /// Every move, described, with the graph it leaves.
-    fn move_list(&self) -> Result<Vec<(String, Option<GraphGameComponent>)>, AnalysisError> {
+    fn move_list(
+        &self,
+        ctx: &Context,
+    ) -> Result<Vec<(String, Option<GraphGameComponent>)>, AnalysisError> {
+        let size = (self.vertices.len() + self.edges.len()) as u64;
+        ctx.budget
+            .afford(size.saturating_mul(size))
+            .map_err(|e| AnalysisError::budget(self, e))?;
         if self.vertices.len() + self.edges.len() > MAX_LISTED {
             return Err(AnalysisError::unsupported(
                 self,
-                format!("the graph is too large to list its moves (more than {MAX_LISTED} vertices and edges)"),
+                format!(
+                    "the graph is too large to list its moves (more than {MAX_LISTED} vertices and edges)"
+                ),
             ));
         }
         let n = self.vertices.len();
@@ -183,7 +194,10 @@ impl GraphGameComponent {
                     for &u in &neighbours[v] {
                         keep[u] = false;
                     }
-                    out.push((format!("take vertex {}", self.vertices[v]), self.induced(&keep)));
+                    out.push((
+                        format!("take vertex {}", self.vertices[v]),
+                        self.induced(&keep),
+                    ));
                 }
             }
             GraphRule::ArcKayles => {
@@ -420,13 +434,16 @@ impl Component for GraphGameComponent {
             .map_err(|e| AnalysisError::solve(self, e))
     }
 
-    fn moves(&self, _ctx: &Context) -> Result<Vec<Move>, AnalysisError> {
+    fn moves(&self, ctx: &Context) -> Result<Vec<Move>, AnalysisError> {
         Ok(self
-            .move_list()?
+            .move_list(ctx)?
             .into_iter()
             .map(|(description, g)| Move {
                 description,
-                result: g.into_iter().map(|g| Box::new(g) as Box<dyn Component>).collect(),
+                result: g
+                    .into_iter()
+                    .map(|g| Box::new(g) as Box<dyn Component>)
+                    .collect(),
             })
             .collect())
     }
@@ -457,13 +474,18 @@ impl Component for GraphGameComponent {
                 }
             }
         }
-        for ((description, g), set) in self.move_list()?.into_iter().zip(results) {
+        for ((description, g), set) in self.move_list(ctx)?.into_iter().zip(results) {
             let mut parts = Vec::new();
             game.split(set, |c| parts.push(c));
-            if s.sum_is(&parts, target).map_err(|e| search_error(self, e))? {
+            if s.sum_is(&parts, target)
+                .map_err(|e| search_error(self, e))?
+            {
                 found.push(Move {
                     description,
-                    result: g.into_iter().map(|g| Box::new(g) as Box<dyn Component>).collect(),
+                    result: g
+                        .into_iter()
+                        .map(|g| Box::new(g) as Box<dyn Component>)
+                        .collect(),
                 });
             }
         }

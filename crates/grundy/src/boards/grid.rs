@@ -31,7 +31,7 @@ pub enum GridRule {
 
 /// A region of free cells in canonical form: bit `r * w + c` is cell (`r`, `c`) of an
 /// `h × w` box with `h ≥ w`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Region {
     /// The cells.
     pub bits: u128,
@@ -113,7 +113,8 @@ impl GridGame {
     /// The cells of `set` that neighbour a cell of `from` (or are in it), in a stride-`w`
     /// layout.
     fn grow(&self, from: u128, set: u128, w: usize) -> u128 {
-        let vertical = from.checked_shl(w as u32).unwrap_or(0) | from.checked_shr(w as u32).unwrap_or(0);
+        let vertical =
+            from.checked_shl(w as u32).unwrap_or(0) | from.checked_shr(w as u32).unwrap_or(0);
         (from | ((from << 1) & self.not_first[w]) | ((from >> 1) & self.not_last[w]) | vertical)
             & set
     }
@@ -147,7 +148,11 @@ pub fn canonical(comp: u128, w: usize) -> Region {
     let lo = comp.trailing_zeros() as usize;
     let hi = 127 - comp.leading_zeros() as usize;
     let (r0, r1) = (lo / w, hi / w);
-    let row_mask = if w >= 128 { u128::MAX } else { (1u128 << w) - 1 };
+    let row_mask = if w >= 128 {
+        u128::MAX
+    } else {
+        (1u128 << w) - 1
+    };
     let mut span = 0u128;
     for r in r0..=r1 {
         span |= (comp >> (r * w)) & row_mask;
@@ -243,6 +248,15 @@ impl SearchGame for GridGame {
 
     fn size(&self, region: &Region) -> u32 {
         region.bits.count_ones()
+    }
+
+    /// The longest play: a domino covers two cells, a Node Kayles move takes at least one.
+    fn value_bound(&self, region: &Region) -> Option<u32> {
+        let cells = region.bits.count_ones();
+        Some(match self.rule {
+            GridRule::Cram => cells / 2,
+            GridRule::NodeKayles => cells,
+        })
     }
 
     fn known_value(&self, region: &Region) -> Option<u32> {

@@ -152,8 +152,8 @@ pub(crate) fn heap_value(
     n: u64,
     ctx: &Context,
 ) -> Result<u64, AnalysisError> {
-    let rule = HeapRule::parse(code)
-        .map_err(|e| AnalysisError::unsupported(component, e.message))?;
+    let rule =
+        HeapRule::parse(code).map_err(|e| AnalysisError::unsupported(component, e.message))?;
     Ok(HeapComponent::new(Arc::new(rule), n).value(ctx)?.0)
 }
 

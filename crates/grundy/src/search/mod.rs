@@ -70,7 +70,7 @@ pub const MAX_DEPTH: usize = 512;
 pub trait SearchGame {
     /// A component in canonical form: equal components (up to the game's symmetries) must
     /// have equal keys, and a key must be one connected part (it is never split again).
-    type Key: Copy + Eq + Hash + fmt::Debug;
+    type Key: Copy + Default + Eq + Hash + fmt::Debug;
 
     /// Every option of the component `key`, each pushed as the keys of the components it
     /// falls into ([`Options::push_option`]; no keys at all for the zero game).
@@ -79,6 +79,13 @@ pub trait SearchGame {
     /// A measure of size (cells, vertices) that shrinks with every move: of the parts of an
     /// option, the largest is the one searched last.
     fn size(&self, key: &Self::Key) -> u32;
+
+    /// An upper bound on the value of a component, if one is cheap (a value is at most the
+    /// length of the longest play). Asking whether the value is larger is answered at once.
+    fn value_bound(&self, key: &Self::Key) -> Option<u32> {
+        let _ = key;
+        None
+    }
 
     /// The value of a component known without search (a closed form), if any.
     fn known_value(&self, key: &Self::Key) -> Option<u32> {
@@ -132,8 +139,13 @@ impl<K: Copy> Options<K> {
 
     /// Option `i`, as its components.
     pub fn get(&self, i: usize) -> &[K] {
+        let (a, b) = self.range(i);
+        &self.keys[a..b]
+    }
+
+    fn range(&self, i: usize) -> (usize, usize) {
         let start = if i == 0 { 0 } else { self.ends[i - 1] as usize };
-        &self.keys[start..self.ends[i] as usize]
+        (start, self.ends[i] as usize)
     }
 
     /// Every option, as its components.
@@ -237,10 +249,21 @@ impl<'g, G: SearchGame> Searcher<'g, G> {
     /// Whether the sum of `parts` has value `n`: the values of all parts but the largest
     /// are found, and the largest is asked whether its value is `n` nim-added to theirs.
     pub fn sum_is(&mut self, parts: &[G::Key], n: u32) -> Result<bool, SearchError> {
+        let values: Vec<Option<u32>> = parts.iter().map(|p| self.known(p)).collect();
+        self.sum_is_with(parts, &values, n)
+    }
+
+    /// [`Searcher::sum_is`] with the values already known of some parts.
+    fn sum_is_with(
+        &mut self,
+        parts: &[G::Key],
+        values: &[Option<u32>],
+        n: u32,
+    ) -> Result<bool, SearchError> {
         let mut m = n;
         let mut big: Option<(u32, G::Key)> = None;
-        for p in parts {
-            if let Some(v) = self.known(p) {
+        for (p, v) in parts.iter().zip(values) {
+            if let Some(v) = v {
                 m ^= v;
                 continue;
             }
@@ -267,17 +290,51 @@ impl<'g, G: SearchGame> Searcher<'g, G> {
             .or_else(|| self.table.get(key).and_then(|k| k.value))
     }
 
+    /// The value of a component: its options are listed once, then searched for an option
+    /// of value 0, 1, 2, ... until a value is missing.
     fn nimber(&mut self, key: G::Key) -> Result<u32, SearchError> {
         if let Some(v) = self.known(&key) {
             return Ok(v);
         }
+        let stored = self.table.get(&key).unwrap_or_default();
+        let options = self.expand(&key)?;
+        let start = self.nodes;
         let mut k = 0;
-        loop {
-            if self.is_value(key, k, true)? {
-                return Ok(k);
+        let result = loop {
+            if stored.excludes(k) {
+                k += 1;
+                continue;
             }
-            k += 1;
+            match self.search_options(k, &options) {
+                Err(e) => break Err(e),
+                Ok(Found::Value(v)) => break Ok(v),
+                Ok(Found::NoneOfValue) => break Ok(k),
+                Ok(Found::OptionOfValue) => k += 1,
+            }
+        };
+        self.release(options);
+        let v = result?;
+        self.set_value(key, v, self.nodes - start + 1)?;
+        Ok(v)
+    }
+
+    /// Lists the options of `key`, counting one node of work.
+    fn expand(&mut self, key: &G::Key) -> Result<Options<G::Key>, SearchError> {
+        if self.depth >= MAX_DEPTH {
+            return Err(SearchError::TooDeep { limit: MAX_DEPTH });
         }
+        self.budget.charge(1)?;
+        self.nodes += 1;
+        self.depth += 1;
+        let mut options = self.pool.pop().unwrap_or_default();
+        options.clear();
+        self.game.options(key, &mut options);
+        Ok(options)
+    }
+
+    fn release(&mut self, options: Options<G::Key>) {
+        self.depth -= 1;
+        self.pool.push(options);
     }
 
     fn store(&mut self, key: G::Key, known: Knowledge, work: u64) -> Result<(), SearchError> {
@@ -313,24 +370,15 @@ impl<'g, G: SearchGame> Searcher<'g, G> {
         if let Some(v) = stored.value {
             return Ok(v == n);
         }
-        if stored.excludes(n) {
+        if stored.excludes(n) || self.game.value_bound(&key).is_some_and(|b| n > b) {
             return Ok(false);
         }
         let lower_done = lower_done || stored.excludes_all_below(n);
-        if self.depth >= MAX_DEPTH {
-            return Err(SearchError::TooDeep { limit: MAX_DEPTH });
-        }
-        self.budget.charge(1)?;
-        self.nodes += 1;
         let start = self.nodes;
-        self.depth += 1;
-        let mut options = self.pool.pop().unwrap_or_default();
-        options.clear();
-        self.game.options(&key, &mut options);
-        let found = self.search_options(key, n, &options);
-        self.pool.push(options);
-        self.depth -= 1;
-        let work = self.nodes - start + 1;
+        let options = self.expand(&key)?;
+        let found = self.search_options(n, &options);
+        self.release(options);
+        let work = self.nodes - start;
         match found? {
             Found::Value(v) => {
                 self.set_value(key, v, work)?;
@@ -351,26 +399,21 @@ impl<'g, G: SearchGame> Searcher<'g, G> {
         }
     }
 
-    /// Searches the options of `key` for one of value `n`.
-    fn search_options(
-        &mut self,
-        key: G::Key,
-        n: u32,
-        options: &Options<G::Key>,
-    ) -> Result<Found, SearchError> {
+    /// Searches the options for one of value `n`.
+    fn search_options(&mut self, n: u32, options: &Options<G::Key>) -> Result<Found, SearchError> {
         // Pass 1: options whose parts are all known.
         let mut seen = vec![0u64; options.len() / 64 + 1];
+        let mut values: Vec<Option<u32>> = Vec::with_capacity(options.keys.len());
         let mut all_known = true;
         for parts in options.iter() {
             let mut v = 0;
             let mut known = true;
             for p in parts {
-                match self.known(p) {
+                let x = self.known(p);
+                values.push(x);
+                match x {
                     Some(x) => v ^= x,
-                    None => {
-                        known = false;
-                        break;
-                    }
+                    None => known = false,
                 }
             }
             if !known {
@@ -392,10 +435,24 @@ impl<'g, G: SearchGame> Searcher<'g, G> {
                 .map_or(0, |(i, w)| i as u32 * 64 + w.trailing_ones());
             return Ok(Found::Value(mex));
         }
-        let _ = key;
-        // Pass 2: search the others.
-        for parts in options.iter() {
-            if self.sum_is(parts, n)? {
+        // Pass 2: search the others, those whose largest unknown part is smallest first.
+        let mut order: Vec<(u32, usize)> = Vec::new();
+        for i in 0..options.len() {
+            let (a, b) = options.range(i);
+            if values[a..b].iter().all(|v| v.is_some()) {
+                continue;
+            }
+            let big = (a..b)
+                .filter(|&j| values[j].is_none())
+                .map(|j| self.game.size(&options.keys[j]))
+                .max()
+                .unwrap_or(0);
+            order.push((big, i));
+        }
+        order.sort_unstable();
+        for (_, i) in order {
+            let (a, b) = options.range(i);
+            if self.sum_is_with(&options.keys[a..b], &values[a..b], n)? {
                 return Ok(Found::OptionOfValue);
             }
         }

@@ -11,7 +11,9 @@ use rustc_hash::FxHasher;
 use std::hash::{Hash, Hasher};
 
 /// Slots per bucket.
-const WAYS: usize = 4;
+const WAYS: usize = 8;
+/// No value stored.
+const NO_VALUE: u16 = u16::MAX;
 /// The first size of the table, in slots.
 const INITIAL_SLOTS: usize = 1 << 12;
 
@@ -36,18 +38,30 @@ impl Knowledge {
     }
 }
 
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 struct Slot<K> {
     key: K,
-    known: Knowledge,
+    excluded: u64,
     /// The work spent on this entry (nodes searched below it): the cheapest is replaced.
     work: u32,
+    /// The value, or `NO_VALUE`.
+    value: u16,
+    used: bool,
+}
+
+impl<K> Slot<K> {
+    fn known(&self) -> Knowledge {
+        Knowledge {
+            value: (self.value != NO_VALUE).then_some(u32::from(self.value)),
+            excluded: self.excluded,
+        }
+    }
 }
 
 /// A hash table from component keys to [`Knowledge`], bounded in size.
 #[derive(Debug)]
 pub struct Table<K> {
-    slots: Vec<Option<Slot<K>>>,
+    slots: Vec<Slot<K>>,
     entries: usize,
     peak: usize,
     max_slots: usize,
@@ -63,18 +77,20 @@ fn hash<K: Hash>(key: &K) -> u64 {
     (x ^ (x >> 29)).wrapping_mul(0xbf58_476d_1ce4_e5b9) ^ (x >> 32)
 }
 
-impl<K: Copy + Eq + Hash> Table<K> {
+impl<K: Copy + Default + Eq + Hash> Table<K> {
     /// An empty table whose size is bounded by the budget's position and memory limits.
     pub fn new(budget: &Budget) -> Result<Self, BudgetError> {
         let limits = budget.limits();
-        let slot = std::mem::size_of::<Option<Slot<K>>>() as u64;
+        let slot = std::mem::size_of::<Slot<K>>() as u64;
         let by_memory = limits.max_bytes / slot.max(1);
-        let cap = (limits.max_positions as u64).min(by_memory).max(WAYS as u64);
+        let cap = (limits.max_positions as u64)
+            .min(by_memory)
+            .max(WAYS as u64);
         // The largest power of two not above the cap.
         let max_slots = 1usize << (63 - cap.leading_zeros()).min(40);
         let first = INITIAL_SLOTS.min(max_slots);
         let mut slots = budget.vec_with_capacity(first)?;
-        slots.resize(first, None);
+        slots.resize(first, Slot::default());
         Ok(Table {
             slots,
             entries: 0,
@@ -93,28 +109,46 @@ impl<K: Copy + Eq + Hash> Table<K> {
     /// What is known of `key`, if it is stored.
     pub fn get(&self, key: &K) -> Option<Knowledge> {
         let b = self.bucket(key);
-        self.slots[b..b + WAYS]
-            .iter()
-            .flatten()
-            .find(|s| s.key == *key)
-            .map(|s| s.known)
+        // Slots of a bucket fill in order and are never emptied: the first unused slot ends
+        // the search.
+        for s in &self.slots[b..b + WAYS] {
+            if !s.used {
+                return None;
+            }
+            if s.key == *key {
+                return Some(s.known());
+            }
+        }
+        None
     }
 
     /// Stores what is known of `key`, merging with what was stored; `work` is what finding
     /// it cost.
     pub fn update(&mut self, key: K, known: Knowledge, work: u32) -> Result<(), BudgetError> {
+        // Values beyond u16 are not stored (no game here comes near).
+        let value = match known.value {
+            Some(v) if v < u32::from(NO_VALUE) => v as u16,
+            _ => NO_VALUE,
+        };
         let b = self.bucket(&key);
-        let can_grow = self.slots.len() < self.max_slots;
         let bucket = &mut self.slots[b..b + WAYS];
-        if let Some(s) = bucket.iter_mut().flatten().find(|s| s.key == key) {
-            s.known.value = s.known.value.or(known.value);
-            s.known.excluded |= known.excluded;
+        if let Some(s) = bucket.iter_mut().find(|s| s.used && s.key == key) {
+            if s.value == NO_VALUE {
+                s.value = value;
+            }
+            s.excluded |= known.excluded;
             s.work = s.work.saturating_add(work);
             return Ok(());
         }
-        let slot = Slot { key, known, work };
-        if let Some(empty) = bucket.iter_mut().find(|s| s.is_none()) {
-            *empty = Some(slot);
+        let slot = Slot {
+            key,
+            excluded: known.excluded,
+            work,
+            value,
+            used: true,
+        };
+        if let Some(empty) = bucket.iter_mut().find(|s| !s.used) {
+            *empty = slot;
             self.entries += 1;
             self.peak = self.peak.max(self.entries);
             if self.entries * 4 > self.slots.len() * 3 {
@@ -122,16 +156,12 @@ impl<K: Copy + Eq + Hash> Table<K> {
             }
             return Ok(());
         }
-        if can_grow {
-            self.grow()?;
-            return self.update(key, known, work);
-        }
-        // Full at capacity: replace the cheapest entry of the bucket.
+        // A full bucket: replace its cheapest entry.
         let victim = bucket
             .iter_mut()
-            .min_by_key(|s| s.as_ref().map_or(0, |s| s.work))
+            .min_by_key(|s| s.work)
             .expect("a bucket has slots");
-        *victim = Some(slot);
+        *victim = slot;
         self.replaced += 1;
         Ok(())
     }
@@ -143,13 +173,13 @@ impl<K: Copy + Eq + Hash> Table<K> {
             return Ok(());
         }
         let mut slots = self.budget.vec_with_capacity(new_len)?;
-        slots.resize(new_len, None);
+        slots.resize(new_len, Slot::default());
         let old = std::mem::replace(&mut self.slots, slots);
-        for s in old.into_iter().flatten() {
+        for s in old.into_iter().filter(|s| s.used) {
             let b = self.bucket(&s.key);
             // Doubling splits each bucket in two: there is always room.
-            if let Some(empty) = self.slots[b..b + WAYS].iter_mut().find(|x| x.is_none()) {
-                *empty = Some(s);
+            if let Some(empty) = self.slots[b..b + WAYS].iter_mut().find(|x| !x.used) {
+                *empty = s;
             }
         }
         Ok(())
@@ -177,7 +207,7 @@ impl<K: Copy + Eq + Hash> Table<K> {
 
     /// The bytes the table holds now.
     pub fn bytes(&self) -> usize {
-        self.slots.len() * std::mem::size_of::<Option<Slot<K>>>()
+        self.slots.len() * std::mem::size_of::<Slot<K>>()
     }
 
     /// The most slots the table may have.
