@@ -51,15 +51,15 @@ fn main() {
         .filter(|a| !a.starts_with('-'))
         .collect();
     let run = |name: &str| wanted.is_empty() || wanted.iter().any(|w| w == name);
-    for (name, r, c) in [("cram:5x7", 5, 7), ("cram:5x8", 5, 8), ("cram:6x7", 6, 7)] {
-        if run(name) {
-            grid(name, GridRule::Cram, r, c);
-        }
-    }
     if run("node-kayles:3x14") {
         grid("node-kayles:3x14", GridRule::NodeKayles, 3, 14);
     }
     if run("chomp:10x12") {
         chomp("chomp:10x12", 10, 12);
+    }
+    for (name, r, c) in [("cram:5x7", 5, 7), ("cram:5x8", 5, 8), ("cram:6x7", 6, 7)] {
+        if run(name) {
+            grid(name, GridRule::Cram, r, c);
+        }
     }
 }

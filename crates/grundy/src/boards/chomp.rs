@@ -175,7 +175,7 @@ fn canonical(rows: &[u64]) -> u128 {
     }
 }
 
-/// Chomp as a [`SearchGame`]: keys are packed row lengths in canonical form.
+/// Chomp as a [`SearchGame`]: keys are packed row lengths (the root in canonical form).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct ChompGame;
 
@@ -199,9 +199,15 @@ impl SearchGame for ChompGame {
                     next[i] = len;
                     m += 1;
                 }
-                out.push_option([canonical(&next[..m])]);
+                // Options are packed as they are, not turned to their least form: computing
+                // conjugates for every option costs more than the entries it would share.
+                out.push_option([pack(&next[..m])]);
             }
         }
+    }
+
+    fn prove_values(&self) -> bool {
+        false
     }
 
     fn size(&self, &key: &u128) -> u32 {

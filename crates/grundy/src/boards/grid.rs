@@ -170,8 +170,8 @@ pub fn canonical(comp: u128, w: usize) -> Region {
     }
     // Both sides at least 2 and h * bw ≤ 128: each side at most 64.
     let mut rows = [0u64; 64];
-    for r in 0..h {
-        rows[r] = (((comp >> ((r0 + r) * w)) >> c0) & ((1u128 << bw) - 1)) as u64;
+    for (r, row) in rows.iter_mut().enumerate().take(h) {
+        *row = (((comp >> ((r0 + r) * w)) >> c0) & ((1u128 << bw) - 1)) as u64;
     }
     let (mut h, mut bw) = (h, bw);
     if h < bw {

@@ -80,6 +80,14 @@ pub trait SearchGame {
     /// option, the largest is the one searched last.
     fn size(&self, key: &Self::Key) -> u32;
 
+    /// Whether to prove values ("is g = k?", pruning) rather than compute every option's
+    /// value in full. Proving pays where options fall into several components (Cram, Node
+    /// Kayles); for a game whose options are single components with many values (Chomp),
+    /// computing each option's value once is cheaper.
+    fn prove_values(&self) -> bool {
+        true
+    }
+
     /// An upper bound on the value of a component, if one is cheap (a value is at most the
     /// length of the longest play). Asking whether the value is larger is answered at once.
     fn value_bound(&self, key: &Self::Key) -> Option<u32> {
@@ -279,7 +287,8 @@ impl<'g, G: SearchGame> Searcher<'g, G> {
         }
         match big {
             None => Ok(m == 0),
-            Some((_, b)) => self.is_value(b, m, false),
+            Some((_, b)) if self.game.prove_values() => self.is_value(b, m, false),
+            Some((_, b)) => Ok(self.nimber(b)? == m),
         }
     }
 
