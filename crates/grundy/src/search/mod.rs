@@ -308,6 +308,29 @@ impl<'g, G: SearchGame> Searcher<'g, G> {
         let stored = self.table.get(&key).unwrap_or_default();
         let options = self.expand(&key)?;
         let start = self.nodes;
+        if !self.game.prove_values() {
+            // Every option valued once, then the mex.
+            let mut seen = vec![0u64; options.len() / 64 + 1];
+            let mut result = Ok(());
+            for parts in options.iter() {
+                match self.value_of_sum(parts) {
+                    Ok(v) => {
+                        if let Some(word) = seen.get_mut(v as usize / 64) {
+                            *word |= 1 << (v % 64);
+                        }
+                    }
+                    Err(e) => {
+                        result = Err(e);
+                        break;
+                    }
+                }
+            }
+            self.release(options);
+            result?;
+            let v = mex_of(&seen);
+            self.set_value(key, v, self.nodes - start + 1)?;
+            return Ok(v);
+        }
         let mut k = 0;
         let result = loop {
             if stored.excludes(k) {
@@ -437,12 +460,7 @@ impl<'g, G: SearchGame> Searcher<'g, G> {
             }
         }
         if all_known {
-            let mex = seen
-                .iter()
-                .enumerate()
-                .find(|(_, w)| **w != u64::MAX)
-                .map_or(0, |(i, w)| i as u32 * 64 + w.trailing_ones());
-            return Ok(Found::Value(mex));
+            return Ok(Found::Value(mex_of(&seen)));
         }
         // Pass 2: search the others, those whose largest unknown part is smallest first.
         let mut order: Vec<(u32, usize)> = Vec::new();
@@ -467,6 +485,14 @@ impl<'g, G: SearchGame> Searcher<'g, G> {
         }
         Ok(Found::NoneOfValue)
     }
+}
+
+/// The least value whose bit is not set.
+fn mex_of(seen: &[u64]) -> u32 {
+    seen.iter()
+        .enumerate()
+        .find(|(_, w)| **w != u64::MAX)
+        .map_or(seen.len() as u32 * 64, |(i, w)| i as u32 * 64 + w.trailing_ones())
 }
 
 /// What a search of the options found.
