@@ -383,6 +383,18 @@ mod tests {
     use super::*;
 
     #[test]
+    fn each_position_is_searched_once() {
+        use crate::control::Budget;
+        let key = ChompBoard::Rect { rows: 6, cols: 7 }.key().unwrap();
+        let mut s = Searcher::new(&ChompGame, &Budget::default()).unwrap();
+        s.value(&key).unwrap();
+        let stats = s.stats();
+        // At most C(13, 6) = 1716 staircases fit in 6 x 7.
+        assert!(stats.nodes <= 1716, "{stats:?}");
+        assert!(stats.peak_entries <= 1716, "{stats:?}");
+    }
+
+    #[test]
     fn conjugates_share_a_key() {
         assert_eq!(canonical(&[3, 1]), canonical(&[2, 1, 1]));
         assert_eq!(conjugate(&[4, 2, 1]), [3, 2, 1, 1]);

@@ -492,7 +492,9 @@ fn mex_of(seen: &[u64]) -> u32 {
     seen.iter()
         .enumerate()
         .find(|(_, w)| **w != u64::MAX)
-        .map_or(seen.len() as u32 * 64, |(i, w)| i as u32 * 64 + w.trailing_ones())
+        .map_or(seen.len() as u32 * 64, |(i, w)| {
+            i as u32 * 64 + w.trailing_ones()
+        })
 }
 
 /// What a search of the options found.
