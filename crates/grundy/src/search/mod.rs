@@ -29,6 +29,11 @@
 //! recurses, one level per move played, so its depth is at most a small multiple of the
 //! number of moves a game can last; [`MAX_DEPTH`] stops a game that lasts longer.
 //!
+//! Measured (`cargo bench -p grundy --bench boards`, on a shared two-core machine under a
+//! load of about 10): Node Kayles on the 3 x 14 grid 0.13 s, Chomp 10 x 12 6.9 s (646 810
+//! nodes), Cram 5 x 7 20 s (1.4 million nodes), Cram 5 x 8 223 s (8.1 million nodes, 5.9
+//! million table entries). Beling's igs is much faster on Cram: its pruning is not all here.
+//!
 //! Complexity: at worst the number of distinct components reachable, times their options;
 //! in practice far fewer, because proving `g = k` needs one option of value `k` (when `g ≠
 //! k`) and otherwise only the options' *outcomes* against `*k`.
