@@ -41,6 +41,7 @@ pub fn rules() -> impl Iterator<Item = &'static Rule> {
         crate::heap::rules::RULES,
         crate::hackenbush::RULES,
         crate::coins::RULES,
+        crate::boards::RULES,
     ]
     .into_iter()
     .flatten()

@@ -29,6 +29,7 @@
 //! - [`analysis`]: value, outcome, every winning move and the reason.
 
 pub mod analysis;
+pub mod boards;
 pub mod catalog;
 pub mod classic;
 pub mod coins;
@@ -42,6 +43,7 @@ pub mod misere;
 pub mod nimber;
 pub mod play;
 pub mod scripted;
+pub mod search;
 pub mod solve;
 pub mod sum;
 pub mod value;

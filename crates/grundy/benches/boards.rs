@@ -1,0 +1,65 @@
+//! The position search on big single positions: Cram 5x7, 5x8, 6x7, Node Kayles on the 3x14
+//! grid, Chomp 10x12. Prints the value, the time, the nodes searched and the peak table.
+//!
+//! `cargo bench -p grundy --bench boards` (all), or name some: `-- cram:5x8 chomp:10x12`.
+
+use grundy::boards::{Board, ChompBoard, ChompGame, GridGame, GridRule};
+use grundy::control::Budget;
+use grundy::search::{SearchStats, Searcher};
+use std::time::Instant;
+
+fn board_regions(game: &GridGame, rows: u64, cols: u64) -> Vec<grundy::boards::Region> {
+    let (bits, w) = Board::Rect { rows, cols }
+        .mask()
+        .expect("a board of at most 128 cells");
+    let mut out = Vec::new();
+    game.split(bits, w, |r| out.push(r));
+    out
+}
+
+fn report(name: &str, value: u32, start: Instant, stats: SearchStats) {
+    println!(
+        "{name:<22} value {value:>2}   {:>8.3} s   {:>10} nodes   peak table {:>9} entries ({:.1} MiB)",
+        start.elapsed().as_secs_f64(),
+        stats.nodes,
+        stats.peak_entries,
+        stats.table_bytes as f64 / (1 << 20) as f64
+    );
+}
+
+fn grid(name: &str, rule: GridRule, rows: u64, cols: u64) {
+    let game = GridGame::new(rule);
+    let start = Instant::now();
+    let mut s = Searcher::new(&game, &Budget::default()).expect("table");
+    let v = s
+        .value_of_sum(&board_regions(&game, rows, cols))
+        .expect("search");
+    report(name, v, start, s.stats());
+}
+
+fn chomp(name: &str, rows: u64, cols: u64) {
+    let key = ChompBoard::Rect { rows, cols }.key().expect("fits");
+    let start = Instant::now();
+    let mut s = Searcher::new(&ChompGame, &Budget::default()).expect("table");
+    let v = s.value(&key).expect("search");
+    report(name, v, start, s.stats());
+}
+
+fn main() {
+    let wanted: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with('-'))
+        .collect();
+    let run = |name: &str| wanted.is_empty() || wanted.iter().any(|w| w == name);
+    if run("node-kayles:3x14") {
+        grid("node-kayles:3x14", GridRule::NodeKayles, 3, 14);
+    }
+    if run("chomp:10x12") {
+        chomp("chomp:10x12", 10, 12);
+    }
+    for (name, r, c) in [("cram:5x7", 5, 7), ("cram:5x8", 5, 8), ("cram:6x7", 6, 7)] {
+        if run(name) {
+            grid(name, GridRule::Cram, r, c);
+        }
+    }
+}

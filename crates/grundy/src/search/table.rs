@@ -1,0 +1,329 @@
+//! The transposition table of the position search: what is known of each component (its
+//! value, or values it is known not to have), in buckets of four slots.
+//!
+//! The table grows by doubling while it is less than three-quarters full, up to a capacity
+//! fixed by the budget (its position and memory limits). Once at capacity it degrades by
+//! replacement: a new entry takes the place of the entry in its bucket that cost the least
+//! work to find. Nothing is ever wrong because of a lost entry; it is only searched again.
+
+use crate::control::{Budget, BudgetError};
+use std::hash::{Hash, Hasher};
+
+/// Slots per bucket.
+const WAYS: usize = 8;
+/// No value stored.
+const NO_VALUE: u16 = u16::MAX;
+/// The first size of the table, in slots.
+const INITIAL_SLOTS: usize = 1 << 12;
+
+/// What is known of one component.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Knowledge {
+    /// The value, once known.
+    pub value: Option<u32>,
+    /// Bit `k` set: the value is known not to be `k` (for `k < 64`).
+    pub excluded: u64,
+}
+
+impl Knowledge {
+    /// Whether the value is known not to be `n`.
+    pub fn excludes(&self, n: u32) -> bool {
+        n < 64 && self.excluded & (1 << n) != 0
+    }
+
+    /// Whether every value below `n` is known not to be the value.
+    pub fn excludes_all_below(&self, n: u32) -> bool {
+        n == 0 || (n <= 64 && (!self.excluded).trailing_zeros() >= n)
+    }
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+struct Slot<K> {
+    key: K,
+    excluded: u64,
+    /// The work spent on this entry (nodes searched below it): the cheapest is replaced.
+    work: u32,
+    /// The value, or `NO_VALUE`.
+    value: u16,
+    used: bool,
+}
+
+impl<K> Slot<K> {
+    fn known(&self) -> Knowledge {
+        Knowledge {
+            value: (self.value != NO_VALUE).then_some(u32::from(self.value)),
+            excluded: self.excluded,
+        }
+    }
+}
+
+/// A hash table from component keys to [`Knowledge`], bounded in size.
+#[derive(Debug)]
+pub struct Table<K> {
+    slots: Vec<Slot<K>>,
+    entries: usize,
+    peak: usize,
+    max_slots: usize,
+    replaced: u64,
+    budget: Budget,
+}
+
+/// A hasher that mixes every word fully (the splitmix64 finaliser), so that every bit of a
+/// packed position reaches the bucket index. (A multiplicative hash leaves the high bytes of
+/// a word out of the low bits of the index, and packed positions differ there.)
+#[derive(Default)]
+struct MixHasher(u64);
+
+fn mix(mut x: u64) -> u64 {
+    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ (x >> 31)
+}
+
+impl Hasher for MixHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.write_u64(u64::from_le_bytes(word));
+        }
+    }
+    fn write_u8(&mut self, i: u8) {
+        self.write_u64(u64::from(i));
+    }
+    fn write_u32(&mut self, i: u32) {
+        self.write_u64(u64::from(i));
+    }
+    fn write_u64(&mut self, i: u64) {
+        self.0 = mix(self.0.rotate_left(23) ^ i ^ 0x9e37_79b9_7f4a_7c15);
+    }
+    fn write_u128(&mut self, i: u128) {
+        self.write_u64(i as u64);
+        self.write_u64((i >> 64) as u64);
+    }
+    fn write_usize(&mut self, i: usize) {
+        self.write_u64(i as u64);
+    }
+}
+
+fn hash<K: Hash>(key: &K) -> u64 {
+    let mut h = MixHasher::default();
+    key.hash(&mut h);
+    h.finish()
+}
+
+impl<K: Copy + Default + Eq + Hash> Table<K> {
+    /// An empty table whose size is bounded by the budget's position and memory limits.
+    pub fn new(budget: &Budget) -> Result<Self, BudgetError> {
+        let limits = budget.limits();
+        let slot = std::mem::size_of::<Slot<K>>() as u64;
+        let by_memory = limits.max_bytes / slot.max(1);
+        let cap = (limits.max_positions as u64)
+            .min(by_memory)
+            .max(WAYS as u64);
+        // The largest power of two not above the cap.
+        let max_slots = 1usize << (63 - cap.leading_zeros()).min(40);
+        let first = INITIAL_SLOTS.min(max_slots);
+        let mut slots = budget.vec_with_capacity(first)?;
+        slots.resize(first, Slot::default());
+        Ok(Table {
+            slots,
+            entries: 0,
+            peak: 0,
+            max_slots,
+            replaced: 0,
+            budget: budget.clone(),
+        })
+    }
+
+    fn bucket(&self, key: &K) -> usize {
+        let buckets = self.slots.len() / WAYS;
+        (hash(key) as usize & (buckets - 1)) * WAYS
+    }
+
+    /// What is known of `key`, if it is stored.
+    pub fn get(&self, key: &K) -> Option<Knowledge> {
+        let b = self.bucket(key);
+        // Slots of a bucket fill in order and are never emptied: the first unused slot ends
+        // the search.
+        for s in &self.slots[b..b + WAYS] {
+            if !s.used {
+                return None;
+            }
+            if s.key == *key {
+                return Some(s.known());
+            }
+        }
+        None
+    }
+
+    /// Stores what is known of `key`, merging with what was stored; `work` is what finding
+    /// it cost.
+    pub fn update(&mut self, key: K, known: Knowledge, work: u32) -> Result<(), BudgetError> {
+        // Values beyond u16 are not stored (no game here comes near).
+        let value = match known.value {
+            Some(v) if v < u32::from(NO_VALUE) => v as u16,
+            _ => NO_VALUE,
+        };
+        let b = self.bucket(&key);
+        // A full bucket in a table a quarter full or more grows the table (below capacity).
+        let may_grow = self.slots.len() < self.max_slots && self.entries * 4 >= self.slots.len();
+        let bucket = &mut self.slots[b..b + WAYS];
+        if let Some(s) = bucket.iter_mut().find(|s| s.used && s.key == key) {
+            if s.value == NO_VALUE {
+                s.value = value;
+            }
+            s.excluded |= known.excluded;
+            s.work = s.work.saturating_add(work);
+            return Ok(());
+        }
+        let slot = Slot {
+            key,
+            excluded: known.excluded,
+            work,
+            value,
+            used: true,
+        };
+        if let Some(empty) = bucket.iter_mut().find(|s| !s.used) {
+            *empty = slot;
+            self.entries += 1;
+            self.peak = self.peak.max(self.entries);
+            if self.entries * 4 > self.slots.len() * 3 {
+                self.grow()?;
+            }
+            return Ok(());
+        }
+        if may_grow {
+            self.grow()?;
+            return self.update(key, known, work);
+        }
+        // A full bucket: replace its cheapest entry.
+        let victim = bucket
+            .iter_mut()
+            .min_by_key(|s| s.work)
+            .expect("a bucket has slots");
+        *victim = slot;
+        self.replaced += 1;
+        Ok(())
+    }
+
+    /// Doubles the table (if below capacity), placing every entry again.
+    fn grow(&mut self) -> Result<(), BudgetError> {
+        let new_len = self.slots.len() * 2;
+        if new_len > self.max_slots {
+            return Ok(());
+        }
+        let mut slots = self.budget.vec_with_capacity(new_len)?;
+        slots.resize(new_len, Slot::default());
+        let old = std::mem::replace(&mut self.slots, slots);
+        for s in old.into_iter().filter(|s| s.used) {
+            let b = self.bucket(&s.key);
+            // Doubling splits each bucket in two: there is always room.
+            if let Some(empty) = self.slots[b..b + WAYS].iter_mut().find(|x| !x.used) {
+                *empty = s;
+            }
+        }
+        Ok(())
+    }
+
+    /// Entries stored now.
+    pub fn len(&self) -> usize {
+        self.entries
+    }
+
+    /// Whether nothing is stored.
+    pub fn is_empty(&self) -> bool {
+        self.entries == 0
+    }
+
+    /// The most entries stored at once.
+    pub fn peak(&self) -> usize {
+        self.peak
+    }
+
+    /// Entries overwritten because the table was full.
+    pub fn replaced(&self) -> u64 {
+        self.replaced
+    }
+
+    /// The bytes the table holds now.
+    pub fn bytes(&self) -> usize {
+        self.slots.len() * std::mem::size_of::<Slot<K>>()
+    }
+
+    /// The most slots the table may have.
+    pub fn capacity(&self) -> usize {
+        self.max_slots
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::control::Limits;
+
+    #[test]
+    fn a_full_table_replaces_and_keeps_answering() {
+        let budget = Budget::new(Limits {
+            max_positions: 64,
+            ..Limits::DEFAULT
+        });
+        let mut t: Table<u64> = Table::new(&budget).unwrap();
+        assert_eq!(t.capacity(), 64);
+        for k in 0..1000u64 {
+            let known = Knowledge {
+                value: Some(k as u32 % 7),
+                excluded: 0,
+            };
+            t.update(k, known, k as u32).unwrap();
+        }
+        assert!(t.len() <= 64);
+        assert!(t.replaced() > 0);
+        // Whatever is still stored is right.
+        let mut found = 0;
+        for k in 0..1000u64 {
+            if let Some(kn) = t.get(&k) {
+                assert_eq!(kn.value, Some(k as u32 % 7));
+                found += 1;
+            }
+        }
+        assert!(found > 0 && found <= 64);
+    }
+
+    #[test]
+    fn packed_keys_that_differ_in_high_bytes_spread_over_buckets() {
+        let budget = Budget::default();
+        let mut t: Table<u128> = Table::new(&budget).unwrap();
+        // Keys differing only in bytes 6 and 7 (as packed Chomp rows do).
+        for a in 0..40u128 {
+            for b in 0..40u128 {
+                let known = Knowledge {
+                    value: Some(1),
+                    excluded: 0,
+                };
+                t.update(0x0101_0101_0101 | a << 48 | b << 56, known, 1)
+                    .unwrap();
+            }
+        }
+        assert!(t.replaced() <= 16, "{}", t.replaced());
+        assert!(t.len() >= 1584);
+    }
+
+    #[test]
+    fn knowledge_merges() {
+        let budget = Budget::default();
+        let mut t: Table<u32> = Table::new(&budget).unwrap();
+        let ex = |e| Knowledge {
+            value: None,
+            excluded: e,
+        };
+        t.update(5, ex(0b01), 1).unwrap();
+        t.update(5, ex(0b10), 1).unwrap();
+        let k = t.get(&5).unwrap();
+        assert!(k.excludes(0) && k.excludes(1) && !k.excludes(2));
+        assert!(k.excludes_all_below(2) && !k.excludes_all_below(3));
+    }
+}
