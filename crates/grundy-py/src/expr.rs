@@ -139,7 +139,7 @@ pub fn sequence_json(
         let memory = engine.memory_needed(to);
         budget
             .check_bytes(memory, 1)
-            .map_err(|e| errors::budget(e, &heap_rule.name))?;
+            .map_err(|e| errors::budget(e, heap_rule.name()))?;
         let finished = detached(py, &budget, || {
             let mut control = Control::none().with_cancel(budget.cancel_flag());
             engine.extend_to_len(count, &mut control)
@@ -153,7 +153,7 @@ pub fn sequence_json(
         let values = engine.values();
         let values = &values[..values.len().min(count as usize)];
         let period = find_period(&heap_rule, values);
-        sequence_object(&heap_rule.name, values, period.as_ref())
+        sequence_object(heap_rule.name(), values, period.as_ref())
     };
     Ok(object.to_string())
 }
