@@ -49,6 +49,8 @@ fn term(rule: &str, a: u64, b: u64, c: u64) -> Option<String> {
         "coin-sub" => format!("coin-sub({a}) {b}"),
         "corners" | "rugs" | "acrostic-twins" => format!("{rule} {a},{b} {c},{a}"),
         "product" => format!("product(ruler,mock-turtles) {a},{b}"),
+        "cram" | "chomp" => format!("{rule} {a}x{b}"),
+        "node-kayles" | "arc-kayles" => format!("{rule} {a}-{b} {b}-{c}"),
         _ => return None,
     })
 }

@@ -370,7 +370,7 @@ impl Component for BoardGame {
         if let Board::Rect { .. } = self.board {
             let symmetric_first_move = match self.rule {
                 // Take the two central cells, then mirror.
-                GridRule::Cram => (rows + cols) % 2 == 1,
+                GridRule::Cram => rows % 2 != cols % 2,
                 // Take the central cell, then mirror.
                 GridRule::NodeKayles => rows % 2 == 1 && cols % 2 == 1,
             };

@@ -355,7 +355,8 @@ impl<'g, G: SearchGame> Searcher<'g, G> {
         Ok(v)
     }
 
-    /// Lists the options of `key`, counting one node of work.
+    /// Lists the options of `key`, counting one unit of work for the node and one for each
+    /// option listed (each is put in canonical form and looked up, the real cost).
     fn expand(&mut self, key: &G::Key) -> Result<Options<G::Key>, SearchError> {
         if self.depth >= MAX_DEPTH {
             return Err(SearchError::TooDeep { limit: MAX_DEPTH });
@@ -366,6 +367,10 @@ impl<'g, G: SearchGame> Searcher<'g, G> {
         let mut options = self.pool.pop().unwrap_or_default();
         options.clear();
         self.game.options(key, &mut options);
+        if let Err(e) = self.budget.charge(options.len() as u64) {
+            self.release(options);
+            return Err(e.into());
+        }
         Ok(options)
     }
 
