@@ -114,7 +114,11 @@ pub fn run(args: Args) -> Result<(), Failure> {
         .map_err(AnalyzeError::from)
         .and_then(|sum| Ok(analyze_sum(&sum, &options)?));
     drop(watch);
-    if budget.is_cancelled() {
+    // Interrupted only when the computation stopped for it: a rule script that fails also
+    // stops the engine through the budget, and its own error is the one to report.
+    let stopped = matches!(&result, Err(AnalyzeError::Analysis(e))
+        if e.budget_error() == Some(grundy::control::BudgetError::Cancelled));
+    if stopped {
         return Err(front::interrupted());
     }
     let analysis = result.map_err(|e| match e {
