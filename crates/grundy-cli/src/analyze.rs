@@ -146,9 +146,10 @@ fn render(a: &Analysis) -> String {
         out.push_str(&format!("Value     {v}\n"));
     }
     out.push_str(&format!("Outcome   {}\n", a.outcome.describe()));
-    if !a.explanation.is_empty() {
+    let notes = a.note_lines();
+    if !a.explanation.is_empty() || !notes.is_empty() {
         out.push_str("\nWhy\n");
-        for line in &a.explanation {
+        for line in a.explanation.iter().chain(&notes) {
             out.push_str(&format!("  {line}\n"));
         }
     }

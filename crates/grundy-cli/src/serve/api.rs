@@ -7,7 +7,7 @@ use axum::extract::State;
 use axum::extract::rejection::JsonRejection;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use grundy::analysis::{Analysis, picture, teach};
+use grundy::analysis::{Analysis, picture};
 use grundy::control::{BudgetError, Limits};
 use grundy::play::{Choice, Game, Hint, PlayError, Player, Reply, Status};
 use grundy::sum::{AnalysisError, Context, Engine};
@@ -205,13 +205,14 @@ pub struct PositionRequest {
     misere: bool,
 }
 
-/// An analysis and the teaching notes.
+/// An analysis (with its teaching notes) and what the page can plot.
 #[derive(Debug, Serialize)]
 pub struct AnalyzeAnswer {
     #[serde(flatten)]
     analysis: Analysis,
-    /// Notes that teach: the mex table, staircase, periods.
-    notes: Vec<String>,
+    /// The notes as lines of text, as the terminal shows them (the typed notes are in
+    /// `notes`).
+    note_lines: Vec<String>,
     /// The heap rules in the position (the page offers their nim-sequence plots).
     heap_rules: Vec<String>,
 }
@@ -231,11 +232,6 @@ pub async fn analyze(
         };
         let analysis =
             grundy::analysis::analyze_sum(&sum, &options).map_err(|e| ApiError::analysis(&e))?;
-        let notes = if req.misere {
-            Vec::new()
-        } else {
-            teach::notes(&sum, ctx)
-        };
         let mut heap_rules: Vec<String> = sum
             .components
             .iter()
@@ -244,8 +240,8 @@ pub async fn analyze(
             .collect();
         heap_rules.dedup();
         Ok(AnalyzeAnswer {
+            note_lines: analysis.note_lines(),
             analysis,
-            notes,
             heap_rules,
         })
     })

@@ -116,8 +116,9 @@ class Analysis:
     """The analysis of a position: value, outcome, winning moves and why.
 
     `value` is the Sprague-Grundy value (None in misere play), `outcome` is "P" (the player
-    to move loses) or "N" (the player to move wins). `to_dict()` is the object the command
-    line prints with `grundy analyze --json`.
+    to move loses) or "N" (the player to move wins). `notes` are the teaching notes as plain
+    data, each with a "kind": "mex_table", "staircase" or "period". `to_dict()` is the object
+    the command line prints with `grundy analyze --json`.
     """
 
     expression: str
@@ -127,6 +128,7 @@ class Analysis:
     components: List[ComponentValue]
     winning_moves: List[WinningMove]
     explanation: List[str]
+    notes: List[Dict[str, Any]]
     _raw: Dict[str, Any] = field(repr=False, compare=False)
 
     def to_dict(self) -> Dict[str, Any]:
@@ -172,6 +174,7 @@ def analyze(
         components=[ComponentValue(**c) for c in raw["components"]],
         winning_moves=[WinningMove(**m) for m in raw["winning_moves"]],
         explanation=list(raw["explanation"]),
+        notes=list(raw["notes"]),
         _raw=raw,
     )
 

@@ -179,6 +179,7 @@ fn by_quotient(sum: &Sum, ctx: &Context) -> Route {
         components: reports(sum, None),
         winning_moves,
         explanation,
+        notes: Vec::new(),
     }))
 }
 
@@ -267,5 +268,6 @@ fn by_tame(sum: &Sum, ctx: &Context) -> Route {
         components: reports(sum, Some(&genera)),
         winning_moves,
         explanation,
+        notes: Vec::new(),
     }))
 }

@@ -69,6 +69,17 @@ pub struct Analysis {
     pub winning_moves: Vec<WinningMove>,
     /// Why, in sentences a teacher would write.
     pub explanation: Vec<String>,
+    /// Notes that teach, in normal play ([`teach::notes`]): the mex table of a single
+    /// component, staircase Nim as Nim on the odd steps, where a heap falls in its proven
+    /// period. Empty in misère play, where values are another theory.
+    pub notes: Vec<teach::Note>,
+}
+
+impl Analysis {
+    /// The notes as lines of text.
+    pub fn note_lines(&self) -> Vec<String> {
+        self.notes.iter().flat_map(teach::Note::lines).collect()
+    }
 }
 
 /// Why an expression could not be analysed.
@@ -93,7 +104,10 @@ pub fn analyze_sum(sum: &Sum, options: &Options) -> Result<Analysis, AnalysisErr
     if options.misere {
         misere(sum, &options.context)
     } else {
-        normal(sum, &options.context)
+        let mut analysis = normal(sum, &options.context)?;
+        // After the analysis, under what is left of its budget: notes never cost the answer.
+        analysis.notes = teach::notes(sum, &options.context);
+        Ok(analysis)
     }
 }
 
@@ -243,6 +257,7 @@ fn normal(sum: &Sum, ctx: &Context) -> Result<Analysis, AnalysisError> {
             .collect(),
         winning_moves,
         explanation,
+        notes: Vec::new(),
     })
 }
 
@@ -310,6 +325,7 @@ fn outcome_only(
             .collect(),
         winning_moves,
         explanation,
+        notes: Vec::new(),
     })
 }
 
@@ -385,5 +401,6 @@ fn misere_nim(sum: &Sum, heaps: &[u64]) -> Analysis {
             .collect(),
         winning_moves,
         explanation: vec![rule],
+        notes: Vec::new(),
     }
 }

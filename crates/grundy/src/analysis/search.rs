@@ -165,5 +165,6 @@ pub(super) fn misere_search(sum: &Sum, ctx: &Context) -> Result<Analysis, Analys
         explanation: vec![
             "Misère play: the player who makes the last move loses. Misère outcomes do not follow the nim-sum, so the whole position was searched: a position is N when some move leads to a P-position, and a position with no move is N.".into(),
         ],
+        notes: Vec::new(),
     })
 }

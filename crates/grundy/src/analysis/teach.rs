@@ -16,7 +16,7 @@
 use crate::Nimber;
 use crate::catalog::find_rule;
 use crate::heap::rules::HeapRule;
-use crate::heap::sequence::known;
+use crate::heap::sequence::known_within;
 use crate::sum::{Component, Context, Sum};
 
 /// The most options a mex table lists.
@@ -105,51 +105,177 @@ pub fn mex_table(c: &dyn Component, ctx: &Context) -> Option<MexTable> {
     })
 }
 
+/// A note that teaches, as typed data: front ends read the fields, or print [`Note::lines`].
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Note {
+    /// Why a single component has its value: its options' values and their mex.
+    MexTable(MexTable),
+    /// Staircase Nim as Nim on the odd steps.
+    Staircase(StaircaseNote),
+    /// Where a heap falls in its rule's proven period.
+    Period(PeriodNote),
+}
+
+/// Staircase Nim reduced to Nim on its odd steps.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct StaircaseNote {
+    /// The component, as an expression.
+    pub component: String,
+    /// The odd steps (numbered from 1) and the coins on each.
+    pub odd_steps: Vec<Step>,
+    /// The nim-sum of the coins on the odd steps: the component's value.
+    pub value: Nimber,
+}
+
+/// One step of a staircase.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Step {
+    /// The step, numbered from 1 (step 0 is the ground).
+    pub step: usize,
+    /// The coins on it.
+    pub coins: u64,
+}
+
+/// A heap of a rule with a proven period (saltus 0), and the heap in the first period with
+/// the same value.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct PeriodNote {
+    /// The rule, as written in expressions.
+    pub rule: String,
+    /// The heap size `n`.
+    pub heap: u64,
+    /// The preperiod `e`: the period holds from heap `e` on.
+    pub preperiod: u64,
+    /// The period `p`.
+    pub period: u64,
+    /// The period in words, with how it is proven.
+    pub statement: String,
+    /// `n` itself before the preperiod, else `e + (n - e) mod p`: the heap with the same value.
+    pub same_as: u64,
+    /// The value `g(n)`.
+    pub value: Nimber,
+}
+
+impl Note {
+    /// The note as lines of text.
+    pub fn lines(&self) -> Vec<String> {
+        match self {
+            Note::MexTable(t) => t.lines(),
+            Note::Staircase(s) => vec![s.line()],
+            Note::Period(p) => vec![p.line()],
+        }
+    }
+}
+
+impl StaircaseNote {
+    fn line(&self) -> String {
+        let steps: Vec<String> = self
+            .odd_steps
+            .iter()
+            .map(|s| format!("step {}: {}", s.step, s.coins))
+            .collect();
+        let coins: Vec<String> = self.odd_steps.iter().map(|s| s.coins.to_string()).collect();
+        let sum = if coins.is_empty() {
+            "0".to_string()
+        } else {
+            coins.join(" ⊕ ")
+        };
+        format!(
+            "Staircase Nim is Nim on the odd steps ({}): coins moved from an even step to an odd \
+             one can be moved straight on down by the other player, so the even steps do not \
+             count. Value {sum} = {}.",
+            steps.join(", "),
+            self.value
+        )
+    }
+}
+
+impl PeriodNote {
+    fn line(&self) -> String {
+        let (rule, n, e, p, v) = (
+            &self.rule,
+            self.heap,
+            self.preperiod,
+            self.period,
+            self.value,
+        );
+        let statement = &self.statement;
+        if n < e {
+            format!(
+                "{rule} has {statement}; heap {n} lies before the period starts, so its value {v} \
+                 is computed directly."
+            )
+        } else {
+            let class = self.same_as;
+            format!(
+                "{rule} has {statement}: heap {n} falls at {class} in the period ({n} = {e} + {} · \
+                 {p} + {}), so g({n}) = g({class}) = {v}.",
+                (n - e) / p,
+                class - e
+            )
+        }
+    }
+}
+
+/// The most work the notes of one position may take (a few tenths of a second): they come
+/// after the analysis and must not cost more than it.
+pub const MAX_NOTE_WORK: u64 = 20_000_000;
+
 /// The teaching notes for a position: the mex table when it is a single component, and a note
-/// for each staircase and each heap game with a proven period.
-pub fn notes(sum: &Sum, ctx: &Context) -> Vec<String> {
+/// for each staircase and each heap game with a proven period. They are computed under a
+/// share of the context's budget (at most [`MAX_NOTE_WORK`], charged to it afterwards); a
+/// note out of reach is left out.
+pub fn notes(sum: &Sum, ctx: &Context) -> Vec<Note> {
+    let limits = ctx.budget.limits();
+    let left = limits.max_work.saturating_sub(ctx.budget.work_done());
+    let share = Context {
+        engine: ctx.engine,
+        budget: ctx.budget.share(left.min(MAX_NOTE_WORK)),
+    };
     let mut out = Vec::new();
     if let [only] = sum.components.as_slice() {
-        if let Some(t) = mex_table(only.as_ref(), ctx) {
-            out.extend(t.lines());
+        if let Some(t) = mex_table(only.as_ref(), &share) {
+            out.push(Note::MexTable(t));
         }
     }
     for c in &sum.components {
         if c.rule() == "staircase" {
-            out.push(staircase_note(&c.args()));
-        } else if let Some(note) = period_note(c.as_ref()) {
-            out.push(note);
+            if let Some(note) = staircase_note(c.as_ref()) {
+                out.push(Note::Staircase(note));
+            }
+        } else if let Some(note) = period_note(c.as_ref(), &share) {
+            out.push(Note::Period(note));
         }
     }
+    // The share's work is the position's work too; past the limit is no longer an error here.
+    let _ = ctx.budget.charge(share.budget.work_done());
     out
 }
 
 /// Staircase Nim reduced to Nim on the odd steps.
-fn staircase_note(args: &[String]) -> String {
-    let odd: Vec<String> = args
+fn staircase_note(c: &dyn Component) -> Option<StaircaseNote> {
+    let coins: Vec<u64> = c
+        .args()
+        .iter()
+        .map(|a| a.parse().ok())
+        .collect::<Option<_>>()?;
+    let odd_steps: Vec<Step> = coins
         .iter()
         .enumerate()
         .filter(|(i, _)| i % 2 == 0)
-        .map(|(i, a)| format!("step {}: {a}", i + 1))
+        .map(|(i, &coins)| Step { step: i + 1, coins })
         .collect();
-    let values: Vec<u64> = args
-        .iter()
-        .step_by(2)
-        .filter_map(|a| a.parse().ok())
-        .collect();
-    let sum = values.iter().fold(0u64, |s, v| s ^ v);
-    let shown: Vec<String> = values.iter().map(u64::to_string).collect();
-    format!(
-        "Staircase Nim is Nim on the odd steps ({}): coins moved from an even step to an odd \
-         one can be moved straight on down by the other player, so the even steps do not \
-         count. Value {} = {sum}.",
-        odd.join(", "),
-        shown.join(" ⊕ ")
-    )
+    let value = Nimber(odd_steps.iter().fold(0, |s, step| s ^ step.coins));
+    Some(StaircaseNote {
+        component: c.to_string(),
+        odd_steps,
+        value,
+    })
 }
 
 /// Where a heap falls in its rule's proven period.
-fn period_note(c: &dyn Component) -> Option<String> {
+fn period_note(c: &dyn Component, ctx: &Context) -> Option<PeriodNote> {
     let rule_text = c.rule();
     let name = rule_text.split('(').next().unwrap_or(&rule_text);
     let rule = find_rule(name)?;
@@ -161,27 +287,21 @@ fn period_note(c: &dyn Component) -> Option<String> {
     }
     let heap_rule = HeapRule::parse(&rule_text).ok()?;
     let n: u64 = c.args().first()?.parse().ok()?;
-    let k = known(&heap_rule, n).ok()?;
+    let k = known_within(&heap_rule, n, &ctx.budget).ok()?;
     let period = k.proven_period()?;
     if period.saltus != 0 {
         return None;
     }
-    let class = period.class_of(n);
-    let v = k.value(class)?;
-    Some(if n < period.preperiod {
-        format!(
-            "{rule_text} has {period}; heap {n} lies before the period starts, so its value {v} \
-             is computed directly."
-        )
-    } else {
-        format!(
-            "{rule_text} has {period}: heap {n} falls at {class} in the period ({n} = {} + {} · {} \
-             + {}), so g({n}) = g({class}) = {v}.",
-            period.preperiod,
-            (n - period.preperiod) / period.period,
-            period.period,
-            class - period.preperiod
-        )
+    let same_as = period.class_of(n);
+    let value = Nimber(k.value(same_as)?);
+    Some(PeriodNote {
+        rule: rule_text,
+        heap: n,
+        preperiod: period.preperiod,
+        period: period.period,
+        statement: period.to_string(),
+        same_as,
+        value,
     })
 }
 
@@ -217,22 +337,71 @@ mod tests {
         );
     }
 
+    fn lines(notes: &[Note]) -> Vec<String> {
+        notes.iter().flat_map(Note::lines).collect()
+    }
+
     #[test]
     fn notes_for_staircase_and_periods() {
         let ctx = Context::default();
-        let n = notes(&parse("staircase 3 2 1").unwrap(), &ctx);
+        let notes = notes(&parse("staircase 3 2 1").unwrap(), &ctx);
+        let Some(Note::Staircase(s)) = notes.get(1) else {
+            panic!("{notes:?}")
+        };
+        // Steps 1 and 3 hold 3 and 1 coins; 3 ⊕ 1 = 2, the value of the staircase.
+        assert_eq!(
+            s.odd_steps,
+            [Step { step: 1, coins: 3 }, Step { step: 3, coins: 1 }]
+        );
+        assert_eq!(s.value, Nimber(2));
+        let n = lines(&notes);
         assert!(
             n.iter()
                 .any(|l| l.contains("step 1: 3, step 3: 1") && l.contains("3 ⊕ 1 = 2")),
             "{n:?}"
         );
-        let n = notes(&parse("kayles 1000").unwrap(), &ctx);
+        let notes = super::notes(&parse("kayles 1000").unwrap(), &ctx);
         // Kayles: period 12 from n = 71 (Guy and Smith); 1000 = 71 + 77·12 + 5.
+        let [Note::Period(p)] = notes.as_slice() else {
+            panic!("{notes:?}")
+        };
+        assert_eq!((p.preperiod, p.period, p.same_as), (71, 12, 76));
+        let n = lines(&notes);
         assert!(
             n.iter()
                 .any(|l| l.contains("falls at 76") && l.contains("g(1000) = g(76)")),
             "{n:?}"
         );
-        assert!(notes(&parse("nim 3 4").unwrap(), &ctx).is_empty());
+        assert!(super::notes(&parse("nim 3 4").unwrap(), &ctx).is_empty());
+    }
+
+    #[test]
+    fn notes_stay_within_their_share_of_the_budget() {
+        use crate::control::{Budget, Limits};
+        // Kayles 30 has 30 moves, each needing values below 30: a mex table, unless the
+        // budget has no room left for it.
+        let sum = parse("kayles 30").unwrap();
+        let roomy = Context::default();
+        assert!(matches!(notes(&sum, &roomy)[0], Note::MexTable(_)));
+        let tight = Context {
+            budget: Budget::new(Limits {
+                max_work: 5,
+                ..Limits::DEFAULT
+            }),
+            ..Context::default()
+        };
+        assert!(
+            notes(&sum, &tight)
+                .iter()
+                .all(|n| !matches!(n, Note::MexTable(_)))
+        );
+        // A cancelled computation gets no notes that need work.
+        let cancelled = Context::default();
+        cancelled.budget.cancel();
+        assert!(
+            notes(&sum, &cancelled)
+                .iter()
+                .all(|n| !matches!(n, Note::MexTable(_)))
+        );
     }
 }

@@ -358,12 +358,18 @@ impl Game {
             Err(e) => return Err(e.into()),
         };
         let mut explanation = Vec::new();
-        if let Some(a) = &analysis {
-            explanation.extend(a.explanation.iter().cloned());
-        }
-        if !self.misere {
+        match &analysis {
+            Some(a) => {
+                explanation.extend(a.explanation.iter().cloned());
+                explanation.extend(a.note_lines());
+            }
             // The notes explain normal-play values; misère values are another theory.
-            explanation.extend(crate::analysis::teach::notes(&self.position, ctx));
+            None if !self.misere => explanation.extend(
+                crate::analysis::teach::notes(&self.position, ctx)
+                    .iter()
+                    .flat_map(crate::analysis::teach::Note::lines),
+            ),
+            None => {}
         }
         let (outcome, remoteness, winning) = match &exact {
             Some(s) => (s.outcome, s.remoteness, s.best_numbers()),
