@@ -35,11 +35,15 @@ fn the_page_and_the_api_answer_and_bad_input_gets_json_errors() {
     let (status, a) = s.post("/api/analyze", &json!({"expression": "nim 13 12 8"}));
     assert_eq!(status, 200, "{a}");
     let expected = library("nim 13 12 8");
-    for key in ["value", "outcome", "winning_moves", "explanation"] {
+    for key in ["value", "outcome", "winning_moves", "explanation", "notes"] {
         assert_eq!(a[key], expected[key], "{key}");
     }
     let (_, a) = s.post("/api/analyze", &json!({"expression": "kayles 1000"}));
-    assert!(a["notes"].to_string().contains("g(1000) = g(76)"), "{a}");
+    // The notes are typed data (as in `analyze --json`) and lines of text for the page.
+    assert_eq!(a["notes"], library("kayles 1000")["notes"]);
+    assert_eq!(a["notes"][0]["kind"], "period");
+    assert_eq!(a["notes"][0]["same_as"], 76);
+    assert!(a["note_lines"][0].as_str().unwrap().contains("g(1000) = g(76)"), "{a}");
     assert_eq!(a["heap_rules"], json!(["kayles"]));
 
     // Bad input: each a clear JSON error with the right status.

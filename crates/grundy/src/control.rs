@@ -196,26 +196,21 @@ impl Budget {
         }
     }
 
-    /// A fresh budget for a side computation: these limits with at most `max_work` units of
-    /// work, and the same cancellation flag (cancelling either cancels both). Its work is not
-    /// counted here; charge it afterwards if it should be.
+    /// A fresh budget for a side computation: its own count of work against `limits`, and
+    /// the same cancellation flag (cancelling either cancels both, so Ctrl-C or a closed
+    /// connection stops the side computation too). Its work is not counted here; charge it
+    /// afterwards if it should be.
     ///
     /// ```
     /// use grundy::control::{Budget, Limits};
     /// let budget = Budget::new(Limits::DEFAULT);
-    /// let side = budget.share(5);
+    /// let side = budget.share(Limits { max_work: 5, ..budget.limits() });
     /// assert!(side.charge(6).is_err());
     /// budget.cancel();
     /// assert!(side.is_cancelled());
     /// ```
-    pub fn share(&self, max_work: u64) -> Budget {
-        Budget::with_cancel_flag(
-            Limits {
-                max_work,
-                ..self.inner.limits
-            },
-            Arc::clone(&self.inner.cancelled),
-        )
+    pub fn share(&self, limits: Limits) -> Budget {
+        Budget::with_cancel_flag(limits, Arc::clone(&self.inner.cancelled))
     }
 
     /// The limits.

@@ -49,7 +49,8 @@ pub(super) fn misere_by_theory(sum: &Sum, ctx: &Context) -> Result<Analysis, Ana
 /// A budget for one route: the route's own limits, within the analysis's limits.
 fn route_budget(ctx: &Context) -> Budget {
     let l = ctx.limits();
-    Budget::new(Limits {
+    // The context's cancellation flag: Ctrl-C or a closed connection stops a route too.
+    ctx.budget.share(Limits {
         max_positions: l.max_positions.min(ROUTE_LIMITS.max_positions),
         max_work: l.max_work.min(ROUTE_LIMITS.max_work),
         max_bytes: l.max_bytes.min(ROUTE_LIMITS.max_bytes),

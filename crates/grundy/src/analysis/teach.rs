@@ -15,6 +15,7 @@
 
 use crate::Nimber;
 use crate::catalog::find_rule;
+use crate::control::Limits;
 use crate::heap::rules::HeapRule;
 use crate::heap::sequence::known_within;
 use crate::sum::{Component, Context, Sum};
@@ -231,7 +232,10 @@ pub fn notes(sum: &Sum, ctx: &Context) -> Vec<Note> {
     let left = limits.max_work.saturating_sub(ctx.budget.work_done());
     let share = Context {
         engine: ctx.engine,
-        budget: ctx.budget.share(left.min(MAX_NOTE_WORK)),
+        budget: ctx.budget.share(Limits {
+            max_work: left.min(MAX_NOTE_WORK),
+            ..limits
+        }),
     };
     let mut out = Vec::new();
     if let [only] = sum.components.as_slice() {
@@ -377,7 +381,7 @@ mod tests {
 
     #[test]
     fn notes_stay_within_their_share_of_the_budget() {
-        use crate::control::{Budget, Limits};
+        use crate::control::Budget;
         // Kayles 30 has 30 moves, each needing values below 30: a mex table, unless the
         // budget has no room left for it.
         let sum = parse("kayles 30").unwrap();
