@@ -99,12 +99,12 @@ fn render(q: &HeapQuotient, max_heap: u64) -> String {
     );
     out.push_str(&format!("Order      {}\n", q.quotient.order()));
     out.push_str(&format!(
-        "P-portion  {{{}}} ({} elements)\n",
+        "P-portion  {{{}}} ({})\n",
         p.iter()
             .map(|&x| names[x as usize].as_str())
             .collect::<Vec<_>>()
             .join(", "),
-        p.len()
+        grundy::words::count(p.len(), "element")
     ));
     let map: Vec<String> = q
         .heap_map

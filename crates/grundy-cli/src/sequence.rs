@@ -133,8 +133,8 @@ pub fn run(args: Args) -> Result<(), Failure> {
         bar.abandon();
         return Err(Failure {
             message: format!(
-                "interrupted after {} values{}",
-                report.computed,
+                "interrupted after {}{}",
+                grundy::words::count(report.computed, "value"),
                 report
                     .saved
                     .as_ref()
@@ -290,7 +290,10 @@ fn render_text(
             ));
         }
     } else {
-        out.push_str(&format!("{} values computed\n", values.len()));
+        out.push_str(&format!(
+            "{} computed\n",
+            grundy::words::count(values.len(), "value")
+        ));
     }
     match period {
         Some(p) => out.push_str(&format!("{p}\n")),

@@ -47,6 +47,7 @@ pub mod search;
 pub mod solve;
 pub mod sum;
 pub mod value;
+pub mod words;
 
 pub use analysis::{Analysis, Options, analyze};
 pub use nimber::Nimber;

@@ -57,3 +57,99 @@ fn the_zero_game() {
     let a = grundy::analyze("0", &grundy::Options::default()).unwrap();
     assert_eq!(a.outcome, grundy::Outcome::P);
 }
+
+/// A term head for every rule of the catalogue: its name, with parameters where it takes them.
+fn head(rule: &grundy::expr::Rule) -> &'static str {
+    match rule.name {
+        _ if rule.literal => "0.137",
+        "moore" => "moore(2)",
+        "sub" => "sub(1,3,4)",
+        "bash" => "bash(3)",
+        "allbut" => "allbut(1,2)",
+        "turn" => "turn(3)",
+        "coin-sub" => "coin-sub(1,2)",
+        "product" => "product(turn:2,coin-sub:1:2)",
+        name => name,
+    }
+}
+
+/// Whether the message and its help (fixed text, such as the list of known rules) are each
+/// under 200 characters.
+fn short(e: &grundy::expr::ExprError) -> bool {
+    e.message.chars().count() < 200 && e.help.as_ref().is_none_or(|h| h.chars().count() < 200)
+}
+
+/// A bad argument of 10^5 characters gives a message of a line, not of 10^5 characters: every
+/// rule quotes arguments through `expr::shorten`.
+#[test]
+fn long_bad_arguments_give_short_messages_for_every_rule() {
+    const N: usize = 100_000;
+    let x = "x".repeat(N);
+    let nines = "9".repeat(N);
+    let arguments = [
+        x.clone(),
+        nines.clone(),
+        format!("1-{x}"),
+        format!("{nines}-1"),
+        format!("1-2-{x}"),
+        format!("1,{x}"),
+        format!("{nines},1"),
+        format!("{nines}x{nines}"),
+        format!("3x{x}"),
+        format!("../{x}"),
+        format!(".{x}"),
+        format!("{x}."),
+    ];
+    let mut checked = 0;
+    let mut long = Vec::new();
+    for rule in grundy::catalog::rules() {
+        let head = head(rule);
+        let name = head.split('(').next().unwrap();
+        assert!(
+            grundy::catalog::find_rule(name).is_some_and(|r| std::ptr::eq(r, rule)),
+            "{head}: the test's term head for rule `{}` names another rule",
+            rule.name
+        );
+        for arg in &arguments {
+            let text = format!("{head} {arg}");
+            if let Err(e) = parse(&text) {
+                let message = e.message.clone();
+                if !short(&e) {
+                    long.push(format!(
+                        "`{head} {}…`: {} characters: {}…",
+                        &arg[..20],
+                        message.chars().count(),
+                        message.chars().take(120).collect::<String>()
+                    ));
+                }
+                checked += 1;
+            }
+        }
+    }
+    // Parameters are quoted too.
+    for text in [
+        format!("sub({nines}) 3"),
+        format!("sub(1,{x}) 3"),
+        format!("moore({nines}) 3"),
+        format!("bash({x}) 3"),
+        format!("turn({nines}) 3"),
+        format!("product(turn:{nines},turn:2) 1,1"),
+        format!("product({x},turn:2) 1,1"),
+        format!("coin-sub(1,{x}) 3"),
+        format!("0.{x} 3"),
+        format!("0.1{x} 3"),
+    ] {
+        let e = parse(&text).expect_err(&text[..30]);
+        let message = e.to_string();
+        if !short(&e) {
+            long.push(format!(
+                "`{}…`: {}…",
+                &text[..30],
+                message.chars().take(120).collect::<String>()
+            ));
+        }
+        checked += 1;
+    }
+    assert!(long.is_empty(), "long messages:\n{}", long.join("\n"));
+    assert!(checked > 300, "{checked}");
+}

@@ -119,8 +119,8 @@ fn by_quotient(sum: &Sum, ctx: &Context) -> Route {
     let q = &hq.quotient;
     let names = q.names();
     let mut explanation = vec![format!(
-        "Misère play through the misère quotient of {rule} (Plambeck–Siegel): the sums of heaps 1 to {bound} form a commutative monoid of {} elements whose P-portion is {{{}}}; it was computed heap by heap and verified on every sum of those heaps.",
-        q.order(),
+        "Misère play through the misère quotient of {rule} (Plambeck–Siegel): the sums of heaps 1 to {bound} form a commutative monoid of {} whose P-portion is {{{}}}; it was computed heap by heap and verified on every sum of those heaps.",
+        crate::words::count(q.order(), "element"),
         q.p_portion()
             .iter()
             .map(|&x| names[x as usize].as_str())

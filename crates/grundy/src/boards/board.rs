@@ -101,8 +101,9 @@ impl Board {
                     return Err(ExprError::new(
                         at(offset, row.len()),
                         format!(
-                            "this row has {} cells but the first has {c}: every row must be as long",
-                            row.len()
+                            "this row has {} but the first has {}: every row must be as long",
+                            crate::words::count(row.len(), "cell"),
+                            crate::words::count(c, "cell")
                         ),
                     ));
                 }

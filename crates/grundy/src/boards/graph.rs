@@ -77,7 +77,8 @@ impl GraphGameComponent {
                         return Err(ExprError::new(
                             arg.span.clone(),
                             format!(
-                                "`{text}` joins a vertex to itself: these games take simple graphs"
+                                "`{}` joins a vertex to itself: these games take simple graphs",
+                                crate::expr::shorten(text)
                             ),
                         ));
                     }

@@ -38,8 +38,8 @@ pub(super) fn build(term: &TermSpec) -> Result<Vec<Box<dyn Component>>, ExprErro
         return Err(ExprError::new(
             span,
             format!(
-                "`wythoff` takes two coordinates X Y, found {} arguments",
-                args.len()
+                "`wythoff` takes two coordinates X Y, found {}",
+                crate::words::count(args.len(), "argument")
             ),
         )
         .with_help("write several queens as a sum: wythoff 3 5 + wythoff 2 1"));

@@ -188,7 +188,7 @@ fn no_repeats<T: Eq + std::hash::Hash>(
                 args[i].span.clone(),
                 format!(
                     "coin `{}` is listed twice: a position is a set of heads",
-                    args[i].value
+                    crate::expr::shorten(&args[i].value)
                 ),
             ));
         }
@@ -232,7 +232,10 @@ fn build_grid(term: &TermSpec) -> Result<Vec<Box<dyn Component>>, ExprError> {
         let Some(comma) = text.find(',') else {
             return Err(ExprError::new(
                 arg.span.clone(),
-                format!("expected a coin `x,y` (two whole numbers and a comma), found `{text}`"),
+                format!(
+                    "expected a coin `x,y` (two whole numbers and a comma), found `{}`",
+                    crate::expr::shorten(text)
+                ),
             ));
         };
         let part = |s: &str, at: usize| Spanned {

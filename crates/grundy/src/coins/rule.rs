@@ -241,7 +241,10 @@ impl LineRule {
             "coin-sub" => LineRule::subtraction(&parts[1..], &param.span),
             _ => Err(ExprError::new(
                 param.span.clone(),
-                format!("`{text}` is not a one-dimensional coin rule"),
+                format!(
+                    "`{}` is not a one-dimensional coin rule",
+                    crate::expr::shorten(text)
+                ),
             )
             .with_help(
                 "product(..) takes two of: turning-turtles, twins, mock-turtles, ruler, moebius, \

@@ -229,7 +229,10 @@ pub fn no_params(term: &TermSpec) -> Result<(), ExprError> {
             });
             Err(ExprError::new(
                 span,
-                format!("`{}` takes no parameters in parentheses", term.rule.value),
+                format!(
+                    "`{}` takes no parameters in parentheses",
+                    shorten(&term.rule.value)
+                ),
             ))
         }
         None => Ok(()),
@@ -244,7 +247,7 @@ pub fn required_params<'a>(
     term.params.as_deref().ok_or_else(|| {
         ExprError::new(
             term.rule.span.clone(),
-            format!("`{}` needs parameters: {usage}", term.rule.value),
+            format!("`{}` needs parameters: {usage}", shorten(&term.rule.value)),
         )
     })
 }
@@ -255,7 +258,7 @@ pub fn some_args<'a>(term: &'a TermSpec, usage: &str) -> Result<&'a [Spanned<Str
         let end = term.span.end;
         return Err(ExprError::new(
             end..end,
-            format!("`{}` needs arguments: {usage}", term.rule.value),
+            format!("`{}` needs arguments: {usage}", shorten(&term.rule.value)),
         ));
     }
     Ok(&term.args)

@@ -13,6 +13,7 @@
 
 use super::csr::{Csr, MAX_EDGES, MAX_VERTICES};
 use super::{GameGraph, Names};
+use crate::words;
 use rustc_hash::FxHashMap;
 use std::io::{self, Read};
 
@@ -326,7 +327,7 @@ pub fn read_judge<R: Read>(reader: R, options: &ReadOptions) -> Result<JudgeInpu
     // Tokens are stored as they are read (the input holds each one), so K is not counted
     // here: a large K in a short input is refused when the input ends.
     options.check(
-        || format!("a graph of {n} vertices and {m} edges"),
+        || format!("a graph of {} and {}", words::count(n, "vertex"), words::count(m, "edge")),
         n * BYTES_PER_VERTEX + m * BYTES_PER_EDGE,
     )?;
     let n32 = n as u32;
@@ -417,8 +418,10 @@ pub fn read_judge<R: Read>(reader: R, options: &ReadOptions) -> Result<JudgeInpu
             return Err(ReadError::syntax(
                 lines.line,
                 format!(
-                    "unexpected {} after the {m} edges and {k} tokens the first line announced",
-                    show(f)
+                    "unexpected {} after the {} and {} the first line announced",
+                    show(f),
+                    words::count(m, "edge"),
+                    words::count(k, "token")
                 ),
             ));
         }
@@ -508,7 +511,7 @@ pub fn read_edge_list<R: Read>(reader: R, options: &ReadOptions) -> Result<GameG
         }
         if lines.line % 65536 == 0 {
             options.check(
-                || format!("an edge list of {} lines", lines.line),
+                || format!("an edge list of {}", words::count(lines.line, "line")),
                 sources.len() as u64 * BYTES_PER_EDGE + names.bytes(),
             )?;
         }
@@ -516,9 +519,9 @@ pub fn read_edge_list<R: Read>(reader: R, options: &ReadOptions) -> Result<GameG
     options.check(
         || {
             format!(
-                "a graph of {} vertices and {} edges",
-                names.len(),
-                sources.len()
+                "a graph of {} and {}",
+                words::count(names.len(), "vertex"),
+                words::count(sources.len(), "edge")
             )
         },
         sources.len() as u64 * BYTES_PER_EDGE + names.bytes(),

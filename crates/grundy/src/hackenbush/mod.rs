@@ -68,7 +68,7 @@ pub fn parse_picture(text: &str) -> Result<Picture, ExprError> {
             term.rule.span.clone(),
             format!(
                 "expected a Hackenbush picture such as `hackenbush 0-1 1-2`, found `{}`",
-                term.rule.value
+                crate::expr::shorten(&term.rule.value)
             ),
         )),
         _ => Err(ExprError::new(
@@ -95,6 +95,9 @@ impl Component for Picture {
             0 => Vec::new(),
             floating if floating == total => vec![format!(
                 "hackenbush {self}: no edge touches the ground, so the picture has already fallen: it is worth 0 and offers no move."
+            )],
+            1 => vec![format!(
+                "hackenbush {self}: 1 of its {total} edges is not connected to the ground; it has fallen and counts for nothing."
             )],
             floating => vec![format!(
                 "hackenbush {self}: {floating} of its {total} edges are not connected to the ground; they have fallen and count for nothing."

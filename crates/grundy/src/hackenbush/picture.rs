@@ -204,7 +204,10 @@ fn parse_edge(arg: &Spanned<String>) -> Result<Edge, ExprError> {
     let shape = || {
         ExprError::new(
             arg.span.clone(),
-            format!("expected an edge `u-v` between two vertex numbers, found `{text}`"),
+            format!(
+                "expected an edge `u-v` between two vertex numbers, found `{}`",
+                crate::expr::shorten(text)
+            ),
         )
         .with_help("edges are written like `0-1 1-2 2-2`; vertex 0 is the ground")
     };
@@ -212,7 +215,8 @@ fn parse_edge(arg: &Spanned<String>) -> Result<Edge, ExprError> {
         ExprError::new(
             start + at..arg.span.end,
             format!(
-                "vertex numbers are whole numbers (0 is the ground), found a negative one in `{text}`"
+                "vertex numbers are whole numbers (0 is the ground), found a negative one in `{}`",
+                crate::expr::shorten(text)
             ),
         )
     };

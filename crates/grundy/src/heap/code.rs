@@ -34,10 +34,16 @@ pub struct Code {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum CodeError {
     /// No point, or nothing after it.
-    #[error("`{0}` is not a code: expected digits, a point and digits, such as 0.137 or 4.07")]
+    #[error(
+        "`{}` is not a code: expected digits, a point and digits, such as 0.137 or 4.07",
+        crate::expr::shorten(.0)
+    )]
     Shape(String),
     /// A digit that is not a hexadecimal digit.
-    #[error("`{digit}` at position {position} of `{code}` is not an octal or hexadecimal digit")]
+    #[error(
+        "`{digit}` at position {position} of `{}` is not an octal or hexadecimal digit",
+        crate::expr::shorten(.code)
+    )]
     Digit {
         /// The code.
         code: String,

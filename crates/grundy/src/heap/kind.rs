@@ -84,7 +84,11 @@ pub enum RuleError {
         digit: u8,
     },
     /// Not one constraint per digit.
-    #[error("a code with {digits} digits needs {digits} constraints, not {constraints}")]
+    #[error(
+        "a code with {} needs {}, not {constraints}",
+        crate::words::count(*digits, "digit"),
+        crate::words::count(*digits, "constraint")
+    )]
     ConstraintCount {
         /// Digits of the code.
         digits: usize,

@@ -115,13 +115,15 @@ impl fmt::Display for Period {
             } => {
                 write!(
                     f,
-                    ", proven (subtraction-game window: {needed} values checked)"
+                    ", proven (subtraction-game window: {} checked)",
+                    crate::words::count(*needed, "value")
                 )
             }
             Proof::GuySmith { heaps, needed, .. } => write!(
                 f,
-                ", proven (Guy–Smith theorem, {} code: {needed} values checked)",
-                if *heaps == 3 { "hexadecimal" } else { "octal" }
+                ", proven (Guy–Smith theorem, {} code: {} checked)",
+                if *heaps == 3 { "hexadecimal" } else { "octal" },
+                crate::words::count(*needed, "value")
             ),
             Proof::Theorem(t) => write!(f, ", proven ({t})"),
         }

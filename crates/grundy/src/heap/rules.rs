@@ -311,7 +311,7 @@ pub fn rule_of_term(term: &TermSpec) -> Result<HeapRule, ExprError> {
         _ => {
             return Err(ExprError::new(
                 term.rule.span.clone(),
-                format!("`{name}` is not a heap rule"),
+                format!("`{}` is not a heap rule", crate::expr::shorten(name)),
             ));
         }
     })

@@ -150,7 +150,11 @@ impl fmt::Display for Occupant {
                 write!(f, "is not a checkpoint of a sequence ({reason})")
             }
             Occupant::OtherRule { rule, values } => {
-                write!(f, "holds {values} values of {rule}, another rule")
+                write!(
+                    f,
+                    "holds {} of {rule}, another rule",
+                    crate::words::count(*values, "value")
+                )
             }
             Occupant::MoreValues { values } => write!(
                 f,
@@ -185,7 +189,11 @@ pub enum RunError {
         rule: String,
     },
     /// The rule saved in a checkpoint is not a rule (this version cannot read it).
-    #[error("{}: the rule saved in it, `{saved}`, cannot be read: {message}", path.display())]
+    #[error(
+        "{}: the rule saved in it, `{}`, cannot be read: {message}",
+        path.display(),
+        crate::expr::shorten(.saved)
+    )]
     UnreadableRule {
         /// The file.
         path: PathBuf,

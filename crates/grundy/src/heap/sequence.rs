@@ -243,7 +243,10 @@ pub enum HeapValueError {
         "heap {heap} is too large: {}, and computing {heap} values directly is beyond the \
          limit of {limit}",
         if *provable {
-            format!("no period of {rule} is proven within {checked} values")
+            format!(
+                "no period of {rule} is proven within {}",
+                crate::words::count(*checked, "value")
+            )
         } else {
             format!("no theorem known here proves a period of {rule}")
         }

@@ -427,15 +427,9 @@ impl std::fmt::Display for Player {
     }
 }
 
-/// `word` in the singular or the plural, as the count `n` asks ("1 move", "2 moves").
-pub fn plural(n: impl Into<u64>, word: &str) -> String {
-    let n = n.into();
-    if n == 1 {
-        word.to_string()
-    } else {
-        format!("{word}s")
-    }
-}
+/// `word` in the singular or the plural, as the count `n` asks ("1 move", "2 moves"): see
+/// [`crate::words`].
+pub use crate::words::plural;
 
 #[cfg(test)]
 mod tests;

@@ -248,8 +248,9 @@ impl ScriptRule {
             return Err(ScriptError::new(
                 origin,
                 format!(
-                    "NAME `{name}` is not a rule name: use letters, digits, `-` and `_`, \
-                     starting with a letter"
+                    "NAME `{}` is not a rule name: use letters, digits, `-` and `_`, \
+                     starting with a letter",
+                    crate::expr::shorten(&name)
                 ),
             ));
         }
@@ -427,7 +428,10 @@ impl ScriptRule {
                 let n = a.value.parse::<i64>().map_err(|_| {
                     ExprError::new(
                         a.span.clone(),
-                        format!("expected a whole number, found `{}`", a.value),
+                        format!(
+                            "expected a whole number, found `{}`",
+                            crate::expr::shorten(&a.value)
+                        ),
                     )
                     .with_help(format!(
                         "usage: {}; a script reads other arguments with `fn position(args)`",

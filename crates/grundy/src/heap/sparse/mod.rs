@@ -95,7 +95,10 @@ use moves::{Moves, Split, mark_all_splits, mark_simple_options, set_bit};
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SparseError {
     /// The code is outside what the engine computes.
-    #[error("the sparse-space engine cannot compute `{code}`: {reason}")]
+    #[error(
+        "the sparse-space engine cannot compute `{}`: {reason}",
+        crate::expr::shorten(.code)
+    )]
     Unsupported {
         /// The code.
         code: String,
