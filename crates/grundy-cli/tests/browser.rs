@@ -9,18 +9,9 @@
 mod server;
 
 use fantoccini::{ClientBuilder, Locator};
-use server::Server;
+use server::{Server, nim_sum};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
-
-fn nim_sum(position: &str) -> u64 {
-    position
-        .strip_prefix("nim")
-        .unwrap_or_else(|| panic!("not Nim: {position}"))
-        .split_whitespace()
-        .map(|h| h.parse::<u64>().unwrap())
-        .fold(0, |a, b| a ^ b)
-}
 
 fn found(program: &str) -> bool {
     Command::new(program)
@@ -99,12 +90,7 @@ async fn play(url: &str, port: u16) {
     let input = c.find(Locator::Id("expr")).await.unwrap();
     input.clear().await.unwrap();
     input.send_keys("nim 3 4 5").await.unwrap();
-    c.find(Locator::Id("analyze"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click(&c, "analyze").await;
     let analysis = wait_text(&c, "analysis", "Winning moves").await;
     assert!(analysis.contains("Value: 2"), "{analysis}");
     assert!(analysis.contains("nim 1 4 5"), "{analysis}");
@@ -112,42 +98,57 @@ async fn play(url: &str, port: u16) {
     // A bad expression shows the error and the page keeps working.
     input.clear().await.unwrap();
     input.send_keys("nim 3 x").await.unwrap();
-    c.find(Locator::Id("analyze"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click(&c, "analyze").await;
     let error = wait_text(&c, "expr-error", "invalid expression").await;
     assert!(error.contains("heap size"), "{error}");
     input.clear().await.unwrap();
     input.send_keys("nim 3 4 5").await.unwrap();
 
-    // Play: always take the first listed move; the computer must win every time it can.
-    c.find(Locator::Id("play-start"))
+    // The examples: one click analyses, with the notes that teach (the mex table, staircase
+    // Nim on the odd steps).
+    click_example(&c, "staircase 3 2 1").await;
+    let analysis = wait_text(&c, "analysis", "odd steps").await;
+    assert!(
+        analysis.contains("mex{0, 1, 3, 4, 5} = 2") && analysis.contains("Value 3 ⊕ 1 = 2"),
+        "{analysis}"
+    );
+    // Pictures: Hackenbush with the winning cut marked (a tree worth 1: cutting 0-1 wins),
+    click_example(&c, "hackenbush 0-1 1-2 1-3").await;
+    wait_text(&c, "analysis", "Winning moves").await;
+    click(&c, "draw").await;
+    let svg = wait_picture(&c, "the winning cut").await;
+    assert!(svg.contains("the winning cut: 0-1<"), "{svg}");
+    // the game graph of a small position coloured P/N with the winning move marked,
+    input.clear().await.unwrap();
+    input.send_keys("nim 1 2").await.unwrap();
+    click(&c, "analyze").await;
+    wait_text(&c, "analysis", "Winning moves").await;
+    click(&c, "draw").await;
+    let svg = wait_picture(&c, ">win<").await;
+    assert!(svg.contains("nim 1 1"), "{svg}");
+    // and the nim-sequence plot of a heap rule with its preperiod and period.
+    click_example(&c, "kayles 10").await;
+    wait_text(&c, "analysis", "Winning moves").await;
+    c.find(Locator::Css("#sequence-controls button"))
         .await
         .unwrap()
         .click()
         .await
         .unwrap();
+    wait_picture(&c, "preperiod 71, period 12").await;
+    input.clear().await.unwrap();
+    input.send_keys("nim 3 4 5").await.unwrap();
+
+    // Play: always take the first listed move; the computer must win every time it can.
+    click(&c, "play-start").await;
     wait_state(&c, &["your-turn"]).await;
     // A hint marks the winning move; undo after one move restores the start.
-    c.find(Locator::Id("hint"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click(&c, "hint").await;
     let hint = wait_text(&c, "hint-box", "Hint").await;
     assert!(hint.contains("N: the player to move wins"), "{hint}");
     click_first_move(&c).await;
     wait_log(&c, 2).await;
-    c.find(Locator::Id("undo"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click(&c, "undo").await;
     wait_log(&c, 0).await;
     let position = c
         .find(Locator::Id("play-position"))
@@ -190,6 +191,53 @@ async fn play(url: &str, port: u16) {
         .unwrap();
     assert_eq!(status, "Game over: the computer won.");
     c.close().await.unwrap();
+}
+
+/// Clicks the element with this id.
+async fn click(c: &fantoccini::Client, id: &str) {
+    c.find(Locator::Id(id)).await.unwrap().click().await.unwrap();
+}
+
+/// Clicks the example button showing `expression`.
+async fn click_example(c: &fantoccini::Client, expression: &str) {
+    c.find(Locator::XPath(&format!(
+        "//div[@id='examples']//button[text()='{expression}']"
+    )))
+    .await
+    .unwrap_or_else(|e| panic!("no example {expression}: {e}"))
+    .click()
+    .await
+    .unwrap();
+}
+
+/// Waits until the pictures hold markup containing `want`; returns the markup.
+async fn wait_picture(c: &fantoccini::Client, want: &str) -> String {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let html = c
+            .execute(
+                "return document.getElementById('pictures').innerHTML",
+                vec![],
+            )
+            .await
+            .unwrap();
+        let html = html.as_str().unwrap_or_default().to_string();
+        if html.contains(want) {
+            return html;
+        }
+        let error = c
+            .find(Locator::Id("picture-error"))
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap();
+        assert!(
+            Instant::now() < deadline,
+            "the pictures never showed {want:?} (error: {error:?})"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
 }
 
 async fn click_first_move(c: &fantoccini::Client) {

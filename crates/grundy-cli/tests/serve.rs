@@ -4,17 +4,8 @@
 mod server;
 
 use serde_json::{Value, json};
-use server::Server;
+use server::{Server, nim_sum};
 use std::time::{Duration, Instant};
-
-fn nim_sum(position: &str) -> u64 {
-    position
-        .strip_prefix("nim")
-        .unwrap_or_else(|| panic!("not Nim: {position}"))
-        .split_whitespace()
-        .map(|h| h.parse::<u64>().unwrap())
-        .fold(0, |a, b| a ^ b)
-}
 
 /// The library's own analysis, as JSON, to check the server's answers against.
 fn library(expression: &str) -> Value {
@@ -271,4 +262,42 @@ fn a_closed_connection_cancels_its_work() {
         "{:?}",
         started.elapsed()
     );
+}
+
+/// The page offers an example of every rule of the expression language, and each one is
+/// analysed (with the library's answer) when clicked.
+#[test]
+fn the_page_has_an_example_of_every_rule() {
+    let s = Server::start(&[]);
+    let (_, page) = s.request("GET", "/", "");
+    let data = page
+        .split(r#"<script type="application/json" id="examples-data">"#)
+        .nth(1)
+        .and_then(|rest| rest.split("</script>").next())
+        .expect("the examples in the page");
+    let families: Vec<(String, Vec<(String, String)>)> =
+        serde_json::from_str(data).expect("the examples are JSON");
+    let examples: Vec<&String> = families
+        .iter()
+        .flat_map(|(_, list)| list.iter().map(|(e, _)| e))
+        .collect();
+    let mut covered = std::collections::HashSet::new();
+    for e in &examples {
+        for term in e.split('+') {
+            let head = term.split_whitespace().next().unwrap();
+            let name = head.split('(').next().unwrap();
+            let rule = grundy::catalog::find_rule(name).unwrap_or_else(|| panic!("{e}"));
+            covered.insert(rule.name);
+        }
+        let (status, a) = s.post("/api/analyze", &json!({ "expression": e }));
+        assert_eq!(status, 200, "{e}: {a}");
+        assert_eq!(a["value"], library(e)["value"], "{e}");
+    }
+    for rule in grundy::catalog::rules() {
+        assert!(
+            covered.contains(rule.name),
+            "no example of `{}` on the page",
+            rule.usage
+        );
+    }
 }

@@ -104,3 +104,13 @@ impl Drop for Server {
         let _ = self.child.wait();
     }
 }
+
+/// The nim-sum of a Nim position written `nim a b c`, to check the computer's moves.
+pub fn nim_sum(position: &str) -> u64 {
+    position
+        .strip_prefix("nim")
+        .unwrap_or_else(|| panic!("not Nim: {position}"))
+        .split_whitespace()
+        .map(|h| h.parse::<u64>().unwrap())
+        .fold(0, |a, b| a ^ b)
+}

@@ -185,8 +185,22 @@ pub fn hackenbush_svg(picture: &Picture, marked: &[usize]) -> String {
         }
     }
     let widest = per_level.iter().map(Vec::len).max().unwrap_or(1).max(1);
-    let (w, step_y) = ((widest as f64 * 70.0).max(240.0), 70.0);
-    let h = (levels as f64 + 1.0) * step_y + 60.0;
+    let mut names: Vec<String> = marked
+        .iter()
+        .filter_map(|&e| edges.get(e))
+        .map(|(a, b)| format!("{a}-{b}"))
+        .collect();
+    names.dedup();
+    let legend = match names.len() {
+        0 => String::new(),
+        1 => format!("✂ the winning cut: {}", names[0]),
+        _ => format!("✂ the winning cuts: {}", names.join(", ")),
+    };
+    // About 7 pixels a character of the legend.
+    let legend_width = legend.chars().count() as f64 * 7.0 + 12.0;
+    let (w, step_y) = ((widest as f64 * 70.0).max(240.0).max(legend_width), 70.0);
+    // 24 pixels on top for the legend of the winning cuts.
+    let h = (levels as f64 + 1.0) * step_y + 84.0;
     let ground_y = h - 30.0;
     let mut pos = vec![(0.0, ground_y); vertices.len()];
     for (d, list) in per_level.iter().enumerate() {
@@ -229,6 +243,9 @@ pub fn hackenbush_svg(picture: &Picture, marked: &[usize]) -> String {
         let bend = *k as f64;
         *k += 1;
         let _ = write!(svg, r#"<g class="edge" data-edge="{a}-{b}">"#);
+        if win {
+            let _ = write!(svg, "<title>cut {a}-{b}: a winning move</title>");
+        }
         if ia == ib && a != GROUND {
             let r = 14.0 + 6.0 * bend;
             let _ = write!(
@@ -254,14 +271,27 @@ pub fn hackenbush_svg(picture: &Picture, marked: &[usize]) -> String {
             );
         }
         if win {
+            // Only the scissors at the edge (the names go in the legend): labels of edges
+            // that meet at a vertex would overlap.
+            let (mx, my) = if ia == ib {
+                (p.0, p.1 - 2.0 * (14.0 + 6.0 * bend))
+            } else {
+                ((p.0 + q.0) / 2.0, (p.1 + q.1) / 2.0)
+            };
             let _ = write!(
                 svg,
-                r##"<text x="{:.1}" y="{:.1}" fill="#d00000" font-weight="bold">✂ cut {a}-{b}</text>"##,
-                (p.0 + q.0) / 2.0 + 8.0,
-                (p.1 + q.1) / 2.0
+                r##"<text class="cut" x="{:.1}" y="{:.1}" fill="#d00000" font-size="16" text-anchor="middle" stroke="white" stroke-width="3" paint-order="stroke">✂</text>"##,
+                mx,
+                my + 5.0
             );
         }
         svg.push_str("</g>\n");
+    }
+    if !legend.is_empty() {
+        let _ = writeln!(
+            svg,
+            r##"<text x="6" y="17" fill="#d00000" font-weight="bold">{legend}</text>"##
+        );
     }
     for (i, &v) in vertices.iter().enumerate() {
         if v != GROUND {
@@ -493,6 +523,8 @@ mod tests {
         let svg = hackenbush_svg(&p, &[1]);
         assert_eq!(svg.matches("class=\"edge\"").count(), 5);
         assert_eq!(svg.matches("cut 1-2").count(), 1);
+        assert_eq!(svg.matches("class=\"cut\"").count(), 1);
+        assert!(svg.contains("✂ the winning cut: 1-2<"), "{svg}");
         // A stalk of 3 and a stalk of 1: the winning cut leaves 1 + 1, so edge 1-2 (index 1).
         let sum = parse("hackenbush 0-1 1-2 2-3 + hackenbush 0-4").unwrap();
         let svgs = hackenbush_svgs(&sum, &Context::default()).unwrap();
