@@ -192,3 +192,91 @@ fn tokens_on_a_graph_with_cycles() {
         stderr(&o)
     );
 }
+
+/// The best moves a hint lists, as the positions they leave.
+fn hinted_results(text: &str) -> Vec<String> {
+    text.split("Best moves:")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no best moves in\n{text}"))
+        .lines()
+        .skip(1)
+        .take_while(|l| l.starts_with("   "))
+        .map(|l| l.rsplit("  ->  ").next().unwrap().trim().to_string())
+        .collect()
+}
+
+/// `hint` shows the winning moves and the reason: the nim-sum table, the period, the mex
+/// table of one component and its Hackenbush cut, staircase Nim as Nim on the odd steps.
+#[test]
+fn a_hint_shows_the_winning_moves_and_the_reason() {
+    let o = grundy_with_input(&["play", "nim", "3", "4", "5"], "hint\nquit\n");
+    let text = stdout(&o);
+    assert!(text.contains("nim-sum  2 = 010"), "{text}");
+    assert!(text.contains("nim 3: 3 ⊕ 2 = 1, so 3 -> 1"), "{text}");
+    assert_eq!(hinted_results(&text), ["nim 1 4 5"]);
+
+    let o = grundy_with_input(&["play", "kayles 1000"], "hint\nquit\n");
+    let text = stdout(&o);
+    assert!(
+        text.contains("heap 1000 falls at 76 in the period") && text.contains("g(1000) = g(76) = 1"),
+        "{text}"
+    );
+
+    // A tree worth 1 (two leaves on a stalk: 1 + (1 ⊕ 1)) beside a stalk of 2, in one
+    // picture worth 1 ⊕ 2 = 3. Cutting 1-2 or 1-3 makes the tree a stalk of 2 (2 ⊕ 2 = 0);
+    // cutting 4-5 leaves a stalk of 1 (1 ⊕ 1 = 0).
+    let o = grundy_with_input(&["play", "hackenbush 0-1 1-2 1-3 0-4 4-5"], "hint\nquit\n");
+    let text = stdout(&o);
+    assert!(text.contains("so cut 1-2, cut 1-3, cut 4-5"), "{text}");
+    assert!(
+        text.contains("Why hackenbush 0-1 1-2 1-3 0-4 4-5 has value 3"),
+        "{text}"
+    );
+    let mut results = hinted_results(&text);
+    results.sort();
+    assert_eq!(
+        results,
+        [
+            "hackenbush 0-1 1-2 0-4 4-5",
+            "hackenbush 0-1 1-2 1-3 0-4",
+            "hackenbush 0-1 1-3 0-4 4-5"
+        ]
+    );
+    // Each leaves a P-position, by the analysis.
+    for r in &results {
+        let v: serde_json::Value =
+            serde_json::from_slice(&grundy(&["analyze", r, "--json"]).stdout).unwrap();
+        assert_eq!(v["outcome"], "P", "{r}");
+    }
+
+    let o = grundy_with_input(&["play", "staircase 3 2 1"], "hint\nquit\n");
+    assert!(stdout(&o).contains("Nim on the odd steps (step 1: 3, step 3: 1)"));
+}
+
+/// The second example: misère Kayles with the computer first. Kayles 12 is a misère
+/// P-position, so the computer can only delay; every best move the hint then lists leaves a
+/// misère P-position, by the analysis.
+#[test]
+fn misere_kayles_with_the_computer_first() {
+    let o = grundy_with_input(
+        &["play", "kayles 12", "--misere", "--computer-first"],
+        "hint\nquit\n",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(text.contains("Computer: "), "{text}");
+    assert!(
+        text.contains("Every move loses against best play"),
+        "{text}"
+    );
+    assert!(text.contains("Hint: N: the player to move wins"), "{text}");
+    assert!(text.contains("misère quotient of kayles"), "{text}");
+    let results = hinted_results(&text);
+    assert!(!results.is_empty(), "{text}");
+    for r in &results {
+        let v: serde_json::Value =
+            serde_json::from_slice(&grundy(&["analyze", r, "--misere", "--json"]).stdout)
+                .unwrap();
+        assert_eq!(v["outcome"], "P", "{r}");
+    }
+}
