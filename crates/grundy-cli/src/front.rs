@@ -251,21 +251,9 @@ pub fn interrupted() -> Failure {
     }
 }
 
-/// The count and the noun, agreeing in number: `1 vertex`, `2 vertices`.
-pub fn count(n: u64, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn counts_agree_in_number() {
-        assert_eq!(count(1, "vertex", "vertices"), "1 vertex");
-        assert_eq!(count(0, "edge", "edges"), "0 edges");
-        assert_eq!(count(2, "edge", "edges"), "2 edges");
-    }
 
     #[test]
     fn budget_hints_name_the_flag_and_interrupts_exit_130() {

@@ -2,7 +2,8 @@
 //! an expression), with values, outcomes, remoteness, sums of tokens, kernels and pictures.
 
 use crate::Failure;
-use crate::front::{self, LIMIT_FLAGS, Watch, count};
+use crate::front::{self, LIMIT_FLAGS, Watch};
+use grundy::words::count;
 use grundy::control::{Budget, Control, Limits};
 use grundy::graph::draw::{check_svg, to_dot, to_svg};
 use grundy::graph::explore::{ExploreError, explore};
@@ -450,8 +451,8 @@ impl Report<'_> {
         writeln!(
             out,
             "{}, {}, {cycles}",
-            count(n as u64, "vertex", "vertices"),
-            count(g.edge_count() as u64, "edge", "edges")
+            count(n, "vertex"),
+            count(g.edge_count(), "edge")
         )?;
         let width = (0..n as u32)
             .map(|v| self.graph.name(v).chars().count())
@@ -516,7 +517,7 @@ impl Report<'_> {
                     writeln!(
                         out,
                         "\nKernel ({}, {unique}): {}",
-                        count(kernel.len() as u64, "vertex", "vertices"),
+                        count(kernel.len(), "vertex"),
                         join_names(&names)
                     )?;
                 }

@@ -193,7 +193,7 @@ impl Session {
                         writeln!(
                             out,
                             "Took back {taken} {}.",
-                            grundy::play::plural(taken as u64, "move")
+                            grundy::words::plural(taken, "move")
                         )?;
                         show_moves = true;
                     }
@@ -256,7 +256,7 @@ impl Session {
                     out,
                     "Your turn. {} legal {}:",
                     moves.len(),
-                    grundy::play::plural(moves.len() as u64, "move")
+                    grundy::words::plural(moves.len(), "move")
                 )?;
                 for m in moves.iter().take(MAX_LISTED) {
                     writeln!(out, "  {:>3}. {}", m.number, describe(m))?;

@@ -59,10 +59,22 @@ impl MexTable {
             .map(|r| r.description.chars().count())
             .max()
             .unwrap_or(0);
+        let result_width = self
+            .rows
+            .iter()
+            .map(|r| r.result.chars().count())
+            .max()
+            .unwrap_or(0);
+        // Padded by hand: a format width past 65,535 panics, and a result can be that long.
+        let pad = |text: &str, to: usize| " ".repeat(to.saturating_sub(text.chars().count()));
         for r in &self.rows {
             out.push(format!(
-                "  {:<width$}  leaves {}  value {}",
-                r.description, r.result, r.value
+                "  {}{}  leaves {}{}  value {}",
+                r.description,
+                pad(&r.description, width),
+                r.result,
+                pad(&r.result, result_width),
+                r.value
             ));
         }
         let mut values: Vec<u64> = self.rows.iter().map(|r| r.value.0).collect();

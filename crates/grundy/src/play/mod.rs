@@ -389,11 +389,11 @@ impl Game {
             explanation.push(match outcome {
                 Outcome::N => format!(
                     "With best play the player to move wins in {r} {}.",
-                    plural(r, "move")
+                    crate::words::plural(r, "move")
                 ),
                 Outcome::P => format!(
                     "With best play the player to move loses, holding out for {r} {}.",
-                    plural(r, "move")
+                    crate::words::plural(r, "move")
                 ),
                 Outcome::Draw => String::new(),
             });
@@ -426,10 +426,6 @@ impl std::fmt::Display for Player {
         })
     }
 }
-
-/// `word` in the singular or the plural, as the count `n` asks ("1 move", "2 moves"): see
-/// [`crate::words`].
-pub use crate::words::plural;
 
 #[cfg(test)]
 mod tests;

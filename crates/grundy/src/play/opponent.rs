@@ -247,7 +247,7 @@ fn exact_reply(solved: &Solved, moves: Vec<Choice>) -> Reply {
             } else {
                 format!(
                     "A winning move: it leaves a lost position, and the game ends within {r} more {}.",
-                    super::plural(r, "move")
+                    crate::words::plural(r, "move")
                 )
             };
             (
@@ -265,7 +265,7 @@ fn exact_reply(solved: &Solved, moves: Vec<Choice>) -> Reply {
                 Reason::Delaying { remoteness: r },
                 format!(
                     "Every move loses against best play; this one makes the game last longest ({r} more {}).",
-                    super::plural(r, "move")
+                    crate::words::plural(r, "move")
                 ),
             )
         }
