@@ -3,7 +3,6 @@
 
 use crate::Failure;
 use crate::front::{self, LIMIT_FLAGS, Watch};
-use grundy::words::count;
 use grundy::control::{Budget, Control, Limits};
 use grundy::graph::draw::{check_svg, to_dot, to_svg};
 use grundy::graph::explore::{ExploreError, explore};
@@ -15,6 +14,7 @@ use grundy::graph::{
 };
 use grundy::sum::{Context, Engine};
 use grundy::value::{Outcome, Value};
+use grundy::words::count;
 use indicatif::ProgressBar;
 use std::fs::File;
 use std::io::{self, BufWriter, Read, Write};

@@ -159,7 +159,10 @@ fn analyze_shows_the_teaching_notes() {
     let v = json(&grundy(&["analyze", "kayles 1000000", "--json"]));
     let p = &v["notes"][0];
     assert_eq!(p["kind"], "period");
-    assert_eq!((p["preperiod"].as_u64(), p["period"].as_u64()), (Some(71), Some(12)));
+    assert_eq!(
+        (p["preperiod"].as_u64(), p["period"].as_u64()),
+        (Some(71), Some(12))
+    );
     assert_eq!(p["same_as"], 76);
     assert_eq!(p["value"], v["value"]);
     let text = stdout(&grundy(&["analyze", "kayles 1000000"]));

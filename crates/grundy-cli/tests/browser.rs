@@ -195,7 +195,12 @@ async fn play(url: &str, port: u16) {
 
 /// Clicks the element with this id.
 async fn click(c: &fantoccini::Client, id: &str) {
-    c.find(Locator::Id(id)).await.unwrap().click().await.unwrap();
+    c.find(Locator::Id(id))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
 }
 
 /// Clicks the example button showing `expression`.

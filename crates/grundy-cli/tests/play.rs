@@ -218,7 +218,8 @@ fn a_hint_shows_the_winning_moves_and_the_reason() {
     let o = grundy_with_input(&["play", "kayles 1000"], "hint\nquit\n");
     let text = stdout(&o);
     assert!(
-        text.contains("heap 1000 falls at 76 in the period") && text.contains("g(1000) = g(76) = 1"),
+        text.contains("heap 1000 falls at 76 in the period")
+            && text.contains("g(1000) = g(76) = 1"),
         "{text}"
     );
 
@@ -275,8 +276,7 @@ fn misere_kayles_with_the_computer_first() {
     assert!(!results.is_empty(), "{text}");
     for r in &results {
         let v: serde_json::Value =
-            serde_json::from_slice(&grundy(&["analyze", r, "--misere", "--json"]).stdout)
-                .unwrap();
+            serde_json::from_slice(&grundy(&["analyze", r, "--misere", "--json"]).stdout).unwrap();
         assert_eq!(v["outcome"], "P", "{r}");
     }
 }

@@ -34,7 +34,13 @@ fn the_page_and_the_api_answer_and_bad_input_gets_json_errors() {
     assert_eq!(a["notes"], library("kayles 1000")["notes"]);
     assert_eq!(a["notes"][0]["kind"], "period");
     assert_eq!(a["notes"][0]["same_as"], 76);
-    assert!(a["note_lines"][0].as_str().unwrap().contains("g(1000) = g(76)"), "{a}");
+    assert!(
+        a["note_lines"][0]
+            .as_str()
+            .unwrap()
+            .contains("g(1000) = g(76)"),
+        "{a}"
+    );
     assert_eq!(a["heap_rules"], json!(["kayles"]));
 
     // Bad input: each a clear JSON error with the right status.

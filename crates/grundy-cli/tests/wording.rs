@@ -9,9 +9,17 @@ use common::{grundy, grundy_with_input, stderr, stdout};
 fn counts_agree_in_number() {
     // One vertex, one edge, one token.
     let o = grundy_with_input(&["graph", "-"], "a\n");
-    assert!(stdout(&o).starts_with("1 vertex, 0 edges"), "{}", stdout(&o));
+    assert!(
+        stdout(&o).starts_with("1 vertex, 0 edges"),
+        "{}",
+        stdout(&o)
+    );
     let o = grundy_with_input(&["graph", "-"], "a b\n");
-    assert!(stdout(&o).starts_with("2 vertices, 1 edge,"), "{}", stdout(&o));
+    assert!(
+        stdout(&o).starts_with("2 vertices, 1 edge,"),
+        "{}",
+        stdout(&o)
+    );
     let o = grundy_with_input(&["graph", "--format", "seed", "-"], "2 1 1\n1 2\n1\n2\n");
     assert!(
         stderr(&o).contains("after the 1 edge and 1 token the first line announced"),
@@ -48,7 +56,14 @@ fn counts_agree_in_number() {
         grundy_with_input(&["graph", "-"], "a\n"),
     ] {
         let text = stdout(&o) + &stderr(&o);
-        for plural in ["vertices", "edges", "values", "moves", "elements", "positions"] {
+        for plural in [
+            "vertices",
+            "edges",
+            "values",
+            "moves",
+            "elements",
+            "positions",
+        ] {
             assert!(!text.contains(&format!(" 1 {plural}")), "{text}");
         }
     }
@@ -68,7 +83,12 @@ fn a_huge_bad_argument_gives_a_short_message() {
         let o = grundy_with_input(&["analyze", "-"], &format!("{head} {argument}"));
         assert_eq!(o.status.code(), Some(2), "{head}");
         let err = stderr(&o);
-        assert!(err.len() < 800, "{head}: {} bytes: {}", err.len(), &err[..300]);
+        assert!(
+            err.len() < 800,
+            "{head}: {} bytes: {}",
+            err.len(),
+            &err[..300]
+        );
         assert!(err.contains("invalid expression"), "{err}");
     }
 }

@@ -30,7 +30,10 @@ pub fn plural(n: impl TryInto<u64>, noun: &str) -> Cow<'_, str> {
     });
     if consonant_y {
         format!("{}ies", &noun[..noun.len() - 1]).into()
-    } else if ["s", "x", "z", "ch", "sh"].iter().any(|e| noun.ends_with(e)) {
+    } else if ["s", "x", "z", "ch", "sh"]
+        .iter()
+        .any(|e| noun.ends_with(e))
+    {
         format!("{noun}es").into()
     } else {
         format!("{noun}s").into()

@@ -327,7 +327,13 @@ pub fn read_judge<R: Read>(reader: R, options: &ReadOptions) -> Result<JudgeInpu
     // Tokens are stored as they are read (the input holds each one), so K is not counted
     // here: a large K in a short input is refused when the input ends.
     options.check(
-        || format!("a graph of {} and {}", words::count(n, "vertex"), words::count(m, "edge")),
+        || {
+            format!(
+                "a graph of {} and {}",
+                words::count(n, "vertex"),
+                words::count(m, "edge")
+            )
+        },
         n * BYTES_PER_VERTEX + m * BYTES_PER_EDGE,
     )?;
     let n32 = n as u32;
