@@ -26,7 +26,9 @@
 //!   written from the definitions.
 //! - [`misere`]: misère play beyond Nim: Conway's genus, Plambeck–Siegel misère quotients
 //!   and the outcomes of sums of heaps through them.
-//! - [`analysis`]: value, outcome, every winning move and the reason.
+//! - [`analysis`]: value, outcome, every winning move and the reason, with notes that teach
+//!   ([`analysis::teach`]: the mex table, staircase Nim, where a heap falls in its period).
+//! - [`words`]: counts that agree in number in every message ("1 vertex", "2 vertices").
 
 pub mod analysis;
 pub mod boards;

@@ -10,8 +10,19 @@
 //! - **A heap game with a proven period**: where heap `n` falls in the period, and so which
 //!   smaller heap has the same value (Guy and Smith, *The G-values of various games*, 1956).
 //!
-//! Every note is computed under the context's budget; a note that cannot be computed (a value
-//! out of reach) is left out rather than failing the explanation.
+//! The notes are typed data ([`Note`], serialised with a `kind`), and [`Note::lines`] writes
+//! them as text. They are computed after the analysis, under a share of the context's budget
+//! (at most [`MAX_NOTE_WORK`] units and the same cancellation); a note that cannot be computed
+//! (a value out of reach) is left out rather than failing the explanation.
+//!
+//! ```
+//! use grundy::analysis::teach::{Note, notes};
+//! use grundy::catalog::parse;
+//! let n = notes(&parse("nim 2").unwrap(), &Default::default());
+//! let Note::MexTable(t) = &n[0] else { panic!() };
+//! assert_eq!(t.mex, grundy::Nimber(2)); // nim 2 moves to values 0 and 1
+//! assert_eq!(n[0].lines().last().unwrap(), "  mex{0, 1} = 2: the least value that no option has");
+//! ```
 
 use crate::Nimber;
 use crate::catalog::find_rule;
