@@ -394,7 +394,10 @@ fn extend_under(
         }
         budget.check()?;
         let plain = engine.name() == "plain";
-        let end = if plain {
+        // The sparse-space engine computes every value in full (as the plain engine does)
+        // until it has chosen its mask: chunked by the plain engine's cost meanwhile.
+        let dense = engine.sparse_stats().is_some_and(|s| s.mask.is_none());
+        let end = if plain || dense {
             // As many heaps as fit one chunk of work (at least one).
             let mut end = start;
             let mut units = 0u64;
