@@ -184,21 +184,33 @@ pub fn available_memory() -> Option<u64> {
 /// The UTF-8 byte-order mark some editors put at the start of a file.
 const BOM: char = '\u{feff}';
 
-/// The text of `path`, or of standard input for `-`, without a leading byte-order mark.
-/// Invalid UTF-8 is an error naming the source.
-pub fn read_text(path: &str) -> Result<String, Failure> {
-    let (bytes, source) = if path == "-" {
-        let mut bytes = Vec::new();
-        std::io::stdin()
-            .lock()
-            .read_to_end(&mut bytes)
-            .map_err(|e| Failure::input(format!("cannot read standard input: {e}")))?;
-        (bytes, "standard input")
-    } else {
-        let bytes =
-            std::fs::read(path).map_err(|e| Failure::input(format!("cannot read {path}: {e}")))?;
-        (bytes, path)
-    };
+/// The most bytes read as an expression (`--file`, `-`): far above any position the engines
+/// answer, and far below the memory of a classroom machine.
+pub const MAX_EXPRESSION_BYTES: u64 = 64 << 20;
+
+/// The most bytes read as a rule script (`--rules`).
+pub const MAX_SCRIPT_BYTES: u64 = 16 << 20;
+
+/// At most `limit` bytes of `reader`; more is an error naming `source` and the limit (the
+/// input is not read further, so `/dev/zero` or an endless pipe is refused at once).
+pub fn read_bounded(reader: impl Read, limit: u64, source: &str) -> Result<Vec<u8>, Failure> {
+    let mut bytes = Vec::new();
+    reader
+        .take(limit.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(|e| Failure::input(format!("cannot read {source}: {e}")))?;
+    if bytes.len() as u64 > limit {
+        return Err(Failure::input(format!(
+            "{source} is larger than {} MiB, the most read here",
+            limit >> 20
+        )));
+    }
+    Ok(bytes)
+}
+
+/// `bytes` as text, without a leading byte-order mark; invalid UTF-8 is an error naming
+/// `source` and the offset.
+pub fn text_of(bytes: Vec<u8>, source: &str) -> Result<String, Failure> {
     let text = String::from_utf8(bytes).map_err(|e| {
         Failure::input(format!(
             "{source} is not UTF-8 text (invalid byte at offset {})",
@@ -209,6 +221,23 @@ pub fn read_text(path: &str) -> Result<String, Failure> {
         Some(rest) => rest.to_owned(),
         None => text,
     })
+}
+
+/// The text of `path`, or of standard input for `-`, without a leading byte-order mark, of
+/// at most [`MAX_EXPRESSION_BYTES`]. Invalid UTF-8 is an error naming the source.
+pub fn read_text(path: &str) -> Result<String, Failure> {
+    let (bytes, source) = if path == "-" {
+        let source = "standard input";
+        (
+            read_bounded(std::io::stdin().lock(), MAX_EXPRESSION_BYTES, source)?,
+            source,
+        )
+    } else {
+        let file = std::fs::File::open(path)
+            .map_err(|e| Failure::input(format!("cannot read {path}: {e}")))?;
+        (read_bounded(file, MAX_EXPRESSION_BYTES, path)?, path)
+    };
+    text_of(bytes, source)
 }
 
 /// The flags that raise each limit of a budget, for the hint after a refusal.

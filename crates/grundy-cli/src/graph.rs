@@ -6,7 +6,7 @@ use crate::front::{self, LIMIT_FLAGS, Watch};
 use grundy::control::{Budget, Control, Limits};
 use grundy::graph::draw::{check_svg, to_dot, to_svg};
 use grundy::graph::explore::{ExploreError, explore};
-use grundy::graph::kernel::{KernelReport, find_kernel};
+use grundy::graph::kernel::{KernelError, KernelReport, find_kernel_within};
 use grundy::graph::read::{ReadError, ReadOptions, read_edge_list, read_judge};
 use grundy::graph::{
     GameGraph, GraphError, GraphSolution, Names, TokenMove, TokenSum, analyze_tokens,
@@ -72,7 +72,8 @@ pub struct Args {
     /// With --expr: the most positions to explore.
     #[arg(long, default_value_t = 100_000)]
     max_positions: usize,
-    /// With --expr: the most units of work (100 a move explored) [default: 1000000000].
+    /// With --expr or --kernel: the most units of work (100 a move explored, 16 a step of the
+    /// kernel search) [default: 1000000000].
     #[arg(long, value_name = "N")]
     max_work: Option<u64>,
     /// The most memory the graph may take, in MiB (default: 90% of the available memory).
@@ -307,13 +308,20 @@ pub fn run(args: Args) -> Result<(), Failure> {
         with_progress("solving", &cancel, |c| solve(&graph.csr, c)).map_err(graph_failure)?;
     let sum = (!tokens.is_empty()).then(|| analyze_tokens(&graph.csr, &solution, &tokens));
     let kernel = if args.kernel {
-        Some(
-            find_kernel(&graph.csr, &solution, args.max_kernel_draws).map_err(|e| {
-                Failure::compute(format!(
-                    "{e}\nhint: raise the limit with --max-kernel-draws if time allows"
-                ))
-            })?,
-        )
+        let limits = Limits {
+            max_work: args.max_work.unwrap_or(Limits::DEFAULT.max_work),
+            ..Limits::DEFAULT
+        };
+        let budget = Budget::with_cancel_flag(limits, Arc::clone(&cancel));
+        let watch = Watch::new("kernel search".to_owned(), &budget);
+        let found = find_kernel_within(&graph.csr, &solution, args.max_kernel_draws, &budget);
+        drop(watch);
+        Some(found.map_err(|e| match e {
+            KernelError::Budget(b) => front::budget_failure(e.to_string(), b, LIMIT_FLAGS),
+            KernelError::TooLarge { .. } => Failure::compute(format!(
+                "{e}\nhint: raise the limit with --max-kernel-draws if time allows"
+            )),
+        })?)
     } else {
         None
     };

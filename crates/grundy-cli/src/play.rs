@@ -167,12 +167,27 @@ impl Session {
                 }
             }
             out.flush()?;
-            let mut line = String::new();
-            if input.read_line(&mut line)? == 0 {
-                writeln!(out)?;
-                writeln!(out, "Bye.")?;
-                return Ok(());
-            }
+            let line = match read_line(input, MAX_LINE)? {
+                Line::End => {
+                    writeln!(out)?;
+                    writeln!(out, "Bye.")?;
+                    return Ok(());
+                }
+                Line::TooLong => {
+                    writeln!(
+                        out,
+                        "Line ignored: it is longer than {MAX_LINE} bytes (write a long position to a file and use `grundy analyze --file`)."
+                    )?;
+                    show_moves = false;
+                    continue;
+                }
+                Line::NotText => {
+                    writeln!(out, "Line ignored: it is not UTF-8 text.")?;
+                    show_moves = false;
+                    continue;
+                }
+                Line::Text(line) => line,
+            };
             let line = line.trim();
             show_moves = false;
             let (command, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
@@ -299,6 +314,67 @@ impl Session {
         }
         Ok(())
     }
+}
+
+/// The longest input line read, in bytes (a longer one is skipped to its end, unread).
+const MAX_LINE: usize = 1 << 20;
+
+/// A line of input.
+#[derive(Debug)]
+enum Line {
+    /// The end of the input.
+    End,
+    /// A line (without its end of line).
+    Text(String),
+    /// A line longer than the limit (skipped).
+    TooLong,
+    /// A line that is not UTF-8.
+    NotText,
+}
+
+/// Reads one line of at most `max` bytes, in memory bounded by `max` whatever the input.
+fn read_line(input: &mut dyn BufRead, max: usize) -> std::io::Result<Line> {
+    let mut bytes = Vec::new();
+    let mut too_long = false;
+    let mut any = false;
+    loop {
+        let buf = match input.fill_buf() {
+            Ok(buf) => buf,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if buf.is_empty() {
+            break;
+        }
+        any = true;
+        let (chunk, end) = match buf.iter().position(|&b| b == b'\n') {
+            Some(i) => (&buf[..i], Some(i + 1)),
+            None => (buf, None),
+        };
+        if !too_long {
+            if bytes.len() + chunk.len() > max {
+                too_long = true;
+                bytes = Vec::new();
+            } else {
+                bytes.extend_from_slice(chunk);
+            }
+        }
+        let used = end.unwrap_or(buf.len());
+        input.consume(used);
+        if end.is_some() {
+            break;
+        }
+    }
+    Ok(if !any {
+        Line::End
+    } else if too_long {
+        Line::TooLong
+    } else {
+        match String::from_utf8(bytes) {
+            Ok(text) => Line::Text(text),
+            Err(_) => Line::NotText,
+        }
+    })
 }
 
 fn describe(m: &Choice) -> String {

@@ -51,12 +51,23 @@ pub fn run(args: Args) -> Result<(), Failure> {
                 + " (lower --max-heap)",
         ));
     }
-    let budget = Budget::new(Limits {
-        max_work: args.max_work,
-        ..Limits::DEFAULT
-    });
-    let q = heap_quotient(&rule, args.max_heap, &budget, args.max_elements).map_err(|e| {
+    // Ctrl-C, SIGTERM and SIGHUP stop the computation (status 130), as for `analyze`.
+    let cancel = crate::front::interrupt_flag()?;
+    let budget = Budget::with_cancel_flag(
+        Limits {
+            max_work: args.max_work,
+            ..Limits::DEFAULT
+        },
+        cancel,
+    );
+    let watch = crate::front::Watch::new("computing the quotient".to_owned(), &budget);
+    let q = heap_quotient(&rule, args.max_heap, &budget, args.max_elements);
+    drop(watch);
+    let q = q.map_err(|e| {
         let hint = match e {
+            MisereError::Budget(grundy::control::BudgetError::Cancelled) => {
+                return crate::front::interrupted();
+            }
             MisereError::TooManyElements { .. } => {
                 " (raise it with --max-elements, or lower --max-heap)"
             }

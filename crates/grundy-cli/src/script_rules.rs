@@ -15,8 +15,12 @@ use std::sync::Arc;
 pub fn catalog(paths: &[PathBuf]) -> Result<Catalog, Failure> {
     let mut catalog = Catalog::new();
     for path in paths {
-        let source = std::fs::read_to_string(path)
-            .map_err(|e| Failure::input(format!("--rules {}: {e}", path.display())))?;
+        let name = format!("--rules {}", path.display());
+        let file = std::fs::File::open(path).map_err(|e| Failure::input(format!("{name}: {e}")))?;
+        let source = crate::front::text_of(
+            crate::front::read_bounded(file, crate::front::MAX_SCRIPT_BYTES, &name)?,
+            &name,
+        )?;
         catalog
             .load_script(&source, &path.display().to_string())
             .map_err(|e| Failure::input(format!("invalid rule script\n{e}")))?;

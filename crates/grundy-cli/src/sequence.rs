@@ -321,8 +321,13 @@ fn write_plot(path: &Path, values: &[u16], rule: &HeapRule) -> Result<(), Failur
 /// `--misere`: the genus sequence, computed from the definition until the budget ends.
 fn misere_sequence(rule: &HeapRule, to: u64, as_json: bool) -> Result<(), Failure> {
     use grundy::misere::sequence::genus_sequence;
-    let budget = grundy::control::Budget::new(grundy::control::Limits::DEFAULT);
+    // Ctrl-C, SIGTERM and SIGHUP stop the run: the heaps finished are printed first.
+    let cancel = crate::front::interrupt_flag()?;
+    let budget =
+        grundy::control::Budget::with_cancel_flag(grundy::control::Limits::DEFAULT, cancel);
+    let watch = crate::front::Watch::new("computing genera".to_owned(), &budget);
     let seq = genus_sequence(rule, to, &budget);
+    drop(watch);
     if as_json {
         let out = serde_json::json!({
             "rules": rule.name(),
@@ -358,6 +363,9 @@ fn misere_sequence(rule: &HeapRule, to: u64, as_json: bool) -> Result<(), Failur
         crate::emit(&text)?;
     }
     match seq.stopped {
+        Some(grundy::misere::MisereError::Budget(grundy::control::BudgetError::Cancelled)) => {
+            Err(crate::front::interrupted())
+        }
         Some(e) => Err(Failure::compute(format!(
             "stopped after heap {}: {e}",
             seq.entries.len() as i64 - 1

@@ -115,6 +115,13 @@ pub async fn not_found() -> ApiError {
     )
 }
 
+pub async fn method_not_allowed() -> ApiError {
+    ApiError::new(
+        StatusCode::METHOD_NOT_ALLOWED,
+        "method not allowed: the API takes POST with a JSON body (GET for / and /api/rules)",
+    )
+}
+
 /// Runs `work` on the blocking pool under a fresh budget, within the time limit; on timeout
 /// the budget is cancelled (the work stops at its next check) and the answer is a 503.
 async fn compute<T, F>(shared: &Shared, work: F) -> Result<Json<T>, ApiError>
@@ -199,6 +206,7 @@ pub async fn rules() -> Json<Vec<RuleInfo>> {
 
 /// A position and its rules of play.
 #[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct PositionRequest {
     expression: String,
     #[serde(default)]
@@ -260,6 +268,7 @@ fn is_heap_rule(rule: &str) -> bool {
 /// A move in a game: the position, the move (a number or a position), or none for the
 /// computer to start.
 #[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct PlayRequest {
     expression: String,
     #[serde(default)]
@@ -267,10 +276,28 @@ pub struct PlayRequest {
     /// The player's move: a number from the list of moves (from 1) or the position it
     /// leads to; the computer then replies. Without it, the answer lists the player's moves,
     /// or, with `computer_first`, the computer moves first.
-    #[serde(rename = "move")]
+    #[serde(rename = "move", default, deserialize_with = "move_input")]
     human_move: Option<String>,
     #[serde(default)]
     computer_first: bool,
+}
+
+/// A move as JSON: a move number (`2`), or text (`"2"`, a position, a move as listed).
+fn move_input<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    match Option::<serde_json::Value>::deserialize(d)? {
+        None | Some(serde_json::Value::Null) => Ok(None),
+        Some(serde_json::Value::String(text)) => Ok(Some(text)),
+        Some(serde_json::Value::Number(n)) if n.is_u64() => Ok(Some(n.to_string())),
+        Some(other) => Err(serde::de::Error::custom(format!(
+            "expected a move number (1, 2, ...) or a position as a string, not {}",
+            match other {
+                serde_json::Value::Number(_) => "a negative or fractional number",
+                serde_json::Value::Bool(_) => "a boolean",
+                serde_json::Value::Array(_) => "an array",
+                _ => "an object",
+            }
+        ))),
+    }
 }
 
 /// The game after the player's move and the computer's reply.
@@ -392,6 +419,7 @@ pub async fn picture(
 
 /// A nim-sequence request.
 #[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct SequenceRequest {
     rule: String,
     to: u64,

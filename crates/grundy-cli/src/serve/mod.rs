@@ -6,9 +6,12 @@
 //! characters; every request's work runs on the blocking pool under its own work budget and a
 //! time limit (on timeout its budget is cancelled and the client gets a 503 with a JSON
 //! message); at most [`MAX_JOBS`] computations run at once, so one slow request cannot take
-//! every core; bad input of any kind is a JSON error, never a crash.
+//! every core; a connection silent for the idle time is closed and at most
+//! [`guard::MAX_CONNECTIONS`] are open at once, so slow clients cannot hold the server; bad
+//! input of any kind is a JSON error, never a crash.
 
 mod api;
+mod guard;
 
 use crate::Failure;
 use axum::Router;
@@ -44,6 +47,11 @@ pub struct Args {
     /// The most seconds one request may compute before it is stopped.
     #[arg(long, default_value_t = 10)]
     timeout: u64,
+    /// The most seconds a connection may stay silent (a client that sends its request or
+    /// reads its answer too slowly, or an idle one) before it is closed; at least the
+    /// --timeout plus 5, so that no answer being computed is cut off.
+    #[arg(long, value_name = "SECONDS", default_value_t = 30)]
+    idle_timeout: u64,
 }
 
 /// What every handler shares.
@@ -70,6 +78,7 @@ pub fn app(timeout: Duration) -> Router {
         .route("/api/picture", post(api::picture))
         .route("/api/sequence", post(api::sequence))
         .fallback(api::not_found)
+        .method_not_allowed_fallback(api::method_not_allowed)
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .with_state(shared)
 }
@@ -95,6 +104,10 @@ pub fn run(args: Args) -> Result<(), Failure> {
         crate::emit(&format!(
             "grundy serve: open http://{local}/ in a browser (Ctrl-C stops the server)\n"
         ))?;
+        // At most a day: a deadline is an instant, which must not overflow.
+        let idle = args.idle_timeout.max(args.timeout.saturating_add(5));
+        let idle = Duration::from_secs(idle.min(86_400));
+        let listener = guard::GuardedListener::new(listener, idle);
         axum::serve(listener, app(Duration::from_secs(args.timeout)))
             .with_graceful_shutdown(async {
                 let _ = tokio::signal::ctrl_c().await;

@@ -129,6 +129,55 @@ fn table_row(name: &str, name_width: usize, v: u64, value_width: usize, bits: us
     )
 }
 
+/// The most text, in bytes, of the positions that the winning moves listed leave: each
+/// winning move carries the whole position after it, so a sum of many components with a
+/// winning move in each (`nim 7 7 7 ...`) would otherwise grow as the square of its length.
+pub const MAX_LISTED_TEXT: usize = 1 << 24;
+
+/// Winning moves listed while their positions' text stays under [`MAX_LISTED_TEXT`]; the
+/// others are counted and named in a note.
+#[derive(Debug)]
+pub(crate) struct Listing {
+    size: usize,
+    text: usize,
+    unlisted: usize,
+}
+
+impl Listing {
+    /// A listing for a position whose text is `size` bytes long.
+    pub(crate) fn new(size: usize) -> Self {
+        Listing {
+            size: size.max(1),
+            text: 0,
+            unlisted: 0,
+        }
+    }
+
+    /// Whether `count` more winning moves fit the listing (counted as unlisted otherwise).
+    pub(crate) fn take(&mut self, count: usize) -> bool {
+        let text = self.text.saturating_add(count.saturating_mul(self.size));
+        if self.unlisted == 0 && text <= MAX_LISTED_TEXT {
+            self.text = text;
+            true
+        } else {
+            self.unlisted = self.unlisted.saturating_add(count);
+            false
+        }
+    }
+
+    /// The note for the moves left out, if any.
+    pub(crate) fn note(&self) -> Option<String> {
+        (self.unlisted > 0).then(|| {
+            format!(
+                "{} more winning {} not listed: the positions they leave would take more than                  {} MiB of text.",
+                self.unlisted,
+                if self.unlisted == 1 { "move is" } else { "moves are" },
+                MAX_LISTED_TEXT >> 20
+            )
+        })
+    }
+}
+
 pub(crate) fn winning(
     sum: &Sum,
     index: usize,
@@ -215,6 +264,7 @@ fn normal(sum: &Sum, ctx: &Context) -> Result<Analysis, AnalysisError> {
         explanation.push(format!(
             "The nim-sum is {total}, not 0: the player to move wins by moving one component of value v to value v ⊕ {total}."
         ));
+        let mut listing = Listing::new(expression.len());
         for (i, c) in sum.components.iter().enumerate() {
             let target = values[i] ^ total;
             let moves = match c.moves_to_value(target, ctx) {
@@ -236,8 +286,11 @@ fn normal(sum: &Sum, ctx: &Context) -> Result<Analysis, AnalysisError> {
                     how.join(", ")
                 ));
             }
-            winning_moves.extend(winning(sum, i, moves));
+            if listing.take(moves.len()) {
+                winning_moves.extend(winning(sum, i, moves));
+            }
         }
+        explanation.extend(listing.note());
     } else if !sum.components.is_empty() {
         explanation.push("The nim-sum is 0: every move changes one component's value and so makes the nim-sum non-zero; the player to move loses.".into());
     }
@@ -346,6 +399,8 @@ fn misere_nim(sum: &Sum, heaps: &[u64]) -> Analysis {
     let ones = heaps.iter().filter(|&&h| h == 1).count();
     let is_p = misere_nim_is_p(heaps);
     let mut winning_moves = Vec::new();
+    let expression = sum.to_string();
+    let mut listing = Listing::new(expression.len());
     if !is_p {
         for (i, &h) in heaps.iter().enumerate() {
             let others_big = big - usize::from(h >= 2);
@@ -369,8 +424,10 @@ fn misere_nim(sum: &Sum, heaps: &[u64]) -> Analysis {
                     description: format!("{h} -> {t}"),
                     result: vec![Box::new(crate::classic::NimHeap(t))],
                 })
-                .collect();
-            winning_moves.extend(winning(sum, i, moves));
+                .collect::<Vec<_>>();
+            if listing.take(moves.len()) {
+                winning_moves.extend(winning(sum, i, moves));
+            }
         }
     }
     let rule = if heaps.iter().all(|&h| h == 0) {
@@ -385,8 +442,10 @@ fn misere_nim(sum: &Sum, heaps: &[u64]) -> Analysis {
             "Some heap has two or more tokens: misère Nim is then won exactly like normal Nim (Bouton), and the nim-sum is {s}."
         )
     };
+    let mut explanation = vec![rule];
+    explanation.extend(listing.note());
     Analysis {
-        expression: sum.to_string(),
+        expression,
         misere: true,
         value: None,
         outcome: if is_p { Outcome::P } else { Outcome::N },
@@ -400,7 +459,7 @@ fn misere_nim(sum: &Sum, heaps: &[u64]) -> Analysis {
             })
             .collect(),
         winning_moves,
-        explanation: vec![rule],
+        explanation,
         notes: Vec::new(),
     }
 }

@@ -16,14 +16,27 @@
 //! `¬x_u ∨ ¬x_v` for each edge `u → v` between draws (`¬x_u` for a loop) and
 //! `x_u ∨ x_{v1} ∨ … ∨ x_{vk}` over the draw followers of each draw `u`. A second call with
 //! the first kernel excluded tells whether it is unique.
+//!
+//! The search runs under a [`Budget`] ([`find_kernel_within`]): building the clauses is
+//! charged one unit a draw and an edge (refused up front when that alone passes the work
+//! limit), and the solver asks the budget before each of its search steps (a decision and
+//! its propagation, charged [`SEARCH_STEP_COST`] units), so a cancellation or the work limit
+//! stops it promptly with [`KernelError::Budget`], never with a wrong "no kernel".
 
 use super::GraphSolution;
 use super::csr::Csr;
+use crate::control::{Budget, BudgetError};
 use crate::value::Outcome;
-use batsat::{BasicSolver, Lit, SolverInterface, Var, lbool};
+use batsat::callbacks::Callbacks;
+use batsat::{Lit, Solver, SolverInterface, SolverOpts, Var, lbool};
+use std::cell::Cell;
 
 /// The default limit on the draws handed to the SAT solver.
 pub const DEFAULT_MAX_DRAWS: usize = 200_000;
+
+/// The work units charged for one search step of the SAT solver (a decision and the unit
+/// propagation after it, some hundreds of nanoseconds on graphs of thousands of draws).
+pub const SEARCH_STEP_COST: u64 = 16;
 
 /// Why a kernel search was not made.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -39,6 +52,45 @@ pub enum KernelError {
         /// The limit.
         limit: usize,
     },
+    /// The search was cancelled or passed the work limit before it could decide.
+    #[error("the kernel search stopped: {0}")]
+    Budget(#[from] BudgetError),
+}
+
+/// The solver's callbacks: before each search step, charge the budget and stop on a
+/// refusal (remembered, to report it).
+struct Stop<'a> {
+    budget: &'a Budget,
+    refused: Cell<Option<BudgetError>>,
+}
+
+impl Callbacks for Stop<'_> {
+    fn stop(&self) -> bool {
+        if self.refused.get().is_some() {
+            return true;
+        }
+        match self.budget.charge(SEARCH_STEP_COST) {
+            Ok(()) => false,
+            Err(e) => {
+                self.refused.set(Some(e));
+                true
+            }
+        }
+    }
+}
+
+/// Runs the solver: `Some(true)` satisfiable, `Some(false)` not, an error when the budget
+/// stopped it before an answer.
+fn solve(solver: &mut Solver<Stop<'_>>) -> Result<bool, KernelError> {
+    let result = solver.solve_limited(&[]);
+    if result == lbool::TRUE {
+        Ok(true)
+    } else if result == lbool::FALSE {
+        Ok(false)
+    } else {
+        let refused = solver.cb().refused.get();
+        Err(refused.unwrap_or(BudgetError::Cancelled).into())
+    }
 }
 
 /// What is known about the kernels of a graph.
@@ -51,12 +103,26 @@ pub struct KernelReport {
 }
 
 /// Finds a kernel of `graph`, given its solution, or proves that none exists. At most
-/// `max_draws` draw vertices go to the SAT solver.
+/// `max_draws` draw vertices go to the SAT solver. Under the default [`Budget`]: see
+/// [`find_kernel_within`] to cancel it or choose its work limit.
 pub fn find_kernel(
     graph: &Csr,
     solution: &GraphSolution,
     max_draws: usize,
 ) -> Result<KernelReport, KernelError> {
+    find_kernel_within(graph, solution, max_draws, &Budget::default())
+}
+
+/// As [`find_kernel`], under `budget`: the clauses and every search step of the SAT solver
+/// are charged to it, and its cancellation or work limit stops the search with
+/// [`KernelError::Budget`].
+pub fn find_kernel_within(
+    graph: &Csr,
+    solution: &GraphSolution,
+    max_draws: usize,
+    budget: &Budget,
+) -> Result<KernelReport, KernelError> {
+    budget.check()?;
     let n = graph.vertex_count();
     let losing: Vec<u32> = (0..n as u32)
         .filter(|&v| solution.outcome(v) == Outcome::P)
@@ -76,9 +142,21 @@ pub fn find_kernel(
             limit: max_draws,
         });
     }
+    // One unit a draw and an edge out of one, to build the clauses.
+    let clause_work = draws.iter().fold(draws.len() as u64, |sum, &u| {
+        sum.saturating_add(graph.successors(u).len() as u64)
+    });
+    budget.afford(clause_work)?;
+    budget.charge(clause_work)?;
     // Variable index of each draw vertex.
     let mut var_of = vec![u32::MAX; n];
-    let mut solver = BasicSolver::default();
+    let mut solver = Solver::new(
+        SolverOpts::default(),
+        Stop {
+            budget,
+            refused: Cell::new(None),
+        },
+    );
     let vars: Vec<Var> = draws
         .iter()
         .enumerate()
@@ -109,7 +187,7 @@ pub fn find_kernel(
         }
         consistent &= solver.add_clause_reuse(&mut clause);
     }
-    if !consistent || solver.solve_limited(&[]) != lbool::TRUE {
+    if !consistent || !solve(&mut solver)? {
         return Ok(KernelReport {
             kernel: None,
             unique: false,
@@ -134,8 +212,7 @@ pub fn find_kernel(
         .zip(&chosen)
         .map(|(&x, &c)| Lit::new(x, !c))
         .collect();
-    let unique =
-        !solver.add_clause_reuse(&mut different) || solver.solve_limited(&[]) != lbool::TRUE;
+    let unique = !solver.add_clause_reuse(&mut different) || !solve(&mut solver)?;
     Ok(KernelReport {
         kernel: Some(kernel),
         unique,

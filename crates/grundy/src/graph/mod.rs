@@ -44,7 +44,7 @@ pub use acyclic::{AcyclicValues, solve_acyclic};
 pub use csr::Csr;
 pub use draw::{DrawError, to_dot, to_svg};
 pub use explore::ExploreError;
-pub use kernel::{KernelError, KernelReport, find_kernel, is_kernel};
+pub use kernel::{KernelError, KernelReport, find_kernel, find_kernel_within, is_kernel};
 pub use loopy::{generalized_values, win_lose_draw};
 pub use read::{JudgeInput, ReadError, ReadOptions, read_edge_list, read_judge};
 pub use tokens::{TokenMove, TokenSum, analyze_tokens, sum_of_tokens};

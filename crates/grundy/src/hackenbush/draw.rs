@@ -59,10 +59,13 @@ pub fn draw_text(picture: &Picture) -> String {
         };
         items.entry(v).or_default().push(item);
     }
-    // Phase 2: print the tree, again with an explicit stack of (vertex, prefix, next item).
+    // Phase 2: print the tree, again with an explicit stack of (vertex, prefix, next item,
+    // depth). Past [`MAX_INDENT`] levels the prefix stops growing and each line names its
+    // depth: a long path stays linear in size, not quadratic.
     let mut out = String::from("ground\n");
-    let mut stack: Vec<(u64, String, usize)> = vec![(GROUND, String::new(), 0)];
-    while let Some((v, prefix, next)) = stack.last_mut() {
+    let mut stack: Vec<(u64, String, usize, usize)> = vec![(GROUND, String::new(), 0, 0)];
+    while let Some((v, prefix, next, depth)) = stack.last_mut() {
+        let depth = *depth;
         let list = items.get(v).map_or(&[][..], |l| l.as_slice());
         let Some(&item) = list.get(*next) else {
             stack.pop();
@@ -75,12 +78,20 @@ pub fn draw_text(picture: &Picture) -> String {
         } else {
             ("├── ", "│   ")
         };
-        let line = format!("{prefix}{branch}");
+        let line = if depth < MAX_INDENT {
+            format!("{prefix}{branch}")
+        } else {
+            format!("{prefix}{branch}(depth {}) ", depth + 1)
+        };
         match item {
             Item::Child(w) => {
                 let _ = writeln!(out, "{line}{w}");
-                let child_prefix = format!("{prefix}{indent}");
-                stack.push((w, child_prefix, 0));
+                let child_prefix = if depth < MAX_INDENT {
+                    format!("{prefix}{indent}")
+                } else {
+                    prefix.clone()
+                };
+                stack.push((w, child_prefix, 0, depth + 1));
             }
             Item::Loop(e) => {
                 let (a, b) = edges[e];
@@ -113,6 +124,9 @@ pub fn draw_text(picture: &Picture) -> String {
     }
     out
 }
+
+/// The most levels of indentation in the text drawing; deeper lines name their depth.
+pub const MAX_INDENT: usize = 40;
 
 /// What a vertex shows below it in the text drawing.
 #[derive(Clone, Copy, Debug)]
@@ -167,5 +181,21 @@ mod tests {
         let edges: Vec<_> = (0..500u64).map(|i| (i, i + 1)).collect();
         let text = draw_text(&Picture::new(edges));
         assert_eq!(text.lines().count(), 501);
+    }
+
+    #[test]
+    fn a_long_path_draws_in_linear_size() {
+        // 9000 edges in a path: indented at every level it would be some 160 MB of text.
+        let n = 9000u64;
+        let edges: Vec<_> = (0..n).map(|i| (i, i + 1)).collect();
+        let text = draw_text(&Picture::new(edges));
+        assert_eq!(text.lines().count(), n as usize + 1);
+        assert!(text.len() < 300 * n as usize, "{} bytes", text.len());
+        let last = text.lines().last().unwrap();
+        assert!(last.ends_with(&format!("(depth {n}) {n}")), "{last}");
+        // Every line past the indentation limit names its depth, in order.
+        for (d, line) in text.lines().enumerate().skip(MAX_INDENT + 1) {
+            assert!(line.contains(&format!("(depth {d}) {d}")), "{line}");
+        }
     }
 }

@@ -9,7 +9,7 @@
 use super::options::{HeapOption, for_each_option, option_count_bound};
 use super::period::Period;
 use super::rules::{HeapRule, RuleKind};
-use super::sequence::{Known, known};
+use super::sequence::{HeapValueError, Known, known_within};
 use crate::Nimber;
 use crate::game::ImpartialGame;
 use crate::solve::Solver;
@@ -44,8 +44,13 @@ impl HeapComponent {
         &self.rule
     }
 
-    fn known(&self, n: u64) -> Result<Arc<Known>, AnalysisError> {
-        known(&self.rule, n).map_err(|e| AnalysisError::unsupported(self, e.to_string()))
+    /// What is known of the rule's sequence up to heap `n`, computed under the analysis's
+    /// budget: the values computed are charged as work, and a cancellation stops them.
+    fn known(&self, n: u64, ctx: &Context) -> Result<Arc<Known>, AnalysisError> {
+        known_within(&self.rule, n, &ctx.budget).map_err(|e| match e {
+            HeapValueError::Budget(b) => AnalysisError::budget(self, b),
+            e => AnalysisError::unsupported(self, e.to_string()),
+        })
     }
 
     fn parts(&self, parts: &[u64]) -> Vec<Box<dyn Component>> {
@@ -85,7 +90,7 @@ impl HeapComponent {
             }
             return Ok(found);
         }
-        let k = self.known(self.heap.saturating_sub(1))?;
+        let k = self.known(self.heap.saturating_sub(1), ctx)?;
         for o in &options {
             let mut v = 0;
             for &part in &o.parts {
@@ -294,7 +299,7 @@ impl Component for HeapComponent {
                 ),
             ));
         }
-        let k = self.known(self.heap)?;
+        let k = self.known(self.heap, ctx)?;
         k.value(self.heap)
             .map(Nimber)
             .ok_or_else(|| AnalysisError::unsupported(self, "the value is unknown"))
@@ -375,7 +380,7 @@ impl Component for HeapComponent {
         if *self.rule.kind() == RuleKind::Lasker && target.is_zero() {
             return Ok(self.lasker_moves_to_zero());
         }
-        let k = self.known(self.heap)?;
+        let k = self.known(self.heap, ctx)?;
         match k.proven_period() {
             Some(period) if period.saltus == 0 => self.periodic_moves_to_value(target, &k, period),
             _ => Err(AnalysisError::unsupported(
@@ -449,6 +454,7 @@ impl ImpartialGame for HeapGame {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::heap::sequence::known;
 
     fn heap(rule: &str, n: u64) -> HeapComponent {
         HeapComponent::new(Arc::new(HeapRule::parse(rule).unwrap()), n)

@@ -7,6 +7,7 @@
 //! computes Kayles' sequence once, and `kayles` and `0.77` share it.
 
 use super::code::Code;
+use super::options::option_count_bound;
 use super::period::{Period, ProofMethod, ProofStep, find_period, next_proof_step, proof_method};
 use super::periodic::extend_by_period;
 use super::plain::PlainSequence;
@@ -331,27 +332,121 @@ fn entry_for(rule: &HeapRule) -> Result<Arc<Mutex<Entry>>, SequenceError> {
     Ok(entry)
 }
 
-/// Extends `engine` to `len` values under `budget`: charged one unit per value, stopped by
-/// its cancellation.
+/// Engine steps (options listed by the plain engine, rare nim-sums and split pairs scanned by
+/// the sparse-space engine) in one unit of work: measured at 4 to 12 ns a step, so a unit is
+/// some 15 to 50 ns, as for the other engines.
+pub const STEPS_PER_UNIT: u64 = 4;
+
+/// The sparse-space engine's values are computed in chunks of this many between charges.
+const SPARSE_CHUNK: u64 = 1 << 14;
+
+/// The plain engine's values are computed in chunks of at most this many units between
+/// charges (a fraction of a second).
+const PLAIN_CHUNK_UNITS: u64 = 1 << 22;
+
+/// The work, in units, of the plain engine for the heaps `from..to`: the options it lists
+/// ([`option_count_bound`]) over [`STEPS_PER_UNIT`], and one unit a value.
+fn plain_units(rule: &HeapRule, from: u64, to: u64) -> u64 {
+    (from..to).fold(0u64, |sum, n| {
+        let steps = u64::try_from(option_count_bound(rule, n)).unwrap_or(u64::MAX);
+        sum.saturating_add(steps / STEPS_PER_UNIT + 1)
+    })
+}
+
+/// The work of the sparse-space engine so far, in its own steps.
+fn sparse_steps(stats: &SparseStats) -> u64 {
+    stats.rare_xor_steps.saturating_add(stats.scan_steps)
+}
+
+/// A lower estimate of the work, in units, to compute the heaps `from..to` on `engine`
+/// (the plain engine's option counts, by the midpoint rule; one unit a value otherwise),
+/// to refuse up front what cannot fit the budget.
+fn estimated_units(rule: &HeapRule, engine: &dyn SequenceEngine, from: u64, to: u64) -> u64 {
+    let count = to.saturating_sub(from);
+    if engine.name() != "plain" || count == 0 {
+        return count;
+    }
+    let mid = from + count / 2;
+    let steps = u64::try_from(option_count_bound(rule, mid)).unwrap_or(u64::MAX);
+    count.saturating_mul(steps / STEPS_PER_UNIT + 1)
+}
+
+/// Extends `engine` (the engine of `rule`) to `len` values under `budget`, in chunks: each
+/// chunk's work is charged as it is done (the plain engine's options listed, the sparse-space
+/// engine's steps, one unit a value for values copied by a period), so a long computation
+/// stops at the work limit; the budget's cancellation stops it within a chunk. A computation
+/// whose estimate alone passes the limit is refused before it starts.
 fn extend_under(
+    rule: &HeapRule,
     engine: &mut dyn SequenceEngine,
     len: u64,
     budget: &Budget,
 ) -> Result<(), HeapValueError> {
+    // A budget already spent (by an earlier refusal) answers nothing more, even from values
+    // the refused chunk computed: they wait in the engine for the next budget.
+    budget.charge(0)?;
     let have = engine.values().len() as u64;
-    budget.afford(len.saturating_sub(have))?;
-    let mut control = Control::none().with_cancel(budget.cancel_flag());
-    let done = engine.extend_to_len(len, &mut control)?;
-    budget.charge((engine.values().len() as u64).saturating_sub(have))?;
-    if !done {
-        return Err(BudgetError::Cancelled.into());
+    if have >= len {
+        return Ok(());
     }
-    Ok(())
+    budget.afford(estimated_units(rule, engine, have, len))?;
+    loop {
+        let start = engine.values().len() as u64;
+        if start >= len {
+            return Ok(());
+        }
+        budget.check()?;
+        let plain = engine.name() == "plain";
+        // The sparse-space engine computes every value in full (as the plain engine does)
+        // until it has chosen its mask: chunked by the plain engine's cost meanwhile.
+        let dense = engine.sparse_stats().is_some_and(|s| s.mask.is_none());
+        let end = if plain || dense {
+            // As many heaps as fit one chunk of work (at least one).
+            let mut end = start;
+            let mut units = 0u64;
+            while end < len && (end == start || units < PLAIN_CHUNK_UNITS) {
+                units = units.saturating_add(plain_units(rule, end, end + 1));
+                end += 1;
+            }
+            end
+        } else {
+            start.saturating_add(SPARSE_CHUNK).min(len)
+        };
+        let steps_before = engine
+            .sparse_stats()
+            .map(|s| (sparse_steps(&s), s.dense_values));
+        let mut control = Control::none().with_cancel(budget.cancel_flag());
+        let done = engine.extend_to_len(end, &mut control)?;
+        let reached = engine.values().len() as u64;
+        let units = if plain {
+            plain_units(rule, start, reached)
+        } else {
+            // Steps of the sparse-space engine, and values computed in full (each listing
+            // its options), when it was running (not copying by a proven period).
+            let stats = engine.sparse_stats();
+            let sparse = match (steps_before, stats) {
+                (Some((steps, dense)), Some(s)) => {
+                    let full = s.dense_values.saturating_sub(dense);
+                    let per_full = u64::try_from(option_count_bound(rule, reached))
+                        .unwrap_or(u64::MAX)
+                        / STEPS_PER_UNIT;
+                    (sparse_steps(&s).saturating_sub(steps) / STEPS_PER_UNIT)
+                        .saturating_add(full.saturating_mul(per_full))
+                }
+                _ => 0,
+            };
+            sparse.saturating_add(reached.saturating_sub(start))
+        };
+        budget.charge(units)?;
+        if !done {
+            return Err(BudgetError::Cancelled.into());
+        }
+    }
 }
 
 impl Entry {
     fn extend(&mut self, n: u64, budget: &Budget) -> Result<(), HeapValueError> {
-        extend_under(self.engine.as_mut(), n, budget)?;
+        extend_under(&self.known.rule, self.engine.as_mut(), n, budget)?;
         let values = self.engine.values().to_vec();
         let period = find_period(&self.known.rule, &values);
         self.known = Arc::new(Known {
@@ -375,7 +470,7 @@ impl Entry {
             next_proof_step(&self.known.rule, self.engine.values(), max)
         {
             // A cancelled attempt is tried again next time (the values so far are kept).
-            extend_under(self.engine.as_mut(), n, budget)?;
+            extend_under(&self.known.rule, self.engine.as_mut(), n, budget)?;
         }
         self.proof_tried = true;
         self.extend(0, budget)
@@ -389,8 +484,9 @@ pub fn known(rule: &HeapRule, n: u64) -> Result<Arc<Known>, HeapValueError> {
     known_within(rule, n, &Budget::default())
 }
 
-/// As [`known`], under `budget`: every value computed is charged one unit, and cancelling
-/// the budget stops the computation ([`HeapValueError::Budget`]); the values computed so far
+/// As [`known`], under `budget`: the work of every value computed is charged (see
+/// [`STEPS_PER_UNIT`]), a computation whose estimate passes the work limit is refused before
+/// it starts, and cancelling the budget stops the computation ([`HeapValueError::Budget`]); the values computed so far
 /// stay cached for the next call.
 pub fn known_within(
     rule: &HeapRule,

@@ -30,8 +30,15 @@ impl Generators {
             heap_index: vec![None],
         };
         for s in 1..=max_heap {
+            // Each option is built twice (the heaps left, then their generators) and sorted:
+            // two option words at the misère searches' rate.
+            let per_option = 2 * super::genus::SEARCH_COST;
             let bound = option_count_bound(rule, s);
-            budget.afford(u64::try_from(bound).unwrap_or(u64::MAX))?;
+            budget.afford(
+                u64::try_from(bound)
+                    .unwrap_or(u64::MAX)
+                    .saturating_mul(per_option),
+            )?;
             let mut opts: Vec<Vec<u32>> = Vec::new();
             for_each_option(rule, s, |o| {
                 let mut p: Vec<u32> = o
@@ -42,7 +49,7 @@ impl Generators {
                 p.sort_unstable();
                 opts.push(p);
             });
-            budget.charge(opts.len() as u64 + 1)?;
+            budget.charge((opts.len() as u64 + 1).saturating_mul(per_option))?;
             opts.sort_unstable();
             opts.dedup();
             if opts.is_empty() {

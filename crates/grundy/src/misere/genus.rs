@@ -44,6 +44,11 @@ use std::fmt;
 /// The most exponents computed while waiting for the period-2 tail.
 pub const MAX_EXPONENTS: usize = 16;
 
+/// Work units charged for each word of each option listed by the misère searches (the genus
+/// solver here and the quotient's outcome oracle): measured at some 1 to 2 µs a unit before
+/// this factor, so a unit is again tens of nanoseconds, as for the other engines.
+pub const SEARCH_COST: u64 = 4;
+
 /// A genus `g^{g0 g1 …}`; the last two exponents repeat forever.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize)]
 pub struct Genus {
@@ -210,7 +215,12 @@ impl<'a, G: ImpartialGame> GenusSolver<'a, G> {
         if *ones > 0 {
             options.push((p.clone(), *twos, ones - 1));
         }
-        self.budget.charge(options.len() as u64 + 1)?;
+        // Listing an option copies, hashes and stores a position: charged in proportion to
+        // its words, as the generic engine does, at the rate measured for this search.
+        let units = (options.len() as u64 + 1)
+            .saturating_mul(self.game.position_words(&key.0).saturating_add(1))
+            .saturating_mul(SEARCH_COST);
+        self.budget.charge(units)?;
         Ok(Frame {
             key,
             options,

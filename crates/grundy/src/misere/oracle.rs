@@ -84,7 +84,12 @@ impl Oracle {
     ) -> Result<Frame, MisereError> {
         budget.check_positions(self.memo.len() + 1)?;
         let options = gens.position_options(&pos);
-        budget.charge(options.len() as u64 + 1)?;
+        // Listing an option copies, sorts, hashes and stores a position: charged in
+        // proportion to its length, at the rate measured for this search.
+        let units = (options.len() as u64 + 1)
+            .saturating_mul(pos.len() as u64 + 1)
+            .saturating_mul(super::genus::SEARCH_COST);
+        budget.charge(units)?;
         Ok(Frame {
             pos,
             options,

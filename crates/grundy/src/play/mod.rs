@@ -152,6 +152,10 @@ pub enum PlayError {
     Analysis(#[from] AnalysisError),
 }
 
+/// Work units for each component of each position a listed move builds (a clone, its key
+/// and its text: some 100 ns in all, more with a long text).
+pub const POSITION_COST: u64 = 16;
+
 /// A game in progress: a checked position, the play so far and whose turn it is.
 #[derive(Clone, Debug)]
 pub struct Game {
@@ -239,10 +243,15 @@ impl Game {
     pub fn moves(&self, ctx: &Context) -> Result<Vec<Choice>, PlayError> {
         let mut seen = std::collections::HashSet::new();
         let mut out = Vec::new();
+        // Each move builds the whole position after it (its components, key and text): a
+        // move costs in proportion to the number of components, refused before it is built.
+        let per_move = (self.position.components.len() as u64 + 1).saturating_mul(POSITION_COST);
         for (i, c) in self.position.components.iter().enumerate() {
             let moves = c.moves(ctx)?;
+            let units = (moves.len() as u64 + 1).saturating_mul(per_move);
             ctx.budget
-                .charge(moves.len() as u64 + 1)
+                .afford(units)
+                .and_then(|()| ctx.budget.charge(units))
                 .map_err(|e| AnalysisError::budget(c.as_ref(), e))?;
             for m in moves {
                 let position = self.position.replaced(i, &m.result);
