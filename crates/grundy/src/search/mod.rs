@@ -262,38 +262,28 @@ impl<'g, G: SearchGame> Searcher<'g, G> {
     /// Whether the sum of `parts` has value `n`: the values of all parts but the largest
     /// are found, and the largest is asked whether its value is `n` nim-added to theirs.
     pub fn sum_is(&mut self, parts: &[G::Key], n: u32) -> Result<bool, SearchError> {
-        let values: Vec<Option<u32>> = parts.iter().map(|p| self.known(p)).collect();
-        self.sum_is_with(parts, &values, n)
-    }
-
-    /// [`Searcher::sum_is`] with the values already known of some parts.
-    fn sum_is_with(
-        &mut self,
-        parts: &[G::Key],
-        values: &[Option<u32>],
-        n: u32,
-    ) -> Result<bool, SearchError> {
-        let mut m = n;
+        let mut x = 0u32;
         let mut big: Option<(u32, G::Key)> = None;
-        for (p, v) in parts.iter().zip(values) {
-            if let Some(v) = v {
-                m ^= v;
+        for p in parts {
+            if let Some(v) = self.known(p) {
+                x ^= v;
                 continue;
             }
             let size = self.game.size(p);
             match big {
-                Some((s, _)) if s >= size => m ^= self.nimber(*p)?,
+                Some((s, _)) if s >= size => x ^= self.nimber(*p)?,
                 Some((_, b)) => {
-                    m ^= self.nimber(b)?;
+                    x ^= self.nimber(b)?;
                     big = Some((size, *p));
                 }
                 None => big = Some((size, *p)),
             }
         }
+        let want = n ^ x;
         match big {
-            None => Ok(m == 0),
-            Some((_, b)) if self.game.prove_values() => self.is_value(b, m, false),
-            Some((_, b)) => Ok(self.nimber(b)? == m),
+            None => Ok(want == 0),
+            Some((_, b)) if want < SET_BITS => Ok(self.in_set(b, 1 << want)? == Some(want)),
+            Some((_, b)) => Ok(self.nimber(b)? == want),
         }
     }
 
@@ -304,55 +294,129 @@ impl<'g, G: SearchGame> Searcher<'g, G> {
             .or_else(|| self.table.get(key).and_then(|k| k.value))
     }
 
-    /// The value of a component: its options are listed once, then searched for an option
-    /// of value 0, 1, 2, ... until a value is missing.
+    /// The value of a component.
     fn nimber(&mut self, key: G::Key) -> Result<u32, SearchError> {
-        if let Some(v) = self.known(&key) {
-            return Ok(v);
+        match self.in_set(key, u128::MAX)? {
+            Some(v) => Ok(v),
+            None => unreachable!("a search asking for every value finds one"),
         }
-        let stored = self.table.get(&key).unwrap_or_default();
-        let options = self.expand(&key)?;
+    }
+
+    /// The value of `key` if it is in the set `want` (bit `k`: value `k`), or `None` when it
+    /// is proved not to be; a value outside `want` may still be returned when it was found.
+    ///
+    /// This is the pruning of Beling and Rogalski: with `m` options the value is one of
+    /// `0..=m`, the set `P` of values still possible. Each option removes one element of
+    /// `P`: its own value if in `P`, else the largest (which leaves the least element, the
+    /// mex, unchanged, as `P` keeps one element more than there are options left). So an
+    /// option need only be asked whether its value is in `P` without its largest element
+    /// (and not above the largest value wanted), and the search stops as soon as `P` and
+    /// `want` are apart.
+    fn in_set(&mut self, key: G::Key, want: u128) -> Result<Option<u32>, SearchError> {
+        if let Some(v) = self.known(&key) {
+            return Ok(Some(v));
+        }
+        let bound = self.game.value_bound(&key).unwrap_or(u32::MAX);
+        let want = want & low_bits(bound.saturating_add(1));
+        if want == 0 {
+            return Ok(None);
+        }
         let start = self.nodes;
-        if !self.game.prove_values() {
-            // Every option valued once, then the mex.
-            let mut seen = vec![0u64; options.len() / 64 + 1];
-            let mut result = Ok(());
-            for parts in options.iter() {
-                match self.value_of_sum(parts) {
-                    Ok(v) => {
-                        if let Some(word) = seen.get_mut(v as usize / 64) {
-                            *word |= 1 << (v % 64);
-                        }
-                    }
-                    Err(e) => {
-                        result = Err(e);
-                        break;
+        let options = self.expand(&key)?;
+        let found = if !self.game.prove_values() || options.len() as u32 >= SET_BITS {
+            self.mex_of_options(&options).map(Some)
+        } else {
+            self.prune_options(&options, want)
+        };
+        self.release(options);
+        let found = found?;
+        if let Some(v) = found {
+            self.set_value(key, v, self.nodes - start + 1)?;
+        }
+        Ok(found)
+    }
+
+    /// The value as the mex of every option's value, each found in full.
+    fn mex_of_options(&mut self, options: &Options<G::Key>) -> Result<u32, SearchError> {
+        let mut seen = vec![0u64; options.len() / 64 + 1];
+        for parts in options.iter() {
+            let v = self.value_of_sum(parts)?;
+            if let Some(word) = seen.get_mut(v as usize / 64) {
+                *word |= 1 << (v % 64);
+            }
+        }
+        Ok(mex_of(&seen))
+    }
+
+    /// The search of [`Searcher::in_set`] over the options (fewer than 128 of them).
+    fn prune_options(
+        &mut self,
+        options: &Options<G::Key>,
+        want: u128,
+    ) -> Result<Option<u32>, SearchError> {
+        let mut possible = PossibleValues::new(options.len() as u32);
+        let top = 127 - want.leading_zeros();
+        let upto_top = low_bits(top + 1);
+        // Pass 1: options whose parts are all known; the others keep their unknown parts
+        // (in `pending`, each option's known nim-sum first).
+        let mut pending: Vec<(u32, u32, u32, u32)> = Vec::new();
+        let mut unknown: Vec<G::Key> = Vec::new();
+        for parts in options.iter() {
+            let first = unknown.len() as u32;
+            let mut x = 0;
+            let mut big = 0;
+            for p in parts {
+                match self.known(p) {
+                    Some(v) => x ^= v,
+                    None => {
+                        big = big.max(self.game.size(p));
+                        unknown.push(*p);
                     }
                 }
             }
-            self.release(options);
-            result?;
-            let v = mex_of(&seen);
-            self.set_value(key, v, self.nodes - start + 1)?;
-            return Ok(v);
+            let last = unknown.len() as u32;
+            if first == last {
+                possible.remove(x);
+                if possible.set & want == 0 {
+                    return Ok(None);
+                }
+            } else {
+                pending.push((big, first, last, x));
+            }
         }
-        let mut k = 0;
-        let result = loop {
-            if stored.excludes(k) {
-                k += 1;
-                continue;
+        // Pass 2: the others, those whose largest unknown part is smallest first.
+        pending.sort_unstable_by_key(|p| p.0);
+        let mut exact = true;
+        for &(_, first, last, mut x) in &pending {
+            if possible.set & want == 0 {
+                return Ok(None);
             }
-            match self.search_options(k, &options) {
-                Err(e) => break Err(e),
-                Ok(Found::Value(v)) => break Ok(v),
-                Ok(Found::NoneOfValue) => break Ok(k),
-                Ok(Found::OptionOfValue) => k += 1,
+            let asked = possible.without_largest() & upto_top;
+            let parts = &unknown[first as usize..last as usize];
+            // The largest part is asked last; the others are valued in full.
+            let big = (0..parts.len())
+                .max_by_key(|&i| self.game.size(&parts[i]))
+                .unwrap_or(0);
+            for (i, p) in parts.iter().enumerate() {
+                if i != big {
+                    x ^= self.nimber(*p)?;
+                }
             }
-        };
-        self.release(options);
-        let v = result?;
-        self.set_value(key, v, self.nodes - start + 1)?;
-        Ok(v)
+            let answer = if x < SET_BITS {
+                self.in_set(parts[big], xor_set(asked, x))?
+            } else {
+                Some(self.nimber(parts[big])?)
+            };
+            match answer {
+                Some(v) => possible.remove(v ^ x),
+                None => {
+                    possible.remove_largest();
+                    exact = false;
+                }
+            }
+        }
+        let v = possible.least();
+        Ok((exact || v <= top).then_some(v))
     }
 
     /// Lists the options of `key`, counting one unit of work for the node and one for each
@@ -379,122 +443,15 @@ impl<'g, G: SearchGame> Searcher<'g, G> {
         self.pool.push(options);
     }
 
-    fn store(&mut self, key: G::Key, known: Knowledge, work: u64) -> Result<(), SearchError> {
-        let work = u32::try_from(work).unwrap_or(u32::MAX);
-        Ok(self.table.update(key, known, work)?)
-    }
-
-    fn exclude(&mut self, key: G::Key, n: u32, work: u64) -> Result<(), SearchError> {
-        if n < 64 {
-            let known = Knowledge {
-                value: None,
-                excluded: 1 << n,
-            };
-            self.store(key, known, work)?;
-        }
-        Ok(())
-    }
-
     fn set_value(&mut self, key: G::Key, v: u32, work: u64) -> Result<(), SearchError> {
         let known = Knowledge {
             value: Some(v),
             excluded: 0,
         };
-        self.store(key, known, work)
+        let work = u32::try_from(work).unwrap_or(u32::MAX);
+        Ok(self.table.update(key, known, work)?)
     }
 
-    /// Whether `g(key) = n`. `lower_done`: the caller knows `g(key) ≠ j` for every `j < n`.
-    fn is_value(&mut self, key: G::Key, n: u32, lower_done: bool) -> Result<bool, SearchError> {
-        if let Some(v) = self.game.known_value(&key) {
-            return Ok(v == n);
-        }
-        let stored = self.table.get(&key).unwrap_or_default();
-        if let Some(v) = stored.value {
-            return Ok(v == n);
-        }
-        if stored.excludes(n) || self.game.value_bound(&key).is_some_and(|b| n > b) {
-            return Ok(false);
-        }
-        let lower_done = lower_done || stored.excludes_all_below(n);
-        let start = self.nodes;
-        let options = self.expand(&key)?;
-        let found = self.search_options(n, &options);
-        self.release(options);
-        let work = self.nodes - start;
-        match found? {
-            Found::Value(v) => {
-                self.set_value(key, v, work)?;
-                Ok(v == n)
-            }
-            Found::OptionOfValue => {
-                self.exclude(key, n, work)?;
-                Ok(false)
-            }
-            Found::NoneOfValue if lower_done => {
-                self.set_value(key, n, work)?;
-                Ok(true)
-            }
-            Found::NoneOfValue => {
-                // g ≤ n: the value is n unless it is smaller; find it.
-                Ok(self.nimber(key)? == n)
-            }
-        }
-    }
-
-    /// Searches the options for one of value `n`.
-    fn search_options(&mut self, n: u32, options: &Options<G::Key>) -> Result<Found, SearchError> {
-        // Pass 1: options whose parts are all known.
-        let mut seen = vec![0u64; options.len() / 64 + 1];
-        let mut values: Vec<Option<u32>> = Vec::with_capacity(options.keys.len());
-        let mut all_known = true;
-        for parts in options.iter() {
-            let mut v = 0;
-            let mut known = true;
-            for p in parts {
-                let x = self.known(p);
-                values.push(x);
-                match x {
-                    Some(x) => v ^= x,
-                    None => known = false,
-                }
-            }
-            if !known {
-                all_known = false;
-                continue;
-            }
-            if v == n {
-                return Ok(Found::OptionOfValue);
-            }
-            if let Some(word) = seen.get_mut(v as usize / 64) {
-                *word |= 1 << (v % 64);
-            }
-        }
-        if all_known {
-            return Ok(Found::Value(mex_of(&seen)));
-        }
-        // Pass 2: search the others, those whose largest unknown part is smallest first.
-        let mut order: Vec<(u32, usize)> = Vec::new();
-        for i in 0..options.len() {
-            let (a, b) = options.range(i);
-            if values[a..b].iter().all(|v| v.is_some()) {
-                continue;
-            }
-            let big = (a..b)
-                .filter(|&j| values[j].is_none())
-                .map(|j| self.game.size(&options.keys[j]))
-                .max()
-                .unwrap_or(0);
-            order.push((big, i));
-        }
-        order.sort_unstable();
-        for (_, i) in order {
-            let (a, b) = options.range(i);
-            if self.sum_is_with(&options.keys[a..b], &values[a..b], n)? {
-                return Ok(Found::OptionOfValue);
-            }
-        }
-        Ok(Found::NoneOfValue)
-    }
 }
 
 /// The least value whose bit is not set.
@@ -507,14 +464,74 @@ fn mex_of(seen: &[u64]) -> u32 {
         })
 }
 
-/// What a search of the options found.
-enum Found {
-    /// Every option was known: the value is their mex.
-    Value(u32),
-    /// An option has the value asked about.
-    OptionOfValue,
-    /// No option has the value asked about.
-    NoneOfValue,
+/// Values below this fit the bit sets of the pruned search.
+const SET_BITS: u32 = 128;
+
+/// The values `0..n` as a bit set (all of them for `n ≥ 128`).
+fn low_bits(n: u32) -> u128 {
+    if n >= SET_BITS {
+        u128::MAX
+    } else {
+        (1u128 << n) - 1
+    }
+}
+
+/// The set `{ v ^ x : v in set }` (elements beyond the set's width are dropped; `x < 128`
+/// keeps every element).
+fn xor_set(mut set: u128, x: u32) -> u128 {
+    let mut out = 0u128;
+    while set != 0 {
+        let v = set.trailing_zeros();
+        set &= set - 1;
+        out |= 1u128 << (v ^ x);
+    }
+    out
+}
+
+/// The values a component may still have while its options are searched: `0..=m` for `m`
+/// options at first, one fewer with each option searched.
+#[derive(Clone, Copy, Debug)]
+struct PossibleValues {
+    set: u128,
+}
+
+impl PossibleValues {
+    /// `0..=m`, for `m < 128` options.
+    fn new(m: u32) -> Self {
+        PossibleValues {
+            set: low_bits(m + 1),
+        }
+    }
+
+    /// An option of value `v`: removes `v`, or the largest element if `v` is not there.
+    fn remove(&mut self, v: u32) {
+        if v < SET_BITS && self.set & (1 << v) != 0 {
+            self.set &= !(1 << v);
+        } else {
+            self.remove_largest();
+        }
+    }
+
+    fn remove_largest(&mut self) {
+        self.set &= !self.largest_bit();
+    }
+
+    fn largest_bit(&self) -> u128 {
+        if self.set == 0 {
+            0
+        } else {
+            1 << (127 - self.set.leading_zeros())
+        }
+    }
+
+    fn without_largest(&self) -> u128 {
+        self.set & !self.largest_bit()
+    }
+
+    /// The least element (the only one once every option is searched).
+    fn least(&self) -> u32 {
+        self.set.trailing_zeros()
+    }
 }
 
 #[cfg(test)]
