@@ -294,12 +294,65 @@ impl<'g, G: SearchGame> Searcher<'g, G> {
             .or_else(|| self.table.get(key).and_then(|k| k.value))
     }
 
-    /// The value of a component.
+    /// The value of a component, by aspiration: is it 0? 1? ... Each option is asked
+    /// whether its value is the one tried ([`Searcher::in_set`] with one value), and an
+    /// option whose value comes out in full is not asked again.
     fn nimber(&mut self, key: G::Key) -> Result<u32, SearchError> {
-        match self.in_set(key, u128::MAX)? {
-            Some(v) => Ok(v),
-            None => unreachable!("a search asking for every value finds one"),
+        if let Some(v) = self.known(&key) {
+            return Ok(v);
         }
+        let excluded = self.table.get(&key).map_or(0, |k| k.excluded);
+        let start = self.nodes;
+        let options = self.expand(&key)?;
+        let found = if !self.game.prove_values() || options.len() as u32 >= SET_BITS {
+            self.mex_of_options(&options)
+        } else {
+            self.aspire(&options, excluded)
+        };
+        self.release(options);
+        let v = found?;
+        self.set_value(key, v, self.nodes - start + 1)?;
+        Ok(v)
+    }
+
+    /// The search of [`Searcher::nimber`] over the options (fewer than 128 of them); values
+    /// below 64 in `excluded` are known not to be the value.
+    fn aspire(&mut self, options: &Options<G::Key>, excluded: u64) -> Result<u32, SearchError> {
+        let mut pending = Pending::default();
+        let mut seen = 0u128;
+        for parts in options.iter() {
+            if let Some(x) = self.pend(&mut pending, parts) {
+                seen |= 1u128 << x.min(127);
+            }
+        }
+        pending.sort();
+        let skip = seen | u128::from(excluded);
+        'values: for r in 0..options.len() as u32 {
+            if skip & (1 << r) != 0 {
+                continue;
+            }
+            let mut i = 0;
+            while i < pending.options.len() {
+                let x = self.resolve(&mut pending, i)?;
+                let big = pending.options[i].big;
+                let answer = if x < SET_BITS {
+                    self.in_set(big, 1 << (r ^ x))?
+                } else {
+                    Some(self.nimber(big)?)
+                };
+                match answer {
+                    Some(v) => {
+                        pending.options.remove(i);
+                        if v ^ x == r {
+                            continue 'values;
+                        }
+                    }
+                    None => i += 1,
+                }
+            }
+            return Ok(r);
+        }
+        Ok(options.len() as u32)
     }
 
     /// The value of `key` if it is in the set `want` (bit `k`: value `k`), or `None` when it
@@ -317,7 +370,8 @@ impl<'g, G: SearchGame> Searcher<'g, G> {
             return Ok(Some(v));
         }
         let bound = self.game.value_bound(&key).unwrap_or(u32::MAX);
-        let want = want & low_bits(bound.saturating_add(1));
+        let excluded = self.table.get(&key).map_or(0, |k| k.excluded);
+        let want = want & low_bits(bound.saturating_add(1)) & !u128::from(excluded);
         if want == 0 {
             return Ok(None);
         }
@@ -330,10 +384,67 @@ impl<'g, G: SearchGame> Searcher<'g, G> {
         };
         self.release(options);
         let found = found?;
-        if let Some(v) = found {
-            self.set_value(key, v, self.nodes - start + 1)?;
+        let work = self.nodes - start + 1;
+        match found {
+            Some(v) => self.set_value(key, v, work)?,
+            // Proved: the value is none of `want`.
+            None => {
+                let known = Knowledge {
+                    value: None,
+                    excluded: want as u64,
+                };
+                let work = u32::try_from(work).unwrap_or(u32::MAX);
+                self.table.update(key, known, work)?;
+            }
         }
         Ok(found)
+    }
+
+    /// Files one option: its nim-sum if every part is known, else `None` and the option
+    /// joins `pending` with its unknown parts.
+    fn pend(&self, pending: &mut Pending<G::Key>, parts: &[G::Key]) -> Option<u32> {
+        let first = pending.others.len() as u32;
+        let mut x = 0;
+        let mut big: Option<(u32, G::Key)> = None;
+        let mut difficulty = 0u64;
+        for p in parts {
+            if let Some(v) = self.known(p) {
+                x ^= v;
+                continue;
+            }
+            let size = self.game.size(p);
+            difficulty += u64::from(size) * u64::from(size);
+            match big {
+                Some((s, b)) if size > s => {
+                    pending.others.push(b);
+                    big = Some((size, *p));
+                }
+                Some(_) => pending.others.push(*p),
+                None => big = Some((size, *p)),
+            }
+        }
+        let Some((_, big)) = big else {
+            return Some(x);
+        };
+        pending.options.push(PendingOption {
+            x,
+            big,
+            others: (first, pending.others.len() as u32),
+            difficulty,
+        });
+        None
+    }
+
+    /// Values in full the parts of pending option `i` other than its largest (once), and
+    /// returns their nim-sum with its known parts.
+    fn resolve(&mut self, pending: &mut Pending<G::Key>, i: usize) -> Result<u32, SearchError> {
+        let (a, b) = pending.options[i].others;
+        for j in a..b {
+            let v = self.nimber(pending.others[j as usize])?;
+            pending.options[i].x ^= v;
+        }
+        pending.options[i].others = (b, b);
+        Ok(pending.options[i].x)
     }
 
     /// The value as the mex of every option's value, each found in full.
@@ -357,55 +468,30 @@ impl<'g, G: SearchGame> Searcher<'g, G> {
         let mut possible = PossibleValues::new(options.len() as u32);
         let top = 127 - want.leading_zeros();
         let upto_top = low_bits(top + 1);
-        // Pass 1: options whose parts are all known; the others keep their unknown parts
-        // (in `pending`, each option's known nim-sum first).
-        let mut pending: Vec<(u32, u32, u32, u32)> = Vec::new();
-        let mut unknown: Vec<G::Key> = Vec::new();
+        // Pass 1: options whose parts are all known.
+        let mut pending = Pending::default();
         for parts in options.iter() {
-            let first = unknown.len() as u32;
-            let mut x = 0;
-            let mut big = 0;
-            for p in parts {
-                match self.known(p) {
-                    Some(v) => x ^= v,
-                    None => {
-                        big = big.max(self.game.size(p));
-                        unknown.push(*p);
-                    }
-                }
-            }
-            let last = unknown.len() as u32;
-            if first == last {
+            if let Some(x) = self.pend(&mut pending, parts) {
                 possible.remove(x);
                 if possible.set & want == 0 {
                     return Ok(None);
                 }
-            } else {
-                pending.push((big, first, last, x));
             }
         }
-        // Pass 2: the others, those whose largest unknown part is smallest first.
-        pending.sort_unstable_by_key(|p| p.0);
+        // Pass 2: the others, the easiest first.
+        pending.sort();
         let mut exact = true;
-        for &(_, first, last, mut x) in &pending {
+        for i in 0..pending.options.len() {
             if possible.set & want == 0 {
                 return Ok(None);
             }
             let asked = possible.without_largest() & upto_top;
-            let parts = &unknown[first as usize..last as usize];
-            // The largest part is asked last; the others are valued in full.
-            let big = (0..parts.len())
-                .max_by_key(|&i| self.game.size(&parts[i]))
-                .unwrap_or(0);
-            for (i, p) in parts.iter().enumerate() {
-                if i != big {
-                    x ^= self.nimber(*p)?;
-                }
-            }
+            let x = self.resolve(&mut pending, i)?;
+            let big = pending.options[i].big;
             let answer = if x < SET_BITS {
-                self.in_set(parts[big], xor_set(asked, x))?
+                self.in_set(big, xor_set(asked, x))?
             } else {
-                Some(self.nimber(parts[big])?)
+                Some(self.nimber(big)?)
             };
             match answer {
                 Some(v) => possible.remove(v ^ x),
@@ -462,6 +548,44 @@ fn mex_of(seen: &[u64]) -> u32 {
         .map_or(seen.len() as u32 * 64, |(i, w)| {
             i as u32 * 64 + w.trailing_ones()
         })
+}
+
+/// The options of a component whose values are not known yet.
+#[derive(Debug)]
+struct Pending<K> {
+    options: Vec<PendingOption<K>>,
+    /// The unknown parts other than the largest, of every option.
+    others: Vec<K>,
+}
+
+impl<K> Default for Pending<K> {
+    fn default() -> Self {
+        Pending {
+            options: Vec::new(),
+            others: Vec::new(),
+        }
+    }
+}
+
+impl<K> Pending<K> {
+    /// The easiest options first: those whose unknown parts are smallest (the sum of their
+    /// sizes squared).
+    fn sort(&mut self) {
+        self.options.sort_by_key(|o| o.difficulty);
+    }
+}
+
+/// One option whose value is not known yet.
+#[derive(Debug)]
+struct PendingOption<K> {
+    /// The nim-sum of the parts valued so far.
+    x: u32,
+    /// The largest unknown part, asked last.
+    big: K,
+    /// The other unknown parts, a range of [`Pending::others`].
+    others: (u32, u32),
+    /// The sort key.
+    difficulty: u64,
 }
 
 /// Values below this fit the bit sets of the pruned search.
