@@ -264,7 +264,13 @@ impl<'g, G: SearchGame> Searcher<'g, G> {
     pub fn sum_is(&mut self, parts: &[G::Key], n: u32) -> Result<bool, SearchError> {
         let mut x = 0u32;
         let mut big: Option<(u32, G::Key)> = None;
-        for p in parts {
+        for (i, p) in parts.iter().enumerate() {
+            // Two equal parts cancel (G + G = 0): only a part seen an odd number of times
+            // counts, at its last occurrence.
+            if parts[i + 1..].contains(p) || parts[..i].iter().filter(|q| *q == p).count() % 2 == 1
+            {
+                continue;
+            }
             if let Some(v) = self.known(p) {
                 x ^= v;
                 continue;
@@ -407,7 +413,13 @@ impl<'g, G: SearchGame> Searcher<'g, G> {
         let mut x = 0;
         let mut big: Option<(u32, G::Key)> = None;
         let mut difficulty = 0u64;
-        for p in parts {
+        for (i, p) in parts.iter().enumerate() {
+            // Two equal parts cancel (G + G = 0): only a part seen an odd number of times
+            // counts, at its last occurrence.
+            if parts[i + 1..].contains(p) || parts[..i].iter().filter(|q| *q == p).count() % 2 == 1
+            {
+                continue;
+            }
             if let Some(v) = self.known(p) {
                 x ^= v;
                 continue;
