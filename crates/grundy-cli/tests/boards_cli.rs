@@ -83,7 +83,11 @@ fn chomp_rectangles_are_first_player_wins() {
 
 #[test]
 fn boards_sum_with_other_games() {
-    let v = json(&grundy(&["analyze", "cram 3x3 + nim 3 + kayles 7", "--json"]));
+    let v = json(&grundy(&[
+        "analyze",
+        "cram 3x3 + nim 3 + kayles 7",
+        "--json",
+    ]));
     // Cram 3 x 3 is *0 (tests/data), Kayles 7 is *2: 0 ^ 3 ^ 2 = 1.
     assert_eq!(v["value"], 1);
 }

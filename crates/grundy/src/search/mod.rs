@@ -11,12 +11,19 @@
 //! - **Canonical forms.** Components are keys the game has put in canonical form (a board
 //!   region moved to the corner and taken in the least of its symmetric images), so equal
 //!   positions share one table entry.
-//! - **Proving instead of computing.** To learn the value of a component `C`, the search
-//!   asks "is `g(C) = k`?" for `k = 0, 1, ...`: that is, is `C + *k` a loss for the player to
-//!   move? A single option of value `k` answers *no* at once, so most options are never
-//!   valued in full. For an option that is a sum of several components, the values of all
-//!   but the largest are found (they are smaller), and the question is asked again of the
-//!   largest, with `k` nim-added to their values.
+//! - **Proving instead of computing (aspiration).** To learn the value of a component `C`,
+//!   the search asks "is `g(C) = k`?" for `k = 0, 1, ...`: is there an option of value `k`?
+//!   An option whose value comes out in full on the way is not asked again. For an option
+//!   that is a sum of several components, the values of all but the largest are found (they
+//!   are smaller), and only the largest is asked, with `k` nim-added to their values.
+//! - **Sets of values (Beling and Rogalski).** The largest part is asked "is your value in
+//!   this set?" ([`Searcher`]'s `in_set`): with `m` options a value is one of `0..=m`; each
+//!   option removes one element of that set of possible values (its own value, or else the
+//!   largest element, which leaves the mex unchanged as the set keeps one element more than
+//!   there are options left), so an option is only asked about the possible values but the
+//!   largest, and the search stops once the possible values and the wanted ones are apart.
+//!   A proved "not in the set" is kept in the table as excluded values.
+//! - **Equal parts cancel.** Two equal components of an option add to 0 and are dropped.
 //! - **Transposition cut-offs.** Before any option is searched, every option whose parts
 //!   are all in the table is checked, and a component whose options are all known is valued
 //!   by the mex at once.
@@ -30,13 +37,15 @@
 //! number of moves a game can last; [`MAX_DEPTH`] stops a game that lasts longer.
 //!
 //! Measured (`cargo bench -p grundy --bench boards`, on a shared two-core machine under a
-//! load of about 10): Node Kayles on the 3 x 14 grid 0.13 s, Chomp 10 x 12 6.9 s (646 810
-//! nodes), Cram 5 x 7 20 s (1.4 million nodes), Cram 5 x 8 223 s (8.1 million nodes, 5.9
-//! million table entries). Beling's igs is much faster on Cram: its pruning is not all here.
+//! load of about 12, so CPU time from `/usr/bin/time` is the fair figure): Node Kayles on
+//! the 3 x 14 grid 0.04 s CPU (8 254 nodes), Chomp 10 x 12 3.8 s CPU (646 810 nodes, 210
+//! MB peak), Cram 5 x 7 9.7 s CPU (1.47 million nodes, 610 MB peak). Beling's igs is
+//! still much faster on Cram: its Cram-specific reductions (pendant cells, "stars") and
+//! 64-bit keys are not here.
 //!
 //! Complexity: at worst the number of distinct components reachable, times their options;
-//! in practice far fewer, because proving `g = k` needs one option of value `k` (when `g ≠
-//! k`) and otherwise only the options' *outcomes* against `*k`.
+//! in practice far fewer, because proving `g ≠ k` needs one option of value `k`, and an
+//! option asked about a set of values stops as soon as its own possible values miss it.
 //!
 //! ```
 //! use grundy::search::{Options, SearchGame, Searcher};
@@ -549,7 +558,6 @@ impl<'g, G: SearchGame> Searcher<'g, G> {
         let work = u32::try_from(work).unwrap_or(u32::MAX);
         Ok(self.table.update(key, known, work)?)
     }
-
 }
 
 /// The least value whose bit is not set.

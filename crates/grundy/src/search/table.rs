@@ -1,5 +1,6 @@
 //! The transposition table of the position search: what is known of each component (its
-//! value, or values it is known not to have), in buckets of four slots.
+//! value, or values it is known not to have), in buckets of eight slots with a 16-bit tag
+//! per slot (a lookup reads the bucket's tags, one cache line, and only matching slots).
 //!
 //! The table grows by doubling while it is less than three-quarters full, up to a capacity
 //! fixed by the budget (its position and memory limits). Once at capacity it degrades by
