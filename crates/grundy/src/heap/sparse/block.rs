@@ -186,9 +186,14 @@ pub(crate) fn range_word<W: Word>(values: &[u16], m: usize, from: usize, to: usi
 /// What the first phase of a block reads.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct FarPhase<'a> {
-    /// `g(0..n0)`.
+    /// `values[i]` is `g(base + i)`; it reaches up to `g(n0 - 1)`, and down far enough for
+    /// every far partner `m - p` of the block.
     pub values: &'a [u16],
-    /// Rare positions `>= len` below `n0`, ascending, and their values.
+    /// The heap `values[0]` stands for.
+    pub base: usize,
+    /// The first heap of the block (every value below it is known).
+    pub n0: usize,
+    /// Far rare positions (every partner `m - p` below `n0`), ascending, and their values.
     pub far_pos: &'a [u32],
     pub far_val: &'a [u16],
     /// Two-heap split removals.
@@ -201,31 +206,34 @@ impl FarPhase<'_> {
     /// Fills the rows of heaps `n0 + first ..` (one bitset of `words` words each); returns
     /// the rare-partner nim-sums evaluated.
     pub fn fill(&self, first: usize, rows: &mut [u64], words: usize) -> u64 {
-        let n0 = self.values.len();
         let mut rare_steps = 0u64;
         let mut seen = Box::new([0u8; 1 << 16]);
+        let largest = self.far_pos.last().map_or(0, |&p| p as usize);
         for (k, row) in rows.chunks_exact_mut(words).enumerate() {
-            let n = n0 + first + k;
+            let n = self.n0 + first + k;
             let (mut narrow, mut wide) = (0u64, Pair::default());
             for &split in self.split2 {
                 if n < split.j + 2 {
                     continue;
                 }
                 let m = n - split.j;
-                let hi = if m >= n0 {
+                let hi = if m > largest {
                     self.far_pos.len()
                 } else {
                     self.far_pos.partition_point(|&p| (p as usize) < m)
                 };
                 rare_steps += hi as u64;
+                // Partners `m - p` are read at `values[m - p - base]`: every far `p < m`
+                // has `m - p >= base`, so `m - base >= p`.
+                let local = m - self.base;
                 for range in split.partners(&self.far_pos[..hi], m) {
                     let (pos, val) = (&self.far_pos[range.clone()], &self.far_val[range]);
                     if self.size <= 64 {
-                        narrow |= rare_word::<u64>(self.values, m, pos, val);
+                        narrow |= rare_word::<u64>(self.values, local, pos, val);
                     } else if self.size <= 128 {
-                        wide |= rare_word::<Pair>(self.values, m, pos, val);
+                        wide |= rare_word::<Pair>(self.values, local, pos, val);
                     } else {
-                        rare_bytes(&mut seen, self.values, m, pos, val);
+                        rare_bytes(&mut seen, self.values, local, pos, val);
                     }
                 }
             }

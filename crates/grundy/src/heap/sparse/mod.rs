@@ -163,6 +163,9 @@ pub const MAX_HEAP: u64 = u32::MAX as u64 - 1;
 const ROW_BUFFER_BYTES: usize = 1 << 20;
 /// The most heaps in one block.
 const MAX_BLOCK: usize = 4096;
+/// The far phase of the next block copies at most this many values to run beside the current
+/// block.
+const MAX_WINDOW: usize = 1 << 22;
 /// Progress is reported at most every this many values.
 const REPORT_EVERY: usize = 1 << 14;
 
@@ -173,11 +176,22 @@ struct Tuning {
     sparse_from: usize,
     /// Sparse space is used while `rare positions * max_rare_inverse <= computed`.
     max_rare_inverse: usize,
+    /// Blocks are at most this many times shorter than the largest rare position (and at
+    /// least `min_block` long), so that most rare positions are far from the next block.
+    block_per_rare: usize,
+    /// The fewest heaps in a block (unless it reaches the target or half the heaps known).
+    min_block: usize,
+    /// The far phase of the next block runs beside the current one from this many
+    /// rare-partner nim-sums on.
+    pipeline_from: usize,
 }
 
 const DEFAULT_TUNING: Tuning = Tuning {
     sparse_from: 64,
     max_rare_inverse: 8,
+    block_per_rare: 8,
+    min_block: 256,
+    pipeline_from: 1 << 14,
 };
 
 /// A nim-sequence of an octal or hexadecimal code, computed by the sparse-space method.
@@ -199,8 +213,10 @@ pub struct SparseSequence {
     /// `checked_size`.
     next_check: usize,
     checked_size: usize,
-    /// One bitset row per heap of a block.
-    rows: Vec<u64>,
+    /// A spare buffer of bitset rows (one per heap of a block).
+    spare_rows: Vec<u64>,
+    /// The far rare marks of the next block, computed during the last one.
+    prepared: Option<Prepared>,
     rare_xor_steps: u64,
     scan_steps: u64,
     dense_values: u64,
@@ -261,7 +277,8 @@ impl SparseSequence {
             rare_val: Vec::new(),
             next_check: 0,
             checked_size: 0,
-            rows: Vec::new(),
+            spare_rows: Vec::new(),
+            prepared: None,
             rare_xor_steps: 0,
             scan_steps: 0,
             dense_values: 0,
@@ -438,44 +455,124 @@ impl SparseSequence {
         Ok(())
     }
 
-    /// Computes a block of heaps by sparse space (see the module documentation).
+    /// The number of heaps in a sparse block starting at `n0`: rows of `words` words fit the
+    /// row buffer, at most [`MAX_BLOCK`] and `n0 / 2` heaps, at most
+    /// `tuning.block_per_rare` times fewer than the largest rare position (so that most rare
+    /// positions are far from the next block, see [`FarJob`]), and no further than `target`.
+    fn block_len(&self, n0: usize, words: usize, target: usize) -> usize {
+        let spread = self
+            .rare_pos
+            .last()
+            .map_or(MAX_BLOCK, |&p| p as usize / self.tuning.block_per_rare);
+        (ROW_BUFFER_BYTES / 8 / words)
+            .min(MAX_BLOCK)
+            .min(spread.max(self.tuning.min_block))
+            .min(n0 / 2)
+            .clamp(1, target - n0)
+    }
+
+    /// Computes a block of heaps by sparse space (see the module documentation): the far
+    /// rare partners first (prepared during the previous block, or now, in parallel), then
+    /// heap by heap the near ones and the scan — while the far rare partners of the next
+    /// block are marked on another core.
     fn sparse_block(&mut self, target: usize) -> Result<(), SparseError> {
         let n0 = self.values.len();
         // Every value below n0 is below `size`; the block ends as soon as one is not, so
         // within a block every nim-sum of known values is below `size` as well.
         let size = (self.max_value as usize + 1).next_power_of_two();
         let words = (2 * size).div_ceil(64);
-        let common = common_words(self.mask, words);
-        let r0 = self.rare_pos.len();
-        let block = (ROW_BUFFER_BYTES / 8 / words)
-            .min(MAX_BLOCK)
-            .min(n0 / 2)
-            .clamp(1, target - n0);
-        // Rare positions at or above `block` pair with partners below n0: the far list.
-        let lo = self.rare_pos.partition_point(|&p| (p as usize) < block);
+        let epoch = (self.mask_changes, size);
+        let (block, mut rows, far) = match self.prepared.take() {
+            Some(p) if p.n0 == n0 && p.epoch == epoch && p.len <= target - n0 => {
+                self.rare_xor_steps += p.rare_steps;
+                (p.len, p.rows, p.far)
+            }
+            stale => {
+                let block = self.block_len(n0, words, target);
+                let mut rows = stale.map(|p| p.rows).unwrap_or_default();
+                // Rare positions at or above `block` pair with partners below n0.
+                let far = self.rare_pos.partition_point(|&p| (p as usize) < block)
+                    ..self.rare_pos.len();
+                let phase = block::FarPhase {
+                    values: &self.values[..n0],
+                    base: 0,
+                    n0,
+                    far_pos: &self.rare_pos[far.clone()],
+                    far_val: &self.rare_val[far.clone()],
+                    split2: &self.moves.split2,
+                    size,
+                };
+                self.rare_xor_steps += fill_rows(&phase, block, words, &mut rows);
+                (block, rows, far)
+            }
+        };
+        // The next block, if this one runs to its end with the same value range: its far
+        // rare positions (partners below n0) are marked meanwhile on another core.
+        let n1 = n0 + block;
+        let job = (n1 < target)
+            .then(|| self.far_job(n0, n1, self.block_len(n1, words, target), size, words))
+            .flatten();
+        let done = match job {
+            Some(job) => {
+                let spare = std::mem::take(&mut self.spare_rows);
+                let (done, prepared) = rayon::join(
+                    || self.near_and_scan(n0, &mut rows, words, size, far),
+                    || job.run(spare, epoch),
+                );
+                self.prepared = Some(prepared);
+                done
+            }
+            None => self.near_and_scan(n0, &mut rows, words, size, far),
+        };
+        self.spare_rows = rows;
+        done
+    }
 
-        self.rows.clear();
-        self.rows.resize(block * words, 0);
-        let far = block::FarPhase {
-            values: &self.values[..n0],
-            far_pos: &self.rare_pos[lo..r0],
-            far_val: &self.rare_val[lo..r0],
-            split2: &self.moves.split2,
+    /// The far phase of the block `[n1, n1 + len)` to run while the heaps `n0..n1` are
+    /// computed: the rare positions `p >= n1 + len - n0` (known now, so below n0) pair with
+    /// partners below n0. `None` when there is too little far work for a second core, or
+    /// copying the values it reads would cost too much.
+    fn far_job(&self, n0: usize, n1: usize, len: usize, size: usize, words: usize) -> Option<FarJob> {
+        let split2 = &self.moves.split2;
+        let threshold = n1 + len - n0;
+        let far = self.rare_pos.partition_point(|&p| (p as usize) < threshold)..self.rare_pos.len();
+        let work = far.len() * split2.len() * len;
+        if far.is_empty() || work < self.tuning.pipeline_from {
+            return None;
+        }
+        let largest = self.rare_pos[far.end - 1] as usize;
+        let j_max = split2.iter().map(|s| s.j).max()?;
+        let base = n1.saturating_sub(j_max).saturating_sub(largest).min(n0);
+        let copied = n0 - base + far.len();
+        if copied > MAX_WINDOW || copied > work / 4 {
+            return None;
+        }
+        Some(FarJob {
+            window: self.values[base..n0].to_vec(),
+            base,
+            n0: n1,
+            len,
+            pos: self.rare_pos[far.clone()].to_vec(),
+            val: self.rare_val[far.clone()].to_vec(),
+            far,
+            split2: split2.clone(),
             size,
-        };
-        let work = (r0 - lo) * self.moves.split2.len() * block;
-        self.rare_xor_steps += if work >= 1 << 15 {
-            let per = (block / (4 * rayon::current_num_threads())).max(16);
-            self.rows
-                .par_chunks_mut(per * words)
-                .enumerate()
-                .map(|(t, chunk)| far.fill(t * per, chunk, words))
-                .sum::<u64>()
-        } else {
-            far.fill(0, &mut self.rows, words)
-        };
+            words,
+        })
+    }
 
-        let mut rows = std::mem::take(&mut self.rows);
+    /// The near rare partners and the scan, heap by heap, for the block starting at `n0`
+    /// whose far marks are in `rows`; `far` indexes the rare positions already marked.
+    fn near_and_scan(
+        &mut self,
+        n0: usize,
+        rows: &mut [u64],
+        words: usize,
+        size: usize,
+        far: std::ops::Range<usize>,
+    ) -> Result<(), SparseError> {
+        let common = common_words(self.mask, words);
+        let (lo, r0) = (far.start, far.end);
         let mut seen = Box::new([0u8; 1 << 16]);
         let mut wanted = Box::new([0u8; 1 << 16]);
         for (i, row) in rows.chunks_exact_mut(words).enumerate() {
@@ -490,7 +587,7 @@ impl SparseSequence {
             {
                 set_bit(row, 0);
             }
-            // Near rare positions: below `block`, and those found inside this block.
+            // Near rare positions: below the far ones, and those found since they were listed.
             let near = self.rare_pos.len();
             for &split in &self.moves.split2 {
                 if n < split.j + 2 {
@@ -539,8 +636,80 @@ impl SparseSequence {
                 break;
             }
         }
-        self.rows = rows;
         Ok(())
+    }
+}
+
+/// Fills `rows` (resized to `len` rows of `words` words) with the far rare marks of `phase`,
+/// in parallel over heaps when there is enough work; returns the nim-sums evaluated.
+fn fill_rows(phase: &block::FarPhase<'_>, len: usize, words: usize, rows: &mut Vec<u64>) -> u64 {
+    rows.clear();
+    rows.resize(len * words, 0);
+    let work = phase.far_pos.len() * phase.split2.len() * len;
+    if work >= 1 << 15 {
+        let per = (len / (4 * rayon::current_num_threads())).max(16);
+        rows.par_chunks_mut(per * words)
+            .enumerate()
+            .map(|(t, chunk)| phase.fill(t * per, chunk, words))
+            .sum::<u64>()
+    } else {
+        phase.fill(0, rows, words)
+    }
+}
+
+/// The far rare marks of a block computed ahead, and what they were computed for.
+#[derive(Debug, Clone)]
+struct Prepared {
+    /// The block `[n0, n0 + len)`.
+    n0: usize,
+    len: usize,
+    /// The mask change count and value range they hold for.
+    epoch: (u64, usize),
+    /// One bitset row per heap.
+    rows: Vec<u64>,
+    /// The indices of the rare positions marked.
+    far: std::ops::Range<usize>,
+    rare_steps: u64,
+}
+
+/// The far phase of the next block with its own copy of what it reads, so that it runs on
+/// another core while the current block appends values.
+#[derive(Debug)]
+struct FarJob {
+    /// `g(base..n0_current)`.
+    window: Vec<u16>,
+    base: usize,
+    /// The block `[n0, n0 + len)`.
+    n0: usize,
+    len: usize,
+    pos: Vec<u32>,
+    val: Vec<u16>,
+    far: std::ops::Range<usize>,
+    split2: Vec<Split>,
+    size: usize,
+    words: usize,
+}
+
+impl FarJob {
+    fn run(&self, mut rows: Vec<u64>, epoch: (u64, usize)) -> Prepared {
+        let phase = block::FarPhase {
+            values: &self.window,
+            base: self.base,
+            n0: self.n0,
+            far_pos: &self.pos,
+            far_val: &self.val,
+            split2: &self.split2,
+            size: self.size,
+        };
+        let rare_steps = fill_rows(&phase, self.len, self.words, &mut rows);
+        Prepared {
+            n0: self.n0,
+            len: self.len,
+            epoch,
+            rows,
+            far: self.far.clone(),
+            rare_steps,
+        }
     }
 }
 

@@ -42,6 +42,16 @@ fn reference(code: &Code, n: usize) -> Vec<u16> {
 const ALWAYS_SPARSE: Tuning = Tuning {
     sparse_from: 1,
     max_rare_inverse: 1,
+    ..DEFAULT_TUNING
+};
+
+/// Sparse space as soon as it pays, in short blocks whose far phase always runs beside the
+/// block before (the pipeline of the two cores, on small inputs).
+const ALWAYS_PIPELINED: Tuning = Tuning {
+    block_per_rare: 64,
+    min_block: 4,
+    pipeline_from: 0,
+    ..DEFAULT_TUNING
 };
 
 fn compute(code: &Code, n: usize, tuning: Tuning) -> SparseSequence {
@@ -86,6 +96,7 @@ proptest! {
         let expected = reference(&code, 300);
         prop_assert_eq!(compute(&code, 300, DEFAULT_TUNING).into_values(), expected.clone());
         prop_assert_eq!(compute(&code, 300, ALWAYS_SPARSE).into_values(), expected.clone());
+        prop_assert_eq!(compute(&code, 300, ALWAYS_PIPELINED).into_values(), expected.clone());
     }
 
     #[test]
@@ -119,6 +130,11 @@ fn sparse_games_match_the_definition_further() {
         );
         assert_eq!(
             compute(&c, 1500, ALWAYS_SPARSE).values(),
+            &expected[..],
+            "{s}"
+        );
+        assert_eq!(
+            compute(&c, 1500, ALWAYS_PIPELINED).values(),
             &expected[..],
             "{s}"
         );
@@ -317,7 +333,8 @@ proptest! {
     fn constrained_codes_match_the_plain_engine(tb in constrained_code()) {
         let expected = plain_values(&tb, 400);
         prop_assert_eq!(compute_constrained(&tb, 400, DEFAULT_TUNING), expected.clone());
-        prop_assert_eq!(compute_constrained(&tb, 400, ALWAYS_SPARSE), expected);
+        prop_assert_eq!(compute_constrained(&tb, 400, ALWAYS_SPARSE), expected.clone());
+        prop_assert_eq!(compute_constrained(&tb, 400, ALWAYS_PIPELINED), expected);
     }
 }
 
@@ -338,6 +355,7 @@ fn grundys_game_matches_the_plain_engine() {
     let expected = plain_values(&tb, n);
     assert_eq!(compute_constrained(&tb, n, DEFAULT_TUNING), expected);
     assert_eq!(compute_constrained(&tb, n, ALWAYS_SPARSE), expected);
+    assert_eq!(compute_constrained(&tb, n, ALWAYS_PIPELINED), expected);
     let mut seq = SparseSequence::from_take_break(&tb, vec![0]).unwrap();
     seq.extend_to(n as u64, &mut Control::none()).unwrap();
     let stats = seq.stats();
