@@ -154,6 +154,9 @@ pub struct SparseStats {
     pub dense_values: u64,
     /// How many times the mask was chosen (and the rare list rebuilt).
     pub mask_changes: u64,
+    /// Blocks whose far rare partners were marked on another core while the block before
+    /// them was computed.
+    pub pipelined_blocks: u64,
 }
 
 /// The largest heap size the engine computes (positions are stored in 32 bits).
@@ -184,14 +187,17 @@ struct Tuning {
     /// The far phase of the next block runs beside the current one from this many
     /// rare-partner nim-sums on.
     pipeline_from: usize,
+    /// ... as long as it copies at most this many values per nim-sum.
+    copy_per_step: usize,
 }
 
 const DEFAULT_TUNING: Tuning = Tuning {
     sparse_from: 64,
     max_rare_inverse: 8,
-    block_per_rare: 8,
-    min_block: 256,
-    pipeline_from: 1 << 14,
+    block_per_rare: 64,
+    min_block: 64,
+    pipeline_from: 1 << 11,
+    copy_per_step: 1,
 };
 
 /// A nim-sequence of an octal or hexadecimal code, computed by the sparse-space method.
@@ -213,14 +219,15 @@ pub struct SparseSequence {
     /// `checked_size`.
     next_check: usize,
     checked_size: usize,
-    /// A spare buffer of bitset rows (one per heap of a block).
-    spare_rows: Vec<u64>,
+    /// Spare buffers for the marks of a block.
+    spare: Marks,
     /// The far rare marks of the next block, computed during the last one.
-    prepared: Option<Prepared>,
+    prepared: Option<Marks>,
     rare_xor_steps: u64,
     scan_steps: u64,
     dense_values: u64,
     mask_changes: u64,
+    pipelined_blocks: u64,
 }
 
 impl SparseSequence {
@@ -277,12 +284,13 @@ impl SparseSequence {
             rare_val: Vec::new(),
             next_check: 0,
             checked_size: 0,
-            spare_rows: Vec::new(),
+            spare: Marks::default(),
             prepared: None,
             rare_xor_steps: 0,
             scan_steps: 0,
             dense_values: 0,
             mask_changes: 0,
+            pipelined_blocks: 0,
         })
     }
 
@@ -362,6 +370,7 @@ impl SparseSequence {
             scan_steps: self.scan_steps,
             dense_values: self.dense_values,
             mask_changes: self.mask_changes,
+            pipelined_blocks: self.pipelined_blocks,
         }
     }
 
@@ -472,110 +481,129 @@ impl SparseSequence {
     }
 
     /// Computes a block of heaps by sparse space (see the module documentation): the far
-    /// rare partners first (prepared during the previous block, or now, in parallel), then
-    /// heap by heap the near ones and the scan — while the far rare partners of the next
-    /// block are marked on another core.
+    /// rare partners (and, for values past 128, the far part of the scan) first, prepared
+    /// during the previous block or now in parallel over heaps; then heap by heap the near
+    /// ones and the rest of the scan — while the far rare partners of the next block are
+    /// marked on another core.
     fn sparse_block(&mut self, target: usize) -> Result<(), SparseError> {
         let n0 = self.values.len();
         // Every value below n0 is below `size`; the block ends as soon as one is not, so
         // within a block every nim-sum of known values is below `size` as well.
         let size = (self.max_value as usize + 1).next_power_of_two();
         let words = (2 * size).div_ceil(64);
+        let common = common_words(self.mask, words);
         let epoch = (self.mask_changes, size);
-        let (block, mut rows, far) = match self.prepared.take() {
+        let mut marks = match self.prepared.take() {
             Some(p) if p.n0 == n0 && p.epoch == epoch && p.len <= target - n0 => {
-                self.rare_xor_steps += p.rare_steps;
-                (p.len, p.rows, p.far)
+                self.pipelined_blocks += 1;
+                p
             }
             stale => {
                 let block = self.block_len(n0, words, target);
-                let mut rows = stale.map(|p| p.rows).unwrap_or_default();
-                // Rare positions at or above `block` pair with partners below n0.
-                let far = self.rare_pos.partition_point(|&p| (p as usize) < block)
-                    ..self.rare_pos.len();
                 let phase = block::FarPhase {
                     values: &self.values[..n0],
                     base: 0,
                     n0,
-                    far_pos: &self.rare_pos[far.clone()],
-                    far_val: &self.rare_val[far.clone()],
+                    known: n0,
+                    rare_pos: &self.rare_pos,
+                    rare_val: &self.rare_val,
                     split2: &self.moves.split2,
                     size,
+                    common: &common,
+                    scan: size > 128 && !self.moves.split2.is_empty(),
                 };
-                self.rare_xor_steps += fill_rows(&phase, block, words, &mut rows);
-                (block, rows, far)
+                let mut p = stale.unwrap_or_default();
+                p.fill(&phase, block, words, 1 << 15);
+                p.epoch = epoch;
+                p
             }
         };
+        self.rare_xor_steps += marks.rare_steps;
+        self.scan_steps += marks.scan_steps;
         // The next block, if this one runs to its end with the same value range: its far
         // rare positions (partners below n0) are marked meanwhile on another core.
-        let n1 = n0 + block;
-        let job = (n1 < target)
+        let n1 = n0 + marks.len;
+        let job = (n1 < target && size <= 128)
             .then(|| self.far_job(n0, n1, self.block_len(n1, words, target), size, words))
             .flatten();
         let done = match job {
             Some(job) => {
-                let spare = std::mem::take(&mut self.spare_rows);
-                let (done, prepared) = rayon::join(
-                    || self.near_and_scan(n0, &mut rows, words, size, far),
-                    || job.run(spare, epoch),
+                let spare = std::mem::take(&mut self.spare);
+                let (done, mut prepared) = rayon::join(
+                    || self.near_and_scan(&mut marks, words, size, &common),
+                    || job.run(spare),
                 );
+                prepared.epoch = epoch;
                 self.prepared = Some(prepared);
                 done
             }
-            None => self.near_and_scan(n0, &mut rows, words, size, far),
+            None => self.near_and_scan(&mut marks, words, size, &common),
         };
-        self.spare_rows = rows;
+        self.spare = marks;
         done
     }
 
     /// The far phase of the block `[n1, n1 + len)` to run while the heaps `n0..n1` are
-    /// computed: the rare positions `p >= n1 + len - n0` (known now, so below n0) pair with
-    /// partners below n0. `None` when there is too little far work for a second core, or
-    /// copying the values it reads would cost too much.
-    fn far_job(&self, n0: usize, n1: usize, len: usize, size: usize, words: usize) -> Option<FarJob> {
+    /// computed: the rare positions known now whose partners lie below n0. `None` when
+    /// there is too little far work for a second core, or copying the values it reads would
+    /// cost too much.
+    fn far_job(
+        &self,
+        n0: usize,
+        n1: usize,
+        len: usize,
+        size: usize,
+        words: usize,
+    ) -> Option<FarJob> {
         let split2 = &self.moves.split2;
-        let threshold = n1 + len - n0;
-        let far = self.rare_pos.partition_point(|&p| (p as usize) < threshold)..self.rare_pos.len();
-        let work = far.len() * split2.len() * len;
-        if far.is_empty() || work < self.tuning.pipeline_from {
+        let threshold = block::FarPhase::far_from(n0, n1 + len);
+        let far =
+            self.rare_pos.len() - self.rare_pos.partition_point(|&p| (p as usize) < threshold);
+        let work = far * split2.len() * len;
+        if far == 0 || work < self.tuning.pipeline_from {
             return None;
         }
-        let largest = self.rare_pos[far.end - 1] as usize;
+        let largest = *self.rare_pos.last()? as usize;
         let j_max = split2.iter().map(|s| s.j).max()?;
         let base = n1.saturating_sub(j_max).saturating_sub(largest).min(n0);
-        let copied = n0 - base + far.len();
-        if copied > MAX_WINDOW || copied > work / 4 {
+        // Rare positions below the lowest threshold of the block are near for every heap.
+        let first = self.rare_pos.partition_point(|&p| {
+            (p as usize) < block::FarPhase::far_from(n0, n1.saturating_sub(j_max))
+        });
+        let copied = n0 - base + self.rare_pos.len() - first;
+        if copied > MAX_WINDOW || copied > work.saturating_mul(self.tuning.copy_per_step) {
             return None;
         }
         Some(FarJob {
             window: self.values[base..n0].to_vec(),
             base,
+            known: n0,
             n0: n1,
             len,
-            pos: self.rare_pos[far.clone()].to_vec(),
-            val: self.rare_val[far.clone()].to_vec(),
-            far,
+            pos: self.rare_pos[first..].to_vec(),
+            val: self.rare_val[first..].to_vec(),
+            r0: self.rare_pos.len(),
             split2: split2.clone(),
             size,
             words,
+            common: common_words(self.mask, words),
         })
     }
 
-    /// The near rare partners and the scan, heap by heap, for the block starting at `n0`
-    /// whose far marks are in `rows`; `far` indexes the rare positions already marked.
+    /// The near rare partners and the rest of the scan, heap by heap, for the block whose far
+    /// marks are in `marks`.
     fn near_and_scan(
         &mut self,
-        n0: usize,
-        rows: &mut [u64],
+        marks: &mut Marks,
         words: usize,
         size: usize,
-        far: std::ops::Range<usize>,
+        common: &[u64],
     ) -> Result<(), SparseError> {
-        let common = common_words(self.mask, words);
-        let (lo, r0) = (far.start, far.end);
+        let (n0, known, r0) = (marks.n0, marks.known, marks.r0);
+        let splits = self.moves.split2.len();
         let mut seen = Box::new([0u8; 1 << 16]);
         let mut wanted = Box::new([0u8; 1 << 16]);
-        for (i, row) in rows.chunks_exact_mut(words).enumerate() {
+        for (i, row) in marks.rows.chunks_exact_mut(words).enumerate() {
             let n = n0 + i;
             mark_simple_options(&self.moves, &self.values, n, row);
             // A split into two equal heaps gives 0 (rare under every mask).
@@ -587,13 +615,16 @@ impl SparseSequence {
             {
                 set_bit(row, 0);
             }
-            // Near rare positions: below the far ones, and those found since they were listed.
+            // Near rare positions: those listed whose partner is not below `known`, and
+            // those found since they were listed.
             let near = self.rare_pos.len();
             for &split in &self.moves.split2 {
                 if n < split.j + 2 {
                     continue;
                 }
                 let m = n - split.j;
+                let far_from = block::FarPhase::far_from(known, m);
+                let lo = self.rare_pos[..r0].partition_point(|&p| (p as usize) < far_from);
                 for (start, end) in [(0, lo), (r0, near)] {
                     let list = &self.rare_pos[start..end];
                     let hi = match list.last() {
@@ -612,7 +643,7 @@ impl SparseSequence {
                             block::rare_word::<block::Pair>(&self.values, m, pos, val)
                                 .store_or(row);
                         } else {
-                            block::rare_bytes(&mut seen, &self.values, m, pos, val);
+                            block::rare_bytes(&mut seen[..], &self.values, m, pos, val);
                         }
                     }
                 }
@@ -624,11 +655,12 @@ impl SparseSequence {
             let values = &self.values[..n];
             let split2 = &self.moves.split2;
             let (value, steps) = if size <= 64 {
-                finish_word::<u64>(values, split2, n, row, &common)
+                finish_word::<u64>(values, split2, n, row, common)
             } else if size <= 128 {
-                finish_word::<block::Pair>(values, split2, n, row, &common)
+                finish_word::<block::Pair>(values, split2, n, row, common)
             } else {
-                finish_wide(values, split2, n, row, &common, &mut wanted)
+                let scanned = marks.scanned.get(i * splits..(i + 1) * splits);
+                finish_wide(values, split2, n, row, common, &mut wanted, scanned)
             };
             self.scan_steps += steps;
             self.push(value)?;
@@ -640,76 +672,112 @@ impl SparseSequence {
     }
 }
 
-/// Fills `rows` (resized to `len` rows of `words` words) with the far rare marks of `phase`,
-/// in parallel over heaps when there is enough work; returns the nim-sums evaluated.
-fn fill_rows(phase: &block::FarPhase<'_>, len: usize, words: usize, rows: &mut Vec<u64>) -> u64 {
-    rows.clear();
-    rows.resize(len * words, 0);
-    let work = phase.far_pos.len() * phase.split2.len() * len;
-    if work >= 1 << 15 {
-        let per = (len / (4 * rayon::current_num_threads())).max(16);
-        rows.par_chunks_mut(per * words)
-            .enumerate()
-            .map(|(t, chunk)| phase.fill(t * per, chunk, words))
-            .sum::<u64>()
-    } else {
-        phase.fill(0, rows, words)
-    }
-}
-
-/// The far rare marks of a block computed ahead, and what they were computed for.
-#[derive(Debug, Clone)]
-struct Prepared {
+/// The far marks of a block (computed ahead on another core, or at the block's start in
+/// parallel over heaps), and what they were computed for.
+#[derive(Debug, Clone, Default)]
+struct Marks {
     /// The block `[n0, n0 + len)`.
     n0: usize,
     len: usize,
+    /// Values below `known` were read; the rare positions `rare_pos[..r0]` whose partners
+    /// lie below it are marked.
+    known: usize,
+    r0: usize,
     /// The mask change count and value range they hold for.
     epoch: (u64, usize),
     /// One bitset row per heap.
     rows: Vec<u64>,
-    /// The indices of the rare positions marked.
-    far: std::ops::Range<usize>,
+    /// With values past 128: the split ranges already scanned, one per heap and split.
+    scanned: Vec<block::Scanned>,
     rare_steps: u64,
+    scan_steps: u64,
+}
+
+impl Marks {
+    /// Fills the marks of the block `phase` describes, `len` heaps, in parallel over heaps
+    /// from `parallel_from` rare-partner nim-sums on (always when it scans).
+    fn fill(
+        &mut self,
+        phase: &block::FarPhase<'_>,
+        len: usize,
+        words: usize,
+        parallel_from: usize,
+    ) {
+        let splits = phase.split2.len();
+        self.n0 = phase.n0;
+        self.len = len;
+        self.known = phase.known;
+        self.r0 = phase.rare_pos.len();
+        self.rows.clear();
+        self.rows.resize(len * words, 0);
+        self.scanned.clear();
+        if phase.scan {
+            self.scanned.resize(len * splits, block::Scanned::NONE);
+        }
+        let work = phase.rare_pos.len() * splits * len;
+        let (rare, scan) = if phase.scan || work >= parallel_from {
+            let per = (len / (4 * rayon::current_num_threads())).max(8);
+            let scanned_per = if phase.scan { per * splits } else { 0 };
+            let mut parts: Vec<&mut [block::Scanned]> = if phase.scan {
+                self.scanned.chunks_mut(scanned_per).collect()
+            } else {
+                Vec::new()
+            };
+            parts.resize_with(len.div_ceil(per), Default::default);
+            self.rows
+                .par_chunks_mut(per * words)
+                .zip(parts.into_par_iter())
+                .enumerate()
+                .map(|(t, (chunk, scanned))| phase.fill(t * per, chunk, scanned, words))
+                .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1))
+        } else {
+            phase.fill(0, &mut self.rows, &mut self.scanned, words)
+        };
+        self.rare_steps = rare;
+        self.scan_steps = scan;
+    }
 }
 
 /// The far phase of the next block with its own copy of what it reads, so that it runs on
 /// another core while the current block appends values.
 #[derive(Debug)]
 struct FarJob {
-    /// `g(base..n0_current)`.
+    /// `g(base..known)`.
     window: Vec<u16>,
     base: usize,
+    known: usize,
     /// The block `[n0, n0 + len)`.
     n0: usize,
     len: usize,
+    /// The rare positions `rare_pos[r0 - pos.len()..r0]` (those before are near for every
+    /// heap of the block) and their values.
     pos: Vec<u32>,
     val: Vec<u16>,
-    far: std::ops::Range<usize>,
+    r0: usize,
     split2: Vec<Split>,
     size: usize,
     words: usize,
+    common: Vec<u64>,
 }
 
 impl FarJob {
-    fn run(&self, mut rows: Vec<u64>, epoch: (u64, usize)) -> Prepared {
+    fn run(&self, mut marks: Marks) -> Marks {
         let phase = block::FarPhase {
             values: &self.window,
             base: self.base,
             n0: self.n0,
-            far_pos: &self.pos,
-            far_val: &self.val,
+            known: self.known,
+            rare_pos: &self.pos,
+            rare_val: &self.val,
             split2: &self.split2,
             size: self.size,
+            common: &self.common,
+            scan: false,
         };
-        let rare_steps = fill_rows(&phase, self.len, self.words, &mut rows);
-        Prepared {
-            n0: self.n0,
-            len: self.len,
-            epoch,
-            rows,
-            far: self.far.clone(),
-            rare_steps,
-        }
+        // Split too, so that the core computing the block helps once it is done.
+        marks.fill(&phase, self.len, self.words, 1 << 12);
+        marks.r0 = self.r0;
+        marks
     }
 }
 
@@ -780,10 +848,11 @@ fn first_free_common(row: &[u64], common: &[u64]) -> usize {
         .expect("a common value below 2 * size is always free")
 }
 
-/// Finishes `g(n)` for any value range: like [`finish_small`], with the wanted values in a
+/// Finishes `g(n)` for any value range: like [`finish_word`], with the wanted values in a
 /// byte table over all `u16` values (`wanted`, all zero on entry and on return).
 /// Each chunk of 16 pairs is first tested branch-free for any wanted value; only a chunk
-/// with a hit is walked again to strike values off.
+/// with a hit is walked again to strike values off. `scanned` (one per split) are the ranges
+/// whose values are already marked in `row` (by the far phase): they are skipped.
 fn finish_wide(
     values: &[u16],
     split2: &[Split],
@@ -791,6 +860,7 @@ fn finish_wide(
     row: &[u64],
     common: &[u64],
     wanted: &mut [u8; 1 << 16],
+    scanned: Option<&[block::Scanned]>,
 ) -> (usize, u64) {
     const CHUNK: usize = 16;
     let c = first_free_common(row, common);
@@ -812,28 +882,56 @@ fn finish_wide(
             .max();
         let mut a = 1;
         'scan: while a <= longest.unwrap_or(0) {
-            for &split in split2 {
+            for (k, &split) in split2.iter().enumerate() {
                 if n < split.j + 2 || a > split.last(n - split.j) {
                     continue;
                 }
                 let m = n - split.j;
                 let to = (a + CHUNK - 1).min(split.last(m));
-                steps += (to + 1 - a) as u64;
-                let (low, high) = (&values[a..=to], &values[m - to..=m - a]);
-                let pairs = || low.iter().zip(high.iter().rev()).map(|(&l, &h)| l ^ h);
-                if pairs().fold(0u8, |hit, x| hit | wanted[x as usize]) != 0 {
-                    for x in pairs() {
-                        if wanted[x as usize] != 0 {
-                            wanted[x as usize] = 0;
-                            missing -= 1;
-                        }
+                let skip = scanned.map_or(block::Scanned::NONE, |s| s[k]);
+                // The chunk without the part already scanned: before it and after it.
+                for (from, to) in [
+                    (a, to.min(skip.from.wrapping_sub(1))),
+                    (a.max(skip.to + 1), to),
+                ] {
+                    if from > to {
+                        continue;
                     }
-                    if missing == 0 {
-                        break 'scan;
+                    steps += (to + 1 - from) as u64;
+                    let (low, high) = (&values[from..=to], &values[m - to..=m - from]);
+                    let pairs = || low.iter().zip(high.iter().rev()).map(|(&l, &h)| l ^ h);
+                    if pairs().fold(0u8, |hit, x| hit | wanted[x as usize]) != 0 {
+                        for x in pairs() {
+                            if wanted[x as usize] != 0 {
+                                wanted[x as usize] = 0;
+                                missing -= 1;
+                            }
+                        }
+                        if missing == 0 {
+                            break 'scan;
+                        }
                     }
                 }
             }
             a += CHUNK;
+            // Past the ranges already scanned, when every split is inside its own.
+            if let Some(scanned) = scanned {
+                let inside = |(split, skip): (&Split, &block::Scanned)| {
+                    (n >= split.j + 2 && a <= split.last(n - split.j)).then_some(
+                        if skip.from <= a && a <= skip.to {
+                            skip.to + 1
+                        } else {
+                            a
+                        },
+                    )
+                };
+                a = split2
+                    .iter()
+                    .zip(scanned)
+                    .filter_map(inside)
+                    .min()
+                    .unwrap_or(a);
+            }
         }
     }
     let value = if missing == 0 {
