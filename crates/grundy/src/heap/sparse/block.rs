@@ -204,16 +204,21 @@ pub(crate) struct FarPhase<'a> {
     pub scan: bool,
 }
 
-/// The part of a split's range already scanned: every split value `g(a) ^ g(m - a)` for `a`
-/// in `from..=to` is marked in the heap's row (none when `from > to`).
+/// The part of a split's range already scanned: every split value `g(a) ^ g(m - a)` below
+/// `below` for `a` in `from..=to` is marked in the heap's row (none when `from > to`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Scanned {
     pub from: usize,
     pub to: usize,
+    pub below: usize,
 }
 
 impl Scanned {
-    pub const NONE: Scanned = Scanned { from: 1, to: 0 };
+    pub const NONE: Scanned = Scanned {
+        from: 1,
+        to: 0,
+        below: 0,
+    };
 }
 
 /// The most pairs of one split the far phase scans for a heap; the rest, if ever needed (a
@@ -239,6 +244,7 @@ impl FarPhase<'_> {
     ) -> (u64, u64) {
         let (mut rare_steps, mut scan_steps) = (0u64, 0u64);
         let mut seen = vec![0u8; self.size];
+        let mut wanted = vec![0u8; self.size];
         let largest = self.rare_pos.last().map_or(0, |&p| p as usize);
         let splits = self.split2.len();
         for (k, row) in rows.chunks_exact_mut(words).enumerate() {
@@ -285,9 +291,7 @@ impl FarPhase<'_> {
                 seen.fill(0);
                 if self.scan {
                     let ranges = &mut scanned[k * splits..(k + 1) * splits];
-                    scan_steps += self.scan_far(n, row, &mut seen, ranges);
-                    pack_bytes(&seen, row);
-                    seen.fill(0);
+                    scan_steps += self.scan_far(n, row, &mut wanted, ranges);
                 }
             }
         }
@@ -295,25 +299,27 @@ impl FarPhase<'_> {
     }
 
     /// Scans, for heap `n`, the splits `(a, m - a)` with `m - a < known`, in chunks of 16,
-    /// marking every split value in `seen`, until every rare value below the candidate of
-    /// the marks so far is found (or [`FAR_SCAN_LIMIT`] pairs); records the ranges scanned.
-    /// The heap-by-heap phase adds the near marks, which may raise the candidate, and goes on
-    /// from there if a value is still wanted.
-    fn scan_far(&self, n: usize, row: &[u64], seen: &mut [u8], ranges: &mut [Scanned]) -> u64 {
+    /// until every rare value below the candidate `c` of the marks so far is found (or
+    /// [`FAR_SCAN_LIMIT`] pairs), marking those found; records the ranges scanned, complete
+    /// below `c`. The heap-by-heap phase adds the near marks; if they raise the candidate it
+    /// scans everything again, else it goes on from there if a value is still wanted.
+    /// `wanted` (a byte per value) is all zero on entry and on return.
+    fn scan_far(
+        &self,
+        n: usize,
+        row: &mut [u64],
+        wanted: &mut [u8],
+        ranges: &mut [Scanned],
+    ) -> u64 {
         const CHUNK: usize = 16;
         ranges.fill(Scanned::NONE);
         let c = super::first_free_common(row, self.common);
-        let mut wanted = vec![0u8; self.size];
         let mut missing = 0u32;
         for (v, w) in wanted.iter_mut().enumerate().take(c) {
-            let bit = row[v / 64] >> (v % 64) & 1 | self.common[v / 64] >> (v % 64) & 1;
-            if bit == 0 {
+            if (row[v / 64] | self.common[v / 64]) >> (v % 64) & 1 == 0 {
                 *w = 1;
                 missing += 1;
             }
-        }
-        if missing == 0 {
-            return 0;
         }
         let mut steps = 0u64;
         for (split, range) in self.split2.iter().zip(ranges.iter_mut()) {
@@ -331,23 +337,31 @@ impl FarPhase<'_> {
                 let to = (a + CHUNK - 1).min(last);
                 let low = &self.values[a - self.base..=to - self.base];
                 let high = &self.values[m - to - self.base..=m - a - self.base];
-                let mut hit = 0u8;
-                for (&l, &h) in low.iter().zip(high.iter().rev()) {
-                    let x = (l ^ h) as usize;
-                    seen[x] = 1;
-                    hit |= wanted[x];
-                }
-                if hit != 0 {
-                    for (&l, &h) in low.iter().zip(high.iter().rev()) {
-                        let x = (l ^ h) as usize;
-                        missing -= wanted[x] as u32;
-                        wanted[x] = 0;
+                let pairs = || {
+                    low.iter()
+                        .zip(high.iter().rev())
+                        .map(|(&l, &h)| (l ^ h) as usize)
+                };
+                if pairs().fold(0u8, |hit, x| hit | wanted[x]) != 0 {
+                    for x in pairs() {
+                        if wanted[x] != 0 {
+                            wanted[x] = 0;
+                            missing -= 1;
+                            row[x / 64] |= 1 << (x % 64);
+                        }
                     }
                 }
                 steps += (to + 1 - a) as u64;
                 a = to + 1;
             }
-            *range = Scanned { from, to: a - 1 };
+            *range = Scanned {
+                from,
+                to: a - 1,
+                below: c,
+            };
+        }
+        if missing > 0 {
+            wanted[..c].fill(0);
         }
         steps
     }

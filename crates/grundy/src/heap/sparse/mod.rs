@@ -889,6 +889,12 @@ fn finish_wide(
                 let m = n - split.j;
                 let to = (a + CHUNK - 1).min(split.last(m));
                 let skip = scanned.map_or(block::Scanned::NONE, |s| s[k]);
+                // A range scanned for a lower candidate is no help (values up to `c` needed).
+                let skip = if c <= skip.below {
+                    skip
+                } else {
+                    block::Scanned::NONE
+                };
                 // The chunk without the part already scanned: before it and after it.
                 for (from, to) in [
                     (a, to.min(skip.from.wrapping_sub(1))),
@@ -915,7 +921,7 @@ fn finish_wide(
             }
             a += CHUNK;
             // Past the ranges already scanned, when every split is inside its own.
-            if let Some(scanned) = scanned {
+            if let Some(scanned) = scanned.filter(|s| s.iter().all(|r| c <= r.below)) {
                 let inside = |(split, skip): (&Split, &block::Scanned)| {
                     (n >= split.j + 2 && a <= split.last(n - split.j)).then_some(
                         if skip.from <= a && a <= skip.to {
