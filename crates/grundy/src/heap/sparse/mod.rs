@@ -25,18 +25,29 @@
 //! Total cost about `O(N·R + N·s)` for `s` the average scan length, against `O(N^2)`.
 //!
 //! **Layout and parallelism.** Values are `u16` (the engine refuses a value past 65535).
-//! Heaps are computed in blocks `[N, N + B)` (`B <= 4096`, at most `N / 2`): a rare position
-//! `r >= B` pairs with a partner below `N`, already known, so those pairs are marked for the
-//! whole block first, in parallel over heaps on all cores (rayon), into one bitset row per
-//! heap (module `block`). The rare positions below `B` or inside the block, the candidate and the
-//! scan are then done heap by heap. Marks are gathered in machine words while values stay
-//! below 128 (a branch-free shift-and-or per pair, no memory round trip), in a byte table
-//! above; the scan tests chunks of 16 pairs at once. Games whose rare positions are spread
-//! out (0.014, 0.172: two thousand of them) do their rare-partner work, some 40% of the
-//! whole, in the parallel phase. Games with few, early rare positions (0.167: 59 rare
-//! positions, all below 1303, to 2^24; 0.354: 131, all below 3227) have nothing far, and run
-//! on one core: their work is the near rare partners and the scan, both of which read the
-//! values just computed.
+//! Heaps are computed in blocks `[N, N + B)` (`64 <= B <= 4096`, about a 64th of the largest
+//! rare position, at most `N / 2`). For heap `n = N + i` and a split of `m = n − j`, a rare
+//! position `p > m − N` pairs with a partner `m − p` below `N`, already known: those pairs
+//! (nearly all, for small blocks) are marked for the whole block first, in parallel over
+//! heaps (rayon), into one bitset row per heap (module `block`). The few rare positions
+//! `p <= m − N` and those found inside the block, the candidate and the scan are then done
+//! heap by heap. Marks are gathered in machine words while values stay below 128 (a
+//! branch-free shift-and-or per pair, no memory round trip), in a byte table above; the scan
+//! tests chunks of 16 pairs at once.
+//!
+//! *Two cores at once.* The far marks of the *next* block (rare positions whose partners
+//! lie below the current block's start) are computed on a second core while the current
+//! block is finished heap by heap ([`rayon::join`]), with a private copy of the values they
+//! read (the last `largest rare position + 2B` values), so the heap-by-heap phase overlaps
+//! them. Games with few, early rare positions (0.167: 59, all below 1303; 0.354: 131, all
+//! below 3227) have most of their rare-partner work moved to that core this way.
+//! *Values past 128* (Grundy's game) use no pipeline: there the parallel phase also runs
+//! the scan of every split `(a, m − a)` whose parts are both known (`a > m − N`), from the
+//! candidate of the far marks, until every rare value below it is found; the heap-by-heap
+//! phase then only scans the splits with a part inside the block, and skips the range
+//! already scanned unless the near marks raised the candidate. The values are the same in
+//! every arrangement (tests run each game with blocks of 4 heaps and the pipeline always
+//! on, against the definition).
 //!
 //! **When there is no sparse space** (more than an eighth of the positions rare under every
 //! mask: games whose values grow, or early on), the engine computes each value in full from
@@ -52,8 +63,13 @@
 //! the equal split, whose value is 0: one mark, no scan. Grundy's game has sparse space under
 //! Flammenkamp's mask `...11110` (1274 rare positions below `2^17`, none of them later up to
 //! `2^22` in our runs), but the scan for its rare values is long: about 3000 split pairs per
-//! heap at `n ≈ 2^17` (flat from `2^14` on), against some 1300 rare-partner steps; so the
-//! engine computes `2^20` values in about 25 s here instead of the plain engine's hours.
+//! heap at `n ≈ 2^17` (flat from `2^14` on), against some 1300 rare-partner steps. The scan
+//! is a coupon collection: after the last rare heap every rare value below the candidate
+//! (some 30) must be met among the common–common pairs, and the last one met takes some
+//! 3000 pairs on average whatever the order of the pairs (tried: from the start, from the
+//! middle; keeping each value's last witness pair and trying it shifted hits 70% of the
+//! wanted values at once but rarely the last one). So Grundy's game costs about 4300 pair
+//! steps per heap: about 5 µs of CPU per heap here, `2^28` heaps some 20 CPU-minutes.
 //!
 //! **What still runs on the plain engine** ([`super::plain`]): constraints on splits into
 //! *three* heaps (`0.8!`: which triples are allowed depends on the parts, and three-heap
