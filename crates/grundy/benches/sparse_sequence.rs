@@ -16,6 +16,7 @@ use std::time::Instant;
 
 use grundy::control::Control;
 use grundy::heap::code::Code;
+use grundy::heap::rules::{HeapRule, RuleKind};
 use grundy::heap::sparse::SparseSequence;
 
 const DEFAULT_INPUTS: [(&str, u64); 4] = [
@@ -45,8 +46,16 @@ fn main() {
     };
     println!("threads: {}", rayon::current_num_threads());
     for (code, n) in inputs {
-        let parsed: Code = code.parse().expect("a code");
-        let mut seq = SparseSequence::new(&parsed).expect("supported code");
+        let mut seq = match code.parse::<Code>() {
+            Ok(parsed) => SparseSequence::new(&parsed).expect("supported code"),
+            // A rule with constrained splits, such as grundys-game (4!.0).
+            Err(_) => match HeapRule::parse(&code).expect("a heap rule").kind() {
+                RuleKind::TakeBreak(tb) => {
+                    SparseSequence::from_take_break(tb, vec![0]).expect("supported rule")
+                }
+                other => panic!("not a take-and-break rule: {other:?}"),
+            },
+        };
         let start = Instant::now();
         let cpu_start = cpu_seconds();
         seq.extend_to(n, &mut Control::none()).expect("computes");
@@ -55,7 +64,7 @@ fn main() {
         let s = seq.stats();
         println!(
             "{code} to {n}: {secs:.3} s (cpu {cpu:.3} s), {:.2} M values/s; mask {:?}, max value {}, {} rare positions, \
-             {:.3e} rare-xor steps ({:.0} M/s), {:.3e} scan steps, {} dense values, {} mask changes",
+             {:.3e} rare-xor steps ({:.0} M/s), {:.3e} scan steps, {} dense values, {} mask changes, {} pipelined blocks",
             n as f64 / secs / 1e6,
             s.mask,
             s.max_value,
@@ -65,6 +74,7 @@ fn main() {
             s.scan_steps as f64,
             s.dense_values,
             s.mask_changes,
+            s.pipelined_blocks,
         );
     }
 }

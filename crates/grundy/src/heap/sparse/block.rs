@@ -142,13 +142,7 @@ pub(crate) fn rare_word<W: Word>(values: &[u16], m: usize, pos: &[u32], val: &[u
 /// Marks `g(p) ^ g(m - p)` for each rare position of the list in the byte table `seen`
 /// (one byte per value: plain stores, with no read-modify-write chain between steps).
 #[inline]
-pub(crate) fn rare_bytes(
-    seen: &mut [u8; 1 << 16],
-    values: &[u16],
-    m: usize,
-    pos: &[u32],
-    val: &[u16],
-) {
+pub(crate) fn rare_bytes(seen: &mut [u8], values: &[u16], m: usize, pos: &[u32], val: &[u16]) {
     // The partners g(m - p) for ascending p, read from one slice backwards.
     let Some(&first) = pos.first() else { return };
     let partners = &values[..=m - first as usize];
@@ -186,46 +180,105 @@ pub(crate) fn range_word<W: Word>(values: &[u16], m: usize, from: usize, to: usi
 /// What the first phase of a block reads.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct FarPhase<'a> {
-    /// `g(0..n0)`.
+    /// `values[i]` is `g(base + i)`; it reaches up to `g(known - 1)`, and down far enough for
+    /// every far partner `m - p` of the block (and to `g(0)` when `scan` is set).
     pub values: &'a [u16],
-    /// Rare positions `>= len` below `n0`, ascending, and their values.
-    pub far_pos: &'a [u32],
-    pub far_val: &'a [u16],
+    /// The heap `values[0]` stands for.
+    pub base: usize,
+    /// The first heap of the block.
+    pub n0: usize,
+    /// Every value below `known` is known (`known <= n0`).
+    pub known: usize,
+    /// The rare positions listed so far, ascending, and their values: those whose partner
+    /// `m - p` is below `known` are marked here, the others by the heap-by-heap phase.
+    pub rare_pos: &'a [u32],
+    pub rare_val: &'a [u16],
     /// Two-heap split removals.
     pub split2: &'a [Split],
     /// Every value is below `size`.
     pub size: usize,
+    /// The common values (a bitset of at least `2 * size` bits), for the scan.
+    pub common: &'a [u64],
+    /// Whether to scan the splits whose parts are both below `known` too (values above
+    /// 128 only), so that the heap-by-heap phase is left with the near splits.
+    pub scan: bool,
 }
 
+/// The part of a split's range already scanned: every split value `g(a) ^ g(m - a)` below
+/// `below` for `a` in `from..=to` is marked in the heap's row (none when `from > to`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Scanned {
+    pub from: usize,
+    pub to: usize,
+    pub below: usize,
+}
+
+impl Scanned {
+    pub const NONE: Scanned = Scanned {
+        from: 1,
+        to: 0,
+        below: 0,
+    };
+}
+
+/// The most pairs of one split the far phase scans for a heap; the rest, if ever needed (a
+/// new rare value), is left to the heap-by-heap phase.
+const FAR_SCAN_LIMIT: usize = 1 << 16;
+
 impl FarPhase<'_> {
-    /// Fills the rows of heaps `n0 + first ..` (one bitset of `words` words each); returns
-    /// the rare-partner nim-sums evaluated.
-    pub fn fill(&self, first: usize, rows: &mut [u64], words: usize) -> u64 {
-        let n0 = self.values.len();
-        let mut rare_steps = 0u64;
-        let mut seen = Box::new([0u8; 1 << 16]);
+    /// The first rare position whose partner under a split of `m` lies below `known`.
+    #[inline]
+    pub fn far_from(known: usize, m: usize) -> usize {
+        (m + 1).saturating_sub(known)
+    }
+
+    /// Fills the rows of heaps `n0 + first ..` (one bitset of `words` words each) and, with
+    /// `scan`, the ranges scanned (one per heap and split); returns the rare-partner
+    /// nim-sums evaluated and the split pairs scanned.
+    pub fn fill(
+        &self,
+        first: usize,
+        rows: &mut [u64],
+        scanned: &mut [Scanned],
+        words: usize,
+    ) -> (u64, u64) {
+        let (mut rare_steps, mut scan_steps) = (0u64, 0u64);
+        let mut seen = vec![0u8; self.size];
+        let mut wanted = vec![0u8; self.size];
+        let largest = self.rare_pos.last().map_or(0, |&p| p as usize);
+        let splits = self.split2.len();
         for (k, row) in rows.chunks_exact_mut(words).enumerate() {
-            let n = n0 + first + k;
+            let n = self.n0 + first + k;
             let (mut narrow, mut wide) = (0u64, Pair::default());
             for &split in self.split2 {
                 if n < split.j + 2 {
                     continue;
                 }
                 let m = n - split.j;
-                let hi = if m >= n0 {
-                    self.far_pos.len()
+                let lo = self
+                    .rare_pos
+                    .partition_point(|&p| (p as usize) < Self::far_from(self.known, m));
+                let hi = if m > largest {
+                    self.rare_pos.len()
                 } else {
-                    self.far_pos.partition_point(|&p| (p as usize) < m)
+                    self.rare_pos.partition_point(|&p| (p as usize) < m)
                 };
-                rare_steps += hi as u64;
-                for range in split.partners(&self.far_pos[..hi], m) {
-                    let (pos, val) = (&self.far_pos[range.clone()], &self.far_val[range]);
+                if lo >= hi {
+                    continue;
+                }
+                rare_steps += (hi - lo) as u64;
+                // Partners `m - p` are read at `values[m - p - base]`: every far `p < m`
+                // has `m - p >= base`, so `m - base >= p`.
+                let local = m - self.base;
+                let (far_pos, far_val) = (&self.rare_pos[lo..hi], &self.rare_val[lo..hi]);
+                for range in split.partners(far_pos, m) {
+                    let (pos, val) = (&far_pos[range.clone()], &far_val[range]);
                     if self.size <= 64 {
-                        narrow |= rare_word::<u64>(self.values, m, pos, val);
+                        narrow |= rare_word::<u64>(self.values, local, pos, val);
                     } else if self.size <= 128 {
-                        wide |= rare_word::<Pair>(self.values, m, pos, val);
+                        wide |= rare_word::<Pair>(self.values, local, pos, val);
                     } else {
-                        rare_bytes(&mut seen, self.values, m, pos, val);
+                        rare_bytes(&mut seen, self.values, local, pos, val);
                     }
                 }
             }
@@ -234,11 +287,83 @@ impl FarPhase<'_> {
             } else if self.size <= 128 {
                 wide.store_or(row);
             } else {
-                pack_bytes(&seen[..self.size], row);
-                seen[..self.size].fill(0);
+                pack_bytes(&seen, row);
+                seen.fill(0);
+                if self.scan {
+                    let ranges = &mut scanned[k * splits..(k + 1) * splits];
+                    scan_steps += self.scan_far(n, row, &mut wanted, ranges);
+                }
             }
         }
-        rare_steps
+        (rare_steps, scan_steps)
+    }
+
+    /// Scans, for heap `n`, the splits `(a, m - a)` with `m - a < known`, in chunks of 16,
+    /// until every rare value below the candidate `c` of the marks so far is found (or
+    /// [`FAR_SCAN_LIMIT`] pairs), marking those found; records the ranges scanned, complete
+    /// below `c`. The heap-by-heap phase adds the near marks; if they raise the candidate it
+    /// scans everything again, else it goes on from there if a value is still wanted.
+    /// `wanted` (a byte per value) is all zero on entry and on return.
+    fn scan_far(
+        &self,
+        n: usize,
+        row: &mut [u64],
+        wanted: &mut [u8],
+        ranges: &mut [Scanned],
+    ) -> u64 {
+        const CHUNK: usize = 16;
+        ranges.fill(Scanned::NONE);
+        let c = super::first_free_common(row, self.common);
+        let mut missing = 0u32;
+        for (v, w) in wanted.iter_mut().enumerate().take(c) {
+            if (row[v / 64] | self.common[v / 64]) >> (v % 64) & 1 == 0 {
+                *w = 1;
+                missing += 1;
+            }
+        }
+        let mut steps = 0u64;
+        for (split, range) in self.split2.iter().zip(ranges.iter_mut()) {
+            if n < split.j + 2 {
+                continue;
+            }
+            let m = n - split.j;
+            let from = Self::far_from(self.known, m).max(1);
+            let last = split.last(m).min(from + FAR_SCAN_LIMIT - 1);
+            if from > last {
+                continue;
+            }
+            let mut a = from;
+            while a <= last && missing > 0 {
+                let to = (a + CHUNK - 1).min(last);
+                let low = &self.values[a - self.base..=to - self.base];
+                let high = &self.values[m - to - self.base..=m - a - self.base];
+                let pairs = || {
+                    low.iter()
+                        .zip(high.iter().rev())
+                        .map(|(&l, &h)| (l ^ h) as usize)
+                };
+                if pairs().fold(0u8, |hit, x| hit | wanted[x]) != 0 {
+                    for x in pairs() {
+                        if wanted[x] != 0 {
+                            wanted[x] = 0;
+                            missing -= 1;
+                            row[x / 64] |= 1 << (x % 64);
+                        }
+                    }
+                }
+                steps += (to + 1 - a) as u64;
+                a = to + 1;
+            }
+            *range = Scanned {
+                from,
+                to: a - 1,
+                below: c,
+            };
+        }
+        if missing > 0 {
+            wanted[..c].fill(0);
+        }
+        steps
     }
 }
 
@@ -263,7 +388,7 @@ mod tests {
             let pos = [1u32, 4, 9];
             let val = [values[1], values[4], values[9]];
             let mut seen = Box::new([0u8; 1 << 16]);
-            rare_bytes(&mut seen, &values, m, &pos, &val);
+            rare_bytes(&mut seen[..], &values, m, &pos, &val);
             let mut row = [0u64; 1];
             pack_bytes(&seen[..64], &mut row);
             assert_eq!(rare_word::<u64>(&values, m, &pos, &val), row[0]);

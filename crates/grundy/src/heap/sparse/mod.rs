@@ -25,18 +25,29 @@
 //! Total cost about `O(N·R + N·s)` for `s` the average scan length, against `O(N^2)`.
 //!
 //! **Layout and parallelism.** Values are `u16` (the engine refuses a value past 65535).
-//! Heaps are computed in blocks `[N, N + B)` (`B <= 4096`, at most `N / 2`): a rare position
-//! `r >= B` pairs with a partner below `N`, already known, so those pairs are marked for the
-//! whole block first, in parallel over heaps on all cores (rayon), into one bitset row per
-//! heap (module `block`). The rare positions below `B` or inside the block, the candidate and the
-//! scan are then done heap by heap. Marks are gathered in machine words while values stay
-//! below 128 (a branch-free shift-and-or per pair, no memory round trip), in a byte table
-//! above; the scan tests chunks of 16 pairs at once. Games whose rare positions are spread
-//! out (0.014, 0.172: two thousand of them) do their rare-partner work, some 40% of the
-//! whole, in the parallel phase. Games with few, early rare positions (0.167: 59 rare
-//! positions, all below 1303, to 2^24; 0.354: 131, all below 3227) have nothing far, and run
-//! on one core: their work is the near rare partners and the scan, both of which read the
-//! values just computed.
+//! Heaps are computed in blocks `[N, N + B)` (`64 <= B <= 4096`, about a 64th of the largest
+//! rare position, at most `N / 2`). For heap `n = N + i` and a split of `m = n − j`, a rare
+//! position `p > m − N` pairs with a partner `m − p` below `N`, already known: those pairs
+//! (nearly all, for small blocks) are marked for the whole block first, in parallel over
+//! heaps (rayon), into one bitset row per heap (module `block`). The few rare positions
+//! `p <= m − N` and those found inside the block, the candidate and the scan are then done
+//! heap by heap. Marks are gathered in machine words while values stay below 128 (a
+//! branch-free shift-and-or per pair, no memory round trip), in a byte table above; the scan
+//! tests chunks of 16 pairs at once.
+//!
+//! *Two cores at once.* The far marks of the *next* block (rare positions whose partners
+//! lie below the current block's start) are computed on a second core while the current
+//! block is finished heap by heap ([`rayon::join`]), with a private copy of the values they
+//! read (the last `largest rare position + 2B` values), so the heap-by-heap phase overlaps
+//! them. Games with few, early rare positions (0.167: 59, all below 1303; 0.354: 131, all
+//! below 3227) have most of their rare-partner work moved to that core this way.
+//! *Values past 128* (Grundy's game) use no pipeline: there the parallel phase also runs
+//! the scan of every split `(a, m − a)` whose parts are both known (`a > m − N`), from the
+//! candidate of the far marks, until every rare value below it is found; the heap-by-heap
+//! phase then only scans the splits with a part inside the block, and skips the range
+//! already scanned unless the near marks raised the candidate. The values are the same in
+//! every arrangement (tests run each game with blocks of 4 heaps and the pipeline always
+//! on, against the definition).
 //!
 //! **When there is no sparse space** (more than an eighth of the positions rare under every
 //! mask: games whose values grow, or early on), the engine computes each value in full from
@@ -52,8 +63,13 @@
 //! the equal split, whose value is 0: one mark, no scan. Grundy's game has sparse space under
 //! Flammenkamp's mask `...11110` (1274 rare positions below `2^17`, none of them later up to
 //! `2^22` in our runs), but the scan for its rare values is long: about 3000 split pairs per
-//! heap at `n ≈ 2^17` (flat from `2^14` on), against some 1300 rare-partner steps; so the
-//! engine computes `2^20` values in about 25 s here instead of the plain engine's hours.
+//! heap at `n ≈ 2^17` (flat from `2^14` on), against some 1300 rare-partner steps. The scan
+//! is a coupon collection: after the last rare heap every rare value below the candidate
+//! (some 30) must be met among the common–common pairs, and the last one met takes some
+//! 3000 pairs on average whatever the order of the pairs (tried: from the start, from the
+//! middle; keeping each value's last witness pair and trying it shifted hits 70% of the
+//! wanted values at once but rarely the last one). So Grundy's game costs about 4300 pair
+//! steps per heap: about 5 µs of CPU per heap here, `2^28` heaps some 20 CPU-minutes.
 //!
 //! **What still runs on the plain engine** ([`super::plain`]): constraints on splits into
 //! *three* heaps (`0.8!`: which triples are allowed depends on the parts, and three-heap
@@ -157,6 +173,9 @@ pub struct SparseStats {
     pub dense_values: u64,
     /// How many times the mask was chosen (and the rare list rebuilt).
     pub mask_changes: u64,
+    /// Blocks whose far rare partners were marked on another core while the block before
+    /// them was computed.
+    pub pipelined_blocks: u64,
 }
 
 /// The largest heap size the engine computes (positions are stored in 32 bits).
@@ -166,6 +185,9 @@ pub const MAX_HEAP: u64 = u32::MAX as u64 - 1;
 const ROW_BUFFER_BYTES: usize = 1 << 20;
 /// The most heaps in one block.
 const MAX_BLOCK: usize = 4096;
+/// The far phase of the next block copies at most this many values to run beside the current
+/// block.
+const MAX_WINDOW: usize = 1 << 22;
 /// Progress is reported at most every this many values.
 const REPORT_EVERY: usize = 1 << 14;
 
@@ -176,11 +198,25 @@ struct Tuning {
     sparse_from: usize,
     /// Sparse space is used while `rare positions * max_rare_inverse <= computed`.
     max_rare_inverse: usize,
+    /// Blocks are at most this many times shorter than the largest rare position (and at
+    /// least `min_block` long), so that most rare positions are far from the next block.
+    block_per_rare: usize,
+    /// The fewest heaps in a block (unless it reaches the target or half the heaps known).
+    min_block: usize,
+    /// The far phase of the next block runs beside the current one from this many
+    /// rare-partner nim-sums on.
+    pipeline_from: usize,
+    /// ... as long as it copies at most this many values per nim-sum.
+    copy_per_step: usize,
 }
 
 const DEFAULT_TUNING: Tuning = Tuning {
     sparse_from: 64,
     max_rare_inverse: 8,
+    block_per_rare: 64,
+    min_block: 64,
+    pipeline_from: 1 << 11,
+    copy_per_step: 1,
 };
 
 /// A nim-sequence of an octal or hexadecimal code, computed by the sparse-space method.
@@ -202,12 +238,15 @@ pub struct SparseSequence {
     /// `checked_size`.
     next_check: usize,
     checked_size: usize,
-    /// One bitset row per heap of a block.
-    rows: Vec<u64>,
+    /// Spare buffers for the marks of a block.
+    spare: Marks,
+    /// The far rare marks of the next block, computed during the last one.
+    prepared: Option<Marks>,
     rare_xor_steps: u64,
     scan_steps: u64,
     dense_values: u64,
     mask_changes: u64,
+    pipelined_blocks: u64,
 }
 
 impl SparseSequence {
@@ -264,11 +303,13 @@ impl SparseSequence {
             rare_val: Vec::new(),
             next_check: 0,
             checked_size: 0,
-            rows: Vec::new(),
+            spare: Marks::default(),
+            prepared: None,
             rare_xor_steps: 0,
             scan_steps: 0,
             dense_values: 0,
             mask_changes: 0,
+            pipelined_blocks: 0,
         })
     }
 
@@ -348,6 +389,7 @@ impl SparseSequence {
             scan_steps: self.scan_steps,
             dense_values: self.dense_values,
             mask_changes: self.mask_changes,
+            pipelined_blocks: self.pipelined_blocks,
         }
     }
 
@@ -441,7 +483,27 @@ impl SparseSequence {
         Ok(())
     }
 
-    /// Computes a block of heaps by sparse space (see the module documentation).
+    /// The number of heaps in a sparse block starting at `n0`: rows of `words` words fit the
+    /// row buffer, at most [`MAX_BLOCK`] and `n0 / 2` heaps, at most
+    /// `tuning.block_per_rare` times fewer than the largest rare position (so that most rare
+    /// positions are far from the next block, see [`FarJob`]), and no further than `target`.
+    fn block_len(&self, n0: usize, words: usize, target: usize) -> usize {
+        let spread = self
+            .rare_pos
+            .last()
+            .map_or(MAX_BLOCK, |&p| p as usize / self.tuning.block_per_rare);
+        (ROW_BUFFER_BYTES / 8 / words)
+            .min(MAX_BLOCK)
+            .min(spread.max(self.tuning.min_block))
+            .min(n0 / 2)
+            .clamp(1, target - n0)
+    }
+
+    /// Computes a block of heaps by sparse space (see the module documentation): the far
+    /// rare partners (and, for values past 128, the far part of the scan) first, prepared
+    /// during the previous block or now in parallel over heaps; then heap by heap the near
+    /// ones and the rest of the scan — while the far rare partners of the next block are
+    /// marked on another core.
     fn sparse_block(&mut self, target: usize) -> Result<(), SparseError> {
         let n0 = self.values.len();
         // Every value below n0 is below `size`; the block ends as soon as one is not, so
@@ -449,39 +511,118 @@ impl SparseSequence {
         let size = (self.max_value as usize + 1).next_power_of_two();
         let words = (2 * size).div_ceil(64);
         let common = common_words(self.mask, words);
-        let r0 = self.rare_pos.len();
-        let block = (ROW_BUFFER_BYTES / 8 / words)
-            .min(MAX_BLOCK)
-            .min(n0 / 2)
-            .clamp(1, target - n0);
-        // Rare positions at or above `block` pair with partners below n0: the far list.
-        let lo = self.rare_pos.partition_point(|&p| (p as usize) < block);
+        let epoch = (self.mask_changes, size);
+        let mut marks = match self.prepared.take() {
+            Some(p) if p.n0 == n0 && p.epoch == epoch && p.len <= target - n0 => {
+                self.pipelined_blocks += 1;
+                p
+            }
+            stale => {
+                let block = self.block_len(n0, words, target);
+                let phase = block::FarPhase {
+                    values: &self.values[..n0],
+                    base: 0,
+                    n0,
+                    known: n0,
+                    rare_pos: &self.rare_pos,
+                    rare_val: &self.rare_val,
+                    split2: &self.moves.split2,
+                    size,
+                    common: &common,
+                    scan: size > 128 && !self.moves.split2.is_empty(),
+                };
+                let mut p = stale.unwrap_or_default();
+                p.fill(&phase, block, words, 1 << 15);
+                p.epoch = epoch;
+                p
+            }
+        };
+        self.rare_xor_steps += marks.rare_steps;
+        self.scan_steps += marks.scan_steps;
+        // The next block, if this one runs to its end with the same value range: its far
+        // rare positions (partners below n0) are marked meanwhile on another core.
+        let n1 = n0 + marks.len;
+        let job = (n1 < target && size <= 128)
+            .then(|| self.far_job(n0, n1, self.block_len(n1, words, target), size, words))
+            .flatten();
+        let done = match job {
+            Some(job) => {
+                let spare = std::mem::take(&mut self.spare);
+                let (done, mut prepared) = rayon::join(
+                    || self.near_and_scan(&mut marks, words, size, &common),
+                    || job.run(spare),
+                );
+                prepared.epoch = epoch;
+                self.prepared = Some(prepared);
+                done
+            }
+            None => self.near_and_scan(&mut marks, words, size, &common),
+        };
+        self.spare = marks;
+        done
+    }
 
-        self.rows.clear();
-        self.rows.resize(block * words, 0);
-        let far = block::FarPhase {
-            values: &self.values[..n0],
-            far_pos: &self.rare_pos[lo..r0],
-            far_val: &self.rare_val[lo..r0],
-            split2: &self.moves.split2,
+    /// The far phase of the block `[n1, n1 + len)` to run while the heaps `n0..n1` are
+    /// computed: the rare positions known now whose partners lie below n0. `None` when
+    /// there is too little far work for a second core, or copying the values it reads would
+    /// cost too much.
+    fn far_job(
+        &self,
+        n0: usize,
+        n1: usize,
+        len: usize,
+        size: usize,
+        words: usize,
+    ) -> Option<FarJob> {
+        let split2 = &self.moves.split2;
+        let threshold = block::FarPhase::far_from(n0, n1 + len);
+        let far =
+            self.rare_pos.len() - self.rare_pos.partition_point(|&p| (p as usize) < threshold);
+        let work = far * split2.len() * len;
+        if far == 0 || work < self.tuning.pipeline_from {
+            return None;
+        }
+        let largest = *self.rare_pos.last()? as usize;
+        let j_max = split2.iter().map(|s| s.j).max()?;
+        let base = n1.saturating_sub(j_max).saturating_sub(largest).min(n0);
+        // Rare positions below the lowest threshold of the block are near for every heap.
+        let first = self.rare_pos.partition_point(|&p| {
+            (p as usize) < block::FarPhase::far_from(n0, n1.saturating_sub(j_max))
+        });
+        let copied = n0 - base + self.rare_pos.len() - first;
+        if copied > MAX_WINDOW || copied > work.saturating_mul(self.tuning.copy_per_step) {
+            return None;
+        }
+        Some(FarJob {
+            window: self.values[base..n0].to_vec(),
+            base,
+            known: n0,
+            n0: n1,
+            len,
+            pos: self.rare_pos[first..].to_vec(),
+            val: self.rare_val[first..].to_vec(),
+            r0: self.rare_pos.len(),
+            split2: split2.clone(),
             size,
-        };
-        let work = (r0 - lo) * self.moves.split2.len() * block;
-        self.rare_xor_steps += if work >= 1 << 15 {
-            let per = (block / (4 * rayon::current_num_threads())).max(16);
-            self.rows
-                .par_chunks_mut(per * words)
-                .enumerate()
-                .map(|(t, chunk)| far.fill(t * per, chunk, words))
-                .sum::<u64>()
-        } else {
-            far.fill(0, &mut self.rows, words)
-        };
+            words,
+            common: common_words(self.mask, words),
+        })
+    }
 
-        let mut rows = std::mem::take(&mut self.rows);
+    /// The near rare partners and the rest of the scan, heap by heap, for the block whose far
+    /// marks are in `marks`.
+    fn near_and_scan(
+        &mut self,
+        marks: &mut Marks,
+        words: usize,
+        size: usize,
+        common: &[u64],
+    ) -> Result<(), SparseError> {
+        let (n0, known, r0) = (marks.n0, marks.known, marks.r0);
+        let splits = self.moves.split2.len();
         let mut seen = Box::new([0u8; 1 << 16]);
         let mut wanted = Box::new([0u8; 1 << 16]);
-        for (i, row) in rows.chunks_exact_mut(words).enumerate() {
+        for (i, row) in marks.rows.chunks_exact_mut(words).enumerate() {
             let n = n0 + i;
             mark_simple_options(&self.moves, &self.values, n, row);
             // A split into two equal heaps gives 0 (rare under every mask).
@@ -493,13 +634,16 @@ impl SparseSequence {
             {
                 set_bit(row, 0);
             }
-            // Near rare positions: below `block`, and those found inside this block.
+            // Near rare positions: those listed whose partner is not below `known`, and
+            // those found since they were listed.
             let near = self.rare_pos.len();
             for &split in &self.moves.split2 {
                 if n < split.j + 2 {
                     continue;
                 }
                 let m = n - split.j;
+                let far_from = block::FarPhase::far_from(known, m);
+                let lo = self.rare_pos[..r0].partition_point(|&p| (p as usize) < far_from);
                 for (start, end) in [(0, lo), (r0, near)] {
                     let list = &self.rare_pos[start..end];
                     let hi = match list.last() {
@@ -518,7 +662,7 @@ impl SparseSequence {
                             block::rare_word::<block::Pair>(&self.values, m, pos, val)
                                 .store_or(row);
                         } else {
-                            block::rare_bytes(&mut seen, &self.values, m, pos, val);
+                            block::rare_bytes(&mut seen[..], &self.values, m, pos, val);
                         }
                     }
                 }
@@ -530,11 +674,12 @@ impl SparseSequence {
             let values = &self.values[..n];
             let split2 = &self.moves.split2;
             let (value, steps) = if size <= 64 {
-                finish_word::<u64>(values, split2, n, row, &common)
+                finish_word::<u64>(values, split2, n, row, common)
             } else if size <= 128 {
-                finish_word::<block::Pair>(values, split2, n, row, &common)
+                finish_word::<block::Pair>(values, split2, n, row, common)
             } else {
-                finish_wide(values, split2, n, row, &common, &mut wanted)
+                let scanned = marks.scanned.get(i * splits..(i + 1) * splits);
+                finish_wide(values, split2, n, row, common, &mut wanted, scanned)
             };
             self.scan_steps += steps;
             self.push(value)?;
@@ -542,8 +687,116 @@ impl SparseSequence {
                 break;
             }
         }
-        self.rows = rows;
         Ok(())
+    }
+}
+
+/// The far marks of a block (computed ahead on another core, or at the block's start in
+/// parallel over heaps), and what they were computed for.
+#[derive(Debug, Clone, Default)]
+struct Marks {
+    /// The block `[n0, n0 + len)`.
+    n0: usize,
+    len: usize,
+    /// Values below `known` were read; the rare positions `rare_pos[..r0]` whose partners
+    /// lie below it are marked.
+    known: usize,
+    r0: usize,
+    /// The mask change count and value range they hold for.
+    epoch: (u64, usize),
+    /// One bitset row per heap.
+    rows: Vec<u64>,
+    /// With values past 128: the split ranges already scanned, one per heap and split.
+    scanned: Vec<block::Scanned>,
+    rare_steps: u64,
+    scan_steps: u64,
+}
+
+impl Marks {
+    /// Fills the marks of the block `phase` describes, `len` heaps, in parallel over heaps
+    /// from `parallel_from` rare-partner nim-sums on (always when it scans).
+    fn fill(
+        &mut self,
+        phase: &block::FarPhase<'_>,
+        len: usize,
+        words: usize,
+        parallel_from: usize,
+    ) {
+        let splits = phase.split2.len();
+        self.n0 = phase.n0;
+        self.len = len;
+        self.known = phase.known;
+        self.r0 = phase.rare_pos.len();
+        self.rows.clear();
+        self.rows.resize(len * words, 0);
+        self.scanned.clear();
+        if phase.scan {
+            self.scanned.resize(len * splits, block::Scanned::NONE);
+        }
+        let work = phase.rare_pos.len() * splits * len;
+        let (rare, scan) = if phase.scan || work >= parallel_from {
+            let per = (len / (4 * rayon::current_num_threads())).max(8);
+            let scanned_per = if phase.scan { per * splits } else { 0 };
+            let mut parts: Vec<&mut [block::Scanned]> = if phase.scan {
+                self.scanned.chunks_mut(scanned_per).collect()
+            } else {
+                Vec::new()
+            };
+            parts.resize_with(len.div_ceil(per), Default::default);
+            self.rows
+                .par_chunks_mut(per * words)
+                .zip(parts.into_par_iter())
+                .enumerate()
+                .map(|(t, (chunk, scanned))| phase.fill(t * per, chunk, scanned, words))
+                .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1))
+        } else {
+            phase.fill(0, &mut self.rows, &mut self.scanned, words)
+        };
+        self.rare_steps = rare;
+        self.scan_steps = scan;
+    }
+}
+
+/// The far phase of the next block with its own copy of what it reads, so that it runs on
+/// another core while the current block appends values.
+#[derive(Debug)]
+struct FarJob {
+    /// `g(base..known)`.
+    window: Vec<u16>,
+    base: usize,
+    known: usize,
+    /// The block `[n0, n0 + len)`.
+    n0: usize,
+    len: usize,
+    /// The rare positions `rare_pos[r0 - pos.len()..r0]` (those before are near for every
+    /// heap of the block) and their values.
+    pos: Vec<u32>,
+    val: Vec<u16>,
+    r0: usize,
+    split2: Vec<Split>,
+    size: usize,
+    words: usize,
+    common: Vec<u64>,
+}
+
+impl FarJob {
+    fn run(&self, mut marks: Marks) -> Marks {
+        let phase = block::FarPhase {
+            values: &self.window,
+            base: self.base,
+            n0: self.n0,
+            known: self.known,
+            rare_pos: &self.pos,
+            rare_val: &self.val,
+            split2: &self.split2,
+            size: self.size,
+            common: &self.common,
+            scan: false,
+        };
+        // Split too, so that the core computing the block helps once it is done.
+        marks.fill(&phase, self.len, self.words, 1 << 12);
+        marks.r0 = self.r0;
+        marks
     }
 }
 
@@ -614,10 +867,11 @@ fn first_free_common(row: &[u64], common: &[u64]) -> usize {
         .expect("a common value below 2 * size is always free")
 }
 
-/// Finishes `g(n)` for any value range: like [`finish_small`], with the wanted values in a
+/// Finishes `g(n)` for any value range: like [`finish_word`], with the wanted values in a
 /// byte table over all `u16` values (`wanted`, all zero on entry and on return).
 /// Each chunk of 16 pairs is first tested branch-free for any wanted value; only a chunk
-/// with a hit is walked again to strike values off.
+/// with a hit is walked again to strike values off. `scanned` (one per split) are the ranges
+/// whose values are already marked in `row` (by the far phase): they are skipped.
 fn finish_wide(
     values: &[u16],
     split2: &[Split],
@@ -625,6 +879,7 @@ fn finish_wide(
     row: &[u64],
     common: &[u64],
     wanted: &mut [u8; 1 << 16],
+    scanned: Option<&[block::Scanned]>,
 ) -> (usize, u64) {
     const CHUNK: usize = 16;
     let c = first_free_common(row, common);
@@ -646,28 +901,62 @@ fn finish_wide(
             .max();
         let mut a = 1;
         'scan: while a <= longest.unwrap_or(0) {
-            for &split in split2 {
+            for (k, &split) in split2.iter().enumerate() {
                 if n < split.j + 2 || a > split.last(n - split.j) {
                     continue;
                 }
                 let m = n - split.j;
                 let to = (a + CHUNK - 1).min(split.last(m));
-                steps += (to + 1 - a) as u64;
-                let (low, high) = (&values[a..=to], &values[m - to..=m - a]);
-                let pairs = || low.iter().zip(high.iter().rev()).map(|(&l, &h)| l ^ h);
-                if pairs().fold(0u8, |hit, x| hit | wanted[x as usize]) != 0 {
-                    for x in pairs() {
-                        if wanted[x as usize] != 0 {
-                            wanted[x as usize] = 0;
-                            missing -= 1;
-                        }
+                let skip = scanned.map_or(block::Scanned::NONE, |s| s[k]);
+                // A range scanned for a lower candidate is no help (values up to `c` needed).
+                let skip = if c <= skip.below {
+                    skip
+                } else {
+                    block::Scanned::NONE
+                };
+                // The chunk without the part already scanned: before it and after it.
+                for (from, to) in [
+                    (a, to.min(skip.from.wrapping_sub(1))),
+                    (a.max(skip.to + 1), to),
+                ] {
+                    if from > to {
+                        continue;
                     }
-                    if missing == 0 {
-                        break 'scan;
+                    steps += (to + 1 - from) as u64;
+                    let (low, high) = (&values[from..=to], &values[m - to..=m - from]);
+                    let pairs = || low.iter().zip(high.iter().rev()).map(|(&l, &h)| l ^ h);
+                    if pairs().fold(0u8, |hit, x| hit | wanted[x as usize]) != 0 {
+                        for x in pairs() {
+                            if wanted[x as usize] != 0 {
+                                wanted[x as usize] = 0;
+                                missing -= 1;
+                            }
+                        }
+                        if missing == 0 {
+                            break 'scan;
+                        }
                     }
                 }
             }
             a += CHUNK;
+            // Past the ranges already scanned, when every split is inside its own.
+            if let Some(scanned) = scanned.filter(|s| s.iter().all(|r| c <= r.below)) {
+                let inside = |(split, skip): (&Split, &block::Scanned)| {
+                    (n >= split.j + 2 && a <= split.last(n - split.j)).then_some(
+                        if skip.from <= a && a <= skip.to {
+                            skip.to + 1
+                        } else {
+                            a
+                        },
+                    )
+                };
+                a = split2
+                    .iter()
+                    .zip(scanned)
+                    .filter_map(inside)
+                    .min()
+                    .unwrap_or(a);
+            }
         }
     }
     let value = if missing == 0 {

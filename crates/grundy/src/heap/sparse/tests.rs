@@ -42,6 +42,18 @@ fn reference(code: &Code, n: usize) -> Vec<u16> {
 const ALWAYS_SPARSE: Tuning = Tuning {
     sparse_from: 1,
     max_rare_inverse: 1,
+    ..DEFAULT_TUNING
+};
+
+/// Sparse space from the first heap, in short blocks whose far phase always runs beside the
+/// block before (the pipeline of the two cores, on small inputs).
+const ALWAYS_PIPELINED: Tuning = Tuning {
+    sparse_from: 1,
+    max_rare_inverse: 1,
+    block_per_rare: 64,
+    min_block: 4,
+    pipeline_from: 0,
+    copy_per_step: 1 << 20,
 };
 
 fn compute(code: &Code, n: usize, tuning: Tuning) -> SparseSequence {
@@ -86,6 +98,7 @@ proptest! {
         let expected = reference(&code, 300);
         prop_assert_eq!(compute(&code, 300, DEFAULT_TUNING).into_values(), expected.clone());
         prop_assert_eq!(compute(&code, 300, ALWAYS_SPARSE).into_values(), expected.clone());
+        prop_assert_eq!(compute(&code, 300, ALWAYS_PIPELINED).into_values(), expected.clone());
     }
 
     #[test]
@@ -109,6 +122,7 @@ proptest! {
 /// marking and the mask changes all come into play.
 #[test]
 fn sparse_games_match_the_definition_further() {
+    let mut games_pipelined = 0;
     for s in ["0.167", "0.161", "0.14", "0.45", "4.7"] {
         let c = code(s);
         let expected = reference(&c, 1500);
@@ -122,7 +136,14 @@ fn sparse_games_match_the_definition_further() {
             &expected[..],
             "{s}"
         );
+        let pipelined = compute(&c, 1500, ALWAYS_PIPELINED);
+        assert_eq!(pipelined.values(), &expected[..], "{s}");
+        if pipelined.stats().pipelined_blocks > 0 {
+            games_pipelined += 1;
+        }
     }
+    // 4.7 has too little far work to hand to another core.
+    assert!(games_pipelined >= 4, "{games_pipelined}");
 }
 
 /// Kayles (0.77): A002186 in the OEIS; period 12 from n = 71, the last exceptional value
@@ -317,7 +338,8 @@ proptest! {
     fn constrained_codes_match_the_plain_engine(tb in constrained_code()) {
         let expected = plain_values(&tb, 400);
         prop_assert_eq!(compute_constrained(&tb, 400, DEFAULT_TUNING), expected.clone());
-        prop_assert_eq!(compute_constrained(&tb, 400, ALWAYS_SPARSE), expected);
+        prop_assert_eq!(compute_constrained(&tb, 400, ALWAYS_SPARSE), expected.clone());
+        prop_assert_eq!(compute_constrained(&tb, 400, ALWAYS_PIPELINED), expected);
     }
 }
 
@@ -338,6 +360,7 @@ fn grundys_game_matches_the_plain_engine() {
     let expected = plain_values(&tb, n);
     assert_eq!(compute_constrained(&tb, n, DEFAULT_TUNING), expected);
     assert_eq!(compute_constrained(&tb, n, ALWAYS_SPARSE), expected);
+    assert_eq!(compute_constrained(&tb, n, ALWAYS_PIPELINED), expected);
     let mut seq = SparseSequence::from_take_break(&tb, vec![0]).unwrap();
     seq.extend_to(n as u64, &mut Control::none()).unwrap();
     let stats = seq.stats();
