@@ -85,6 +85,35 @@ impl GridRule {
         }
     }
 
+    /// A lower bound on the work of the generic engine (the moves it lists) on the position
+    /// with these heads, worked out only as far as needed to pass `cap`; 0 where none is
+    /// worked out (Acrostic Twins).
+    ///
+    /// For a product rule, the moves of a head `(x, y)` turn the coins `(A + x) × (B + y)`
+    /// over every flip set `A` of `x` and `B` of `y`; every such coin that is not a head now
+    /// is a head in some option, and the engine solves every option, so it lists that coin's
+    /// moves at least once. The coins are all of `X × Y`, `X` the union of the sets `A + x`
+    /// and `Y` of the `B + y`, and a coin `(a, b)` has `f(a) · g(b)` moves: the work is at
+    /// least `(Σ_X f) (Σ_Y g)` less the moves of the heads.
+    pub fn generic_work_floor(&self, heads: &[(u64, u64)], cap: u64) -> u64 {
+        let GridRule::Product { x: rx, y: ry, .. } = self else {
+            return 0;
+        };
+        let own: u64 = heads
+            .iter()
+            .fold(0, |a, &(x, y)| a.saturating_add(self.move_count(x, y)));
+        let widest = heads
+            .iter()
+            .map(|&(x, y)| {
+                let sx = flip_union_moves(rx, x, cap.saturating_add(own));
+                let sy = flip_union_moves(ry, y, cap.saturating_add(own));
+                sx.saturating_mul(sy)
+            })
+            .max()
+            .unwrap_or(0);
+        widest.saturating_sub(own)
+    }
+
     /// Calls `visit` with every set of coins (ascending, the head `(x, y)` last) that a move
     /// with its head at `(x, y)` turns, from the rule's definition.
     pub fn for_each_move(&self, x: u64, y: u64, visit: &mut GridVisitor<'_>) -> ControlFlow<()> {
@@ -228,6 +257,37 @@ impl CoinGrid {
     }
 }
 
+/// `Σ f(a)` over the coins `a` that the moves of a head at `n` turn (the head included),
+/// `f(a)` the number of flip sets of `a`; the sum stops once it passes `cap`.
+fn flip_union_moves(rule: &LineRule, n: u64, cap: u64) -> u64 {
+    let first = rule.first_coin();
+    let mut total = rule.flip_set_count(n);
+    let mut add = |a: u64| {
+        total = total.saturating_add(rule.flip_set_count(a));
+        total > cap
+    };
+    match rule.shape() {
+        Shape::AtMost(0) => {}
+        Shape::AtMost(_) | Shape::ExactlyOne | Shape::Run => {
+            // Every coin from the first below the head; the largest (most moves) first, so
+            // that a large sum stops soon.
+            for a in (first..n).rev() {
+                if add(a) {
+                    break;
+                }
+            }
+        }
+        Shape::Offsets(set) => {
+            for &s in set {
+                if s >= 1 && s <= n.saturating_sub(first) && add(n - s) {
+                    break;
+                }
+            }
+        }
+    }
+    total
+}
+
 /// A two-dimensional coin game for the generic engine: moves listed from the definition.
 #[derive(Clone, Debug)]
 pub struct GridGame(pub GridRule);
@@ -275,6 +335,11 @@ impl Component for CoinGrid {
     }
 
     fn value_generic(&self, ctx: &Context) -> Result<Nimber, AnalysisError> {
+        // Refused at once when even a lower bound on the work is more than the budget has.
+        let floor = self.rule.generic_work_floor(&self.heads, ctx.limits().max_work);
+        ctx.budget
+            .afford(floor)
+            .map_err(|e| AnalysisError::budget(self, e))?;
         Solver::with_budget(GridGame(self.rule.clone()), &ctx.budget)
             .value(&self.heads)
             .map_err(|e| AnalysisError::solve(self, e))
