@@ -94,7 +94,13 @@ impl ImpartialGame for FastKayles {
         for (i, &n) in p.iter().enumerate() {
             for k in 1..=2u32.min(n) {
                 for a in 0..=(n - k) / 2 {
-                    let mut q: Rows = p.iter().copied().enumerate().filter(|&(j, _)| j != i).map(|(_, h)| h).collect();
+                    let mut q: Rows = p
+                        .iter()
+                        .copied()
+                        .enumerate()
+                        .filter(|&(j, _)| j != i)
+                        .map(|(_, h)| h)
+                        .collect();
                     q.extend([a, n - k - a].into_iter().filter(|&h| h > 0));
                     q.sort_unstable();
                     out.push(q);
@@ -205,7 +211,10 @@ fn wythoff<G: ImpartialGame<Position = (u32, u32)>>(game: G, max: u32, label: &s
     let phi = (1.0 + 5f64.sqrt()) / 2.0;
     for k in 0..(f64::from(max) / phi / phi / 2.0) as u32 {
         let a = (f64::from(k) * phi) as u32;
-        assert!(solver.value(&(a, a + k)).unwrap().is_zero(), "Wythoff P-position");
+        assert!(
+            solver.value(&(a, a + k)).unwrap().is_zero(),
+            "Wythoff P-position"
+        );
     }
     println!(
         "generic engine, {label}, x + y <= {max}: {} positions, {options} options in {secs:.3} s: \
@@ -226,17 +235,29 @@ fn main() {
     };
     // `core kayles 8000` (or any one name) runs only that figure, for timing and memory of
     // one run on its own.
-    let only = args.iter().find(|a| a.parse::<u32>().is_err() && !a.starts_with('-'));
+    let only = args
+        .iter()
+        .find(|a| a.parse::<u32>().is_err() && !a.starts_with('-'));
     let wants = |name: &str| only.is_none_or(|o| o == name);
     if only.is_none() {
         nim_products(u64::MAX, "64-bit factors");
         nim_products(0xffff, "16-bit factors");
     }
     if wants("kayles") {
-        kayles(Kayles, size(8000), "Kayles (Vec rows, options + components)", |n| vec![n]);
+        kayles(
+            Kayles,
+            size(8000),
+            "Kayles (Vec rows, options + components)",
+            |n| vec![n],
+        );
     }
     if wants("kayles-split") {
-        kayles(FastKayles, size(8000), "Kayles (inline rows, split_options)", |n| smallvec![n]);
+        kayles(
+            FastKayles,
+            size(8000),
+            "Kayles (inline rows, split_options)",
+            |n| smallvec![n],
+        );
     }
     let corner = if only.is_some() { size(600) } else { 600 };
     if wants("wythoff") {

@@ -99,19 +99,24 @@ impl GridRule {
         let GridRule::Product { x: rx, y: ry, .. } = self else {
             return 0;
         };
+        // The root alone lists its heads' moves.
         let own: u64 = heads
             .iter()
             .fold(0, |a, &(x, y)| a.saturating_add(self.move_count(x, y)));
+        let enough = cap.saturating_add(own);
+        if own > cap || enough == u64::MAX {
+            return own;
+        }
         let widest = heads
             .iter()
             .map(|&(x, y)| {
-                let sx = flip_union_moves(rx, x, cap.saturating_add(own));
-                let sy = flip_union_moves(ry, y, cap.saturating_add(own));
+                let sx = flip_union_moves(rx, x, enough);
+                let sy = flip_union_moves(ry, y, enough);
                 sx.saturating_mul(sy)
             })
             .max()
             .unwrap_or(0);
-        widest.saturating_sub(own)
+        widest.saturating_sub(own).max(own)
     }
 
     /// Calls `visit` with every set of coins (ascending, the head `(x, y)` last) that a move
@@ -258,7 +263,8 @@ impl CoinGrid {
 }
 
 /// `Σ f(a)` over the coins `a` that the moves of a head at `n` turn (the head included),
-/// `f(a)` the number of flip sets of `a`; the sum stops once it passes `cap`.
+/// `f(a)` the number of flip sets of `a`; the sum stops once it passes `cap` (every term but
+/// the first coin's is at least 1 and grows with `a`, so about `√(2 cap)` terms at most).
 fn flip_union_moves(rule: &LineRule, n: u64, cap: u64) -> u64 {
     let first = rule.first_coin();
     let mut total = rule.flip_set_count(n);
@@ -336,7 +342,9 @@ impl Component for CoinGrid {
 
     fn value_generic(&self, ctx: &Context) -> Result<Nimber, AnalysisError> {
         // Refused at once when even a lower bound on the work is more than the budget has.
-        let floor = self.rule.generic_work_floor(&self.heads, ctx.limits().max_work);
+        let floor = self
+            .rule
+            .generic_work_floor(&self.heads, ctx.limits().max_work);
         ctx.budget
             .afford(floor)
             .map_err(|e| AnalysisError::budget(self, e))?;
@@ -499,5 +507,52 @@ impl Component for CoinGrid {
 
     fn clone_box(&self) -> Box<dyn Component> {
         Box::new(self.clone())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::control::Limits;
+
+    /// The floor is a lower bound: the generic engine's real work on small positions is at
+    /// least the floor (with the budget's own charges, one unit per option and more).
+    #[test]
+    fn the_work_floor_is_below_the_real_work() {
+        let rules = [
+            GridRule::CORNERS,
+            GridRule::RUGS,
+            GridRule::Product {
+                alias: None,
+                x: LineRule::MockTurtles,
+                y: LineRule::Twins,
+            },
+        ];
+        for rule in rules {
+            for heads in [
+                vec![(2, 2)],
+                vec![(1, 1), (2, 3)],
+                vec![(3, 1)],
+                vec![(0, 4)],
+            ] {
+                let budget = Budget::new(Limits::DEFAULT);
+                Solver::with_budget(GridGame(rule.clone()), &budget)
+                    .value(&heads)
+                    .unwrap();
+                let floor = rule.generic_work_floor(&heads, u64::MAX >> 8);
+                assert!(
+                    floor <= budget.work_done(),
+                    "{rule} {heads:?}: floor {floor}, work {}",
+                    budget.work_done()
+                );
+            }
+        }
+        // Turning Corners at (3000, 3000) is refused at once: the floor passes the default
+        // work limit.
+        let floor = GridRule::CORNERS.generic_work_floor(&[(3000, 3000)], Limits::DEFAULT.max_work);
+        assert!(floor > Limits::DEFAULT.max_work);
+        // Huge heads do not make the floor loop.
+        let floor = GridRule::CORNERS.generic_work_floor(&[(u64::MAX, 5), (7, 7)], u64::MAX);
+        assert!(floor > 0);
     }
 }

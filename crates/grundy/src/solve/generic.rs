@@ -374,7 +374,11 @@ mod tests {
         // options share the one list.
         for n in [0u32, 1, 7, 18, 25] {
             let mut s = Solver::new(Subtraction);
-            assert_eq!(s.value(&vec![n]).unwrap(), Nimber(slow_subtraction(n)), "{n}");
+            assert_eq!(
+                s.value(&vec![n]).unwrap(),
+                Nimber(slow_subtraction(n)),
+                "{n}"
+            );
         }
         let mut s = Solver::new(Subtraction);
         let sum = vec![9, 14, 22];

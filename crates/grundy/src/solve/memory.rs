@@ -81,19 +81,22 @@ where
     let listing = bound
         .unwrap_or(0)
         .saturating_mul(option_size.saturating_add(owned));
-    budget.check_bytes(
-        table_now
-            .saturating_add(stack)
-            .saturating_add(listing),
-        1,
-    )?;
+    budget.check_bytes(table_now.saturating_add(stack).saturating_add(listing), 1)?;
     Ok(Opening { words, owned })
 }
 
 /// Charges the work of listing `options` options of a position that owns `words` words:
 /// listing an option costs in proportion to the words it copies.
-pub(super) fn charge_listing(budget: &Budget, options: usize, words: u64) -> Result<(), BudgetError> {
-    budget.charge((options as u64).saturating_add(1).saturating_mul(words.saturating_add(1)))
+pub(super) fn charge_listing(
+    budget: &Budget,
+    options: usize,
+    words: u64,
+) -> Result<(), BudgetError> {
+    budget.charge(
+        (options as u64)
+            .saturating_add(1)
+            .saturating_mul(words.saturating_add(1)),
+    )
 }
 
 /// Checks the bytes held once a position's options are listed (their real number and
