@@ -123,6 +123,12 @@ impl GridRule {
     /// with its head at `(x, y)` turns, from the rule's definition.
     pub fn for_each_move(&self, x: u64, y: u64, visit: &mut GridVisitor<'_>) -> ControlFlow<()> {
         match self {
+            // No flip set on one axis: no move (and no walk over the other axis's sets).
+            GridRule::Product { x: rx, y: ry, .. }
+                if rx.flip_set_count(x) == 0 || ry.flip_set_count(y) == 0 =>
+            {
+                ControlFlow::Continue(())
+            }
             GridRule::Product { x: rx, y: ry, .. } => rx.for_each_flip_set(x, &mut |a| {
                 ry.for_each_flip_set(y, &mut |b| {
                     let mut coins = Vec::with_capacity((a.len() + 1) * (b.len() + 1));
