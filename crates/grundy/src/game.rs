@@ -72,6 +72,54 @@ pub trait ImpartialGame {
     /// whole positions (and the vectors that hold them): a Kayles heap of `n` pins has the
     /// options `a + b` with `a + b = n - 1` or `n - 2`, and can hand over the heaps `a` and
     /// `b` directly. The options must be the same as the default would give, in any order.
+    ///
+    /// ```
+    /// use grundy::game::{ImpartialGame, SplitOptions};
+    /// use grundy::solve::Solver;
+    /// use grundy::Nimber;
+    ///
+    /// /// Kayles rows, one row a component.
+    /// struct Kayles;
+    /// impl ImpartialGame for Kayles {
+    ///     type Position = Vec<u32>;
+    ///     fn options(&self, p: &Vec<u32>) -> Vec<Vec<u32>> {
+    ///         let mut out = Vec::new();
+    ///         for (i, &n) in p.iter().enumerate() {
+    ///             for k in 1..=n.min(2) {
+    ///                 for a in 0..=(n - k) / 2 {
+    ///                     let mut q: Vec<u32> = p[..i].iter().chain(&p[i + 1..]).copied().collect();
+    ///                     q.extend([a, n - k - a].into_iter().filter(|&h| h > 0));
+    ///                     q.sort_unstable();
+    ///                     out.push(q);
+    ///                 }
+    ///             }
+    ///         }
+    ///         out
+    ///     }
+    ///     fn components(&self, p: &Vec<u32>) -> Vec<Vec<u32>> {
+    ///         p.iter().map(|&h| vec![h]).collect()
+    ///     }
+    ///     /// The same options, split: the rows left, with no whole position built.
+    ///     fn split_options(&self, p: &Vec<u32>, out: &mut SplitOptions<Vec<u32>>) {
+    ///         for (i, &n) in p.iter().enumerate() {
+    ///             for k in 1..=n.min(2) {
+    ///                 for a in 0..=(n - k) / 2 {
+    ///                     for (j, &h) in p.iter().enumerate() {
+    ///                         if j != i {
+    ///                             out.part(vec![h]);
+    ///                         }
+    ///                     }
+    ///                     for h in [a, n - k - a].into_iter().filter(|&h| h > 0) {
+    ///                         out.part(vec![h]);
+    ///                     }
+    ///                     out.end_option();
+    ///                 }
+    ///             }
+    ///         }
+    ///     }
+    /// }
+    /// assert_eq!(Solver::new(Kayles).value(&vec![5, 7]).unwrap(), Nimber(4 ^ 2));
+    /// ```
     fn split_options(&self, position: &Self::Position, out: &mut SplitOptions<Self::Position>) {
         for option in self.options(position) {
             for part in self.components(&option) {
