@@ -4,13 +4,19 @@
 //! - nim products per second for random 64-bit and 16-bit factors;
 //! - the generic engine solving Kayles (written here against the `ImpartialGame` trait, so
 //!   every position splits into heaps) up to heap 8000: components solved and options
-//!   examined per second.
+//!   examined per second;
+//! - the same with positions kept inline and options handed over already split
+//!   (`ImpartialGame::split_options`);
+//! - Wythoff's game, a two-dimensional game, for every position with x + y <= 600, both ways.
 //!
-//! Pass a heap size to change the Kayles run: `cargo bench -p grundy --bench core -- 4000`.
+//! Pass a heap size to change the Kayles runs (`cargo bench -p grundy --bench core -- 4000`),
+//! or a name (`kayles`, `kayles-split`, `wythoff`, `wythoff-split`) and a size to run one
+//! figure alone, for `/usr/bin/time -v` to report its peak memory.
 
 use grundy::Nimber;
-use grundy::game::ImpartialGame;
+use grundy::game::{ImpartialGame, SplitOptions};
 use grundy::solve::Solver;
+use smallvec::{SmallVec, smallvec};
 use std::hint::black_box;
 use std::time::Instant;
 
@@ -49,7 +55,9 @@ fn nim_products(mask: u64, label: &str) {
 }
 
 /// Kayles (octal 0.77): knock down one pin or two adjacent pins from a row, which may split
-/// it in two. A position is a sorted list of rows; each row is a component.
+/// it in two. A position is a sorted list of rows; each row is a component. Written with the
+/// two required methods only (whole options, then split), in vectors: every option and every
+/// part is an allocation.
 struct Kayles;
 
 impl ImpartialGame for Kayles {
@@ -71,36 +79,191 @@ impl ImpartialGame for Kayles {
     }
 }
 
-fn main() {
-    let max: u32 = std::env::args()
-        .filter_map(|a| a.parse().ok())
-        .next()
-        .unwrap_or(8000);
-    nim_products(u64::MAX, "64-bit factors");
-    nim_products(0xffff, "16-bit factors");
+/// Rows of pins kept inline (no allocation for up to two rows, which is every component
+/// and every option of one).
+type Rows = SmallVec<[u32; 2]>;
 
+/// Kayles again, with positions inline and the options handed over already split
+/// ([`ImpartialGame::split_options`]): what a game written for speed looks like.
+struct FastKayles;
+
+impl ImpartialGame for FastKayles {
+    type Position = Rows;
+    fn options(&self, p: &Rows) -> Vec<Rows> {
+        let mut out = Vec::new();
+        for (i, &n) in p.iter().enumerate() {
+            for k in 1..=2u32.min(n) {
+                for a in 0..=(n - k) / 2 {
+                    let mut q: Rows = p
+                        .iter()
+                        .copied()
+                        .enumerate()
+                        .filter(|&(j, _)| j != i)
+                        .map(|(_, h)| h)
+                        .collect();
+                    q.extend([a, n - k - a].into_iter().filter(|&h| h > 0));
+                    q.sort_unstable();
+                    out.push(q);
+                }
+            }
+        }
+        out
+    }
+    fn components(&self, p: &Rows) -> Vec<Rows> {
+        p.iter().map(|&h| smallvec![h]).collect()
+    }
+    fn split_options(&self, p: &Rows, out: &mut SplitOptions<Rows>) {
+        // Only called on components: one row of n pins.
+        let n = p.first().copied().unwrap_or(0);
+        for k in 1..=2u32.min(n) {
+            for a in 0..=(n - k) / 2 {
+                for h in [a, n - k - a] {
+                    if h > 0 {
+                        out.part(smallvec![h]);
+                    }
+                }
+                out.end_option();
+            }
+        }
+    }
+}
+
+/// Wythoff's game (a queen moving left, down or diagonally towards the corner): a
+/// two-dimensional game, written with `options` only.
+struct Wythoff;
+
+impl ImpartialGame for Wythoff {
+    type Position = (u32, u32);
+    fn options(&self, &(x, y): &(u32, u32)) -> Vec<(u32, u32)> {
+        let mut out: Vec<(u32, u32)> = (0..x).map(|a| (a, y)).collect();
+        out.extend((0..y).map(|b| (x, b)));
+        out.extend((1..=x.min(y)).map(|d| (x - d, y - d)));
+        out
+    }
+}
+
+/// Wythoff's game with its options handed over directly.
+struct FastWythoff;
+
+impl ImpartialGame for FastWythoff {
+    type Position = (u32, u32);
+    fn options(&self, p: &(u32, u32)) -> Vec<(u32, u32)> {
+        Wythoff.options(p)
+    }
+    fn split_options(&self, &(x, y): &(u32, u32), out: &mut SplitOptions<(u32, u32)>) {
+        let moves = (0..x)
+            .map(|a| (a, y))
+            .chain((0..y).map(|b| (x, b)))
+            .chain((1..=x.min(y)).map(|d| (x - d, y - d)));
+        for o in moves {
+            out.part(o);
+            out.end_option();
+        }
+    }
+}
+
+/// Solves Kayles heaps 1..=max in order and prints the figures.
+fn kayles<G: ImpartialGame>(game: G, max: u32, label: &str, heap: impl Fn(u32) -> G::Position) {
     let start = Instant::now();
-    let mut solver = Solver::new(Kayles);
+    let mut solver = Solver::new(game);
     for n in 1..=max {
         // Heaps in increasing order: each new heap's options are all solved already.
-        black_box(solver.value(&vec![n]).unwrap());
+        black_box(solver.value(&heap(n)).unwrap());
     }
     let secs = start.elapsed().as_secs_f64();
-    let options: usize = (1..=max).map(|n| Kayles.options(&vec![n]).len()).sum();
+    // A row of n pins has (n - 1) / 2 + 1 options taking one pin and (n - 2) / 2 + 1 taking two.
+    let options: u64 = (1..=u64::from(max))
+        .map(|n| (n - 1) / 2 + 1 + if n >= 2 { (n - 2) / 2 + 1 } else { 0 })
+        .sum();
     // Kayles has period 12 from n = 71 (Guy and Smith 1956): a sanity check on the figures.
     if max > 83 {
         let r = 71 + (max - 71) % 12;
         assert_eq!(
-            solver.value(&vec![max]),
-            solver.value(&vec![r]),
+            solver.value(&heap(max)),
+            solver.value(&heap(r)),
             "Kayles periodicity"
         );
     }
     println!(
-        "generic engine, Kayles heaps 1..={max}: {} components, {options} options in {secs:.2} s: \
-         {:.2} million options/s, {:.0} components/s",
+        "generic engine, {label}, heaps 1..={max}: {} components, {options} options in {secs:.3} s: \
+         {:.1} million options/s, {:.0} components/s",
         solver.solved(),
         options as f64 / secs / 1e6,
         solver.solved() as f64 / secs
     );
+}
+
+/// Solves every Wythoff position with x + y <= max, by increasing x + y, and prints the
+/// figures.
+fn wythoff<G: ImpartialGame<Position = (u32, u32)>>(game: G, max: u32, label: &str) {
+    let start = Instant::now();
+    let mut solver = Solver::new(game);
+    let mut options = 0u64;
+    for s in 0..=max {
+        for x in 0..=s {
+            let y = s - x;
+            options += u64::from(x + y + x.min(y));
+            black_box(solver.value(&(x, y)).unwrap());
+        }
+    }
+    let secs = start.elapsed().as_secs_f64();
+    // The P-positions are the pairs (floor(k phi), floor(k phi^2)) (Wythoff 1907).
+    let phi = (1.0 + 5f64.sqrt()) / 2.0;
+    for k in 0..(f64::from(max) / phi / phi / 2.0) as u32 {
+        let a = (f64::from(k) * phi) as u32;
+        assert!(
+            solver.value(&(a, a + k)).unwrap().is_zero(),
+            "Wythoff P-position"
+        );
+    }
+    println!(
+        "generic engine, {label}, x + y <= {max}: {} positions, {options} options in {secs:.3} s: \
+         {:.1} million options/s, {:.0} positions/s",
+        solver.solved(),
+        options as f64 / secs / 1e6,
+        solver.solved() as f64 / secs
+    );
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let size = |default: u32| {
+        args.iter()
+            .filter_map(|a| a.parse().ok())
+            .next()
+            .unwrap_or(default)
+    };
+    // `core kayles 8000` (or any one name) runs only that figure, for timing and memory of
+    // one run on its own.
+    let only = args
+        .iter()
+        .find(|a| a.parse::<u32>().is_err() && !a.starts_with('-'));
+    let wants = |name: &str| only.is_none_or(|o| o == name);
+    if only.is_none() {
+        nim_products(u64::MAX, "64-bit factors");
+        nim_products(0xffff, "16-bit factors");
+    }
+    if wants("kayles") {
+        kayles(
+            Kayles,
+            size(8000),
+            "Kayles (Vec rows, options + components)",
+            |n| vec![n],
+        );
+    }
+    if wants("kayles-split") {
+        kayles(
+            FastKayles,
+            size(8000),
+            "Kayles (inline rows, split_options)",
+            |n| smallvec![n],
+        );
+    }
+    let corner = if only.is_some() { size(600) } else { 600 };
+    if wants("wythoff") {
+        wythoff(Wythoff, corner, "Wythoff (options)");
+    }
+    if wants("wythoff-split") {
+        wythoff(FastWythoff, corner, "Wythoff (split_options)");
+    }
 }

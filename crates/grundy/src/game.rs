@@ -62,6 +62,161 @@ pub trait ImpartialGame {
     fn is_terminal(&self, position: &Self::Position) -> bool {
         self.options(position).is_empty()
     }
+
+    /// Lists the options of `position` already split into their components, into `out`:
+    /// [`SplitOptions::part`] for each component of an option, then
+    /// [`SplitOptions::end_option`] to close it. This is what the generic engine calls.
+    ///
+    /// The default lists [`options`](ImpartialGame::options) and splits each with
+    /// [`components`](ImpartialGame::components). A game overrides it to skip building
+    /// whole positions (and the vectors that hold them): a Kayles heap of `n` pins has the
+    /// options `a + b` with `a + b = n - 1` or `n - 2`, and can hand over the heaps `a` and
+    /// `b` directly. The options must be the same as the default would give, in any order.
+    ///
+    /// ```
+    /// use grundy::game::{ImpartialGame, SplitOptions};
+    /// use grundy::solve::Solver;
+    /// use grundy::Nimber;
+    ///
+    /// /// Kayles rows, one row a component.
+    /// struct Kayles;
+    /// impl ImpartialGame for Kayles {
+    ///     type Position = Vec<u32>;
+    ///     fn options(&self, p: &Vec<u32>) -> Vec<Vec<u32>> {
+    ///         let mut out = Vec::new();
+    ///         for (i, &n) in p.iter().enumerate() {
+    ///             for k in 1..=n.min(2) {
+    ///                 for a in 0..=(n - k) / 2 {
+    ///                     let mut q: Vec<u32> = p[..i].iter().chain(&p[i + 1..]).copied().collect();
+    ///                     q.extend([a, n - k - a].into_iter().filter(|&h| h > 0));
+    ///                     q.sort_unstable();
+    ///                     out.push(q);
+    ///                 }
+    ///             }
+    ///         }
+    ///         out
+    ///     }
+    ///     fn components(&self, p: &Vec<u32>) -> Vec<Vec<u32>> {
+    ///         p.iter().map(|&h| vec![h]).collect()
+    ///     }
+    ///     /// The same options, split: the rows left, with no whole position built.
+    ///     fn split_options(&self, p: &Vec<u32>, out: &mut SplitOptions<Vec<u32>>) {
+    ///         for (i, &n) in p.iter().enumerate() {
+    ///             for k in 1..=n.min(2) {
+    ///                 for a in 0..=(n - k) / 2 {
+    ///                     for (j, &h) in p.iter().enumerate() {
+    ///                         if j != i {
+    ///                             out.part(vec![h]);
+    ///                         }
+    ///                     }
+    ///                     for h in [a, n - k - a].into_iter().filter(|&h| h > 0) {
+    ///                         out.part(vec![h]);
+    ///                     }
+    ///                     out.end_option();
+    ///                 }
+    ///             }
+    ///         }
+    ///     }
+    /// }
+    /// assert_eq!(Solver::new(Kayles).value(&vec![5, 7]).unwrap(), Nimber(4 ^ 2));
+    /// ```
+    fn split_options(&self, position: &Self::Position, out: &mut SplitOptions<Self::Position>) {
+        for option in self.options(position) {
+            for part in self.components(&option) {
+                out.part(part);
+            }
+            out.end_option();
+        }
+    }
+}
+
+/// The options of a position, each as the list of its components: what
+/// [`ImpartialGame::split_options`] writes to. The generic engine keeps one for its whole
+/// search (the options of every position on its stack, one after another), so listing
+/// options allocates nothing once it has grown.
+///
+/// ```
+/// use grundy::game::SplitOptions;
+/// let mut out = SplitOptions::new();
+/// out.part(3u32);
+/// out.part(4);
+/// out.end_option(); // the option 3 + 4
+/// out.end_option(); // an option with no components: the empty position
+/// assert_eq!(out.option_count(), 2);
+/// assert_eq!(out.option(0), &[3, 4]);
+/// assert_eq!(out.option(1), &[] as &[u32]);
+/// ```
+#[derive(Clone, Debug)]
+pub struct SplitOptions<P> {
+    parts: Vec<P>,
+    /// For each option, the end of its parts in `parts`.
+    ends: Vec<usize>,
+}
+
+impl<P> Default for SplitOptions<P> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<P> SplitOptions<P> {
+    /// An empty list.
+    pub fn new() -> Self {
+        SplitOptions {
+            parts: Vec::new(),
+            ends: Vec::new(),
+        }
+    }
+
+    /// Adds a component to the option being listed.
+    pub fn part(&mut self, component: P) {
+        self.parts.push(component);
+    }
+
+    /// Closes the option being listed (with the parts added since the last option).
+    pub fn end_option(&mut self) {
+        self.ends.push(self.parts.len());
+    }
+
+    /// How many options are listed.
+    pub fn option_count(&self) -> usize {
+        self.ends.len()
+    }
+
+    /// How many components the listed options hold in all (closed or not).
+    pub fn part_count(&self) -> usize {
+        self.parts.len()
+    }
+
+    /// The components of option `i`.
+    ///
+    /// # Panics
+    /// If `i` is not below [`option_count`](Self::option_count).
+    pub fn option(&self, i: usize) -> &[P] {
+        let start = if i == 0 { 0 } else { self.ends[i - 1] };
+        &self.parts[start..self.ends[i]]
+    }
+
+    /// The components from index `start` of all listed parts on.
+    pub(crate) fn parts_from(&self, start: usize) -> &[P] {
+        &self.parts[start..]
+    }
+
+    /// The bytes the list holds inline (its capacity, not counting what the parts own).
+    pub(crate) fn inline_bytes(&self) -> u64 {
+        let parts = self.parts.capacity() as u64 * std::mem::size_of::<P>() as u64;
+        parts.saturating_add(self.ends.capacity() as u64 * 8)
+    }
+
+    /// Forgets every option from option `options` on (and any unclosed parts), keeping
+    /// the allocation.
+    pub fn truncate(&mut self, options: usize) {
+        if options < self.ends.len() {
+            self.ends.truncate(options);
+        }
+        let parts = self.ends.last().copied().unwrap_or(0);
+        self.parts.truncate(parts);
+    }
 }
 
 impl<G: ImpartialGame + ?Sized> ImpartialGame for &G {
@@ -77,5 +232,11 @@ impl<G: ImpartialGame + ?Sized> ImpartialGame for &G {
     }
     fn position_words(&self, position: &Self::Position) -> u64 {
         (**self).position_words(position)
+    }
+    fn is_terminal(&self, position: &Self::Position) -> bool {
+        (**self).is_terminal(position)
+    }
+    fn split_options(&self, position: &Self::Position, out: &mut SplitOptions<Self::Position>) {
+        (**self).split_options(position, out)
     }
 }

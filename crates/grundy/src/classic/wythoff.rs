@@ -11,7 +11,7 @@ use super::{MAX_LISTED_MOVES, charge_moves};
 use crate::Nimber;
 use crate::control::{Budget, BudgetError};
 use crate::expr::{ExprError, TermSpec, no_params, parse_u64, some_args};
-use crate::game::ImpartialGame;
+use crate::game::{ImpartialGame, SplitOptions};
 use crate::solve::Solver;
 use crate::sum::{AnalysisError, Component, Context, Engine, Move, moves_to_value_by_search};
 use crate::value::Outcome;
@@ -160,6 +160,17 @@ impl ImpartialGame for WythoffGame {
     }
     fn option_bound(&self, &(x, y): &(u64, u64)) -> Option<u64> {
         Some(x.saturating_add(y).saturating_add(x.min(y)))
+    }
+    fn split_options(&self, &(x, y): &(u64, u64), out: &mut SplitOptions<(u64, u64)>) {
+        // One queen is one component: each option is one part.
+        let moves = (0..x)
+            .map(|a| (a, y))
+            .chain((0..y).map(|b| (x, b)))
+            .chain((1..=x.min(y)).map(|d| (x - d, y - d)));
+        for o in moves {
+            out.part(o);
+            out.end_option();
+        }
     }
 }
 

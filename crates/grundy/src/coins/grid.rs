@@ -85,10 +85,50 @@ impl GridRule {
         }
     }
 
+    /// A lower bound on the work of the generic engine (the moves it lists) on the position
+    /// with these heads, worked out only as far as needed to pass `cap`; 0 where none is
+    /// worked out (Acrostic Twins).
+    ///
+    /// For a product rule, the moves of a head `(x, y)` turn the coins `(A + x) × (B + y)`
+    /// over every flip set `A` of `x` and `B` of `y`; every such coin that is not a head now
+    /// is a head in some option, and the engine solves every option, so it lists that coin's
+    /// moves at least once. The coins are all of `X × Y`, `X` the union of the sets `A + x`
+    /// and `Y` of the `B + y`, and a coin `(a, b)` has `f(a) · g(b)` moves: the work is at
+    /// least `(Σ_X f) (Σ_Y g)` less the moves of the heads.
+    pub fn generic_work_floor(&self, heads: &[(u64, u64)], cap: u64) -> u64 {
+        let GridRule::Product { x: rx, y: ry, .. } = self else {
+            return 0;
+        };
+        // The root alone lists its heads' moves.
+        let own: u64 = heads
+            .iter()
+            .fold(0, |a, &(x, y)| a.saturating_add(self.move_count(x, y)));
+        let enough = cap.saturating_add(own);
+        if own > cap || enough == u64::MAX {
+            return own;
+        }
+        let widest = heads
+            .iter()
+            .map(|&(x, y)| {
+                let sx = flip_union_moves(rx, x, enough);
+                let sy = flip_union_moves(ry, y, enough);
+                sx.saturating_mul(sy)
+            })
+            .max()
+            .unwrap_or(0);
+        widest.saturating_sub(own).max(own)
+    }
+
     /// Calls `visit` with every set of coins (ascending, the head `(x, y)` last) that a move
     /// with its head at `(x, y)` turns, from the rule's definition.
     pub fn for_each_move(&self, x: u64, y: u64, visit: &mut GridVisitor<'_>) -> ControlFlow<()> {
         match self {
+            // No flip set on one axis: no move (and no walk over the other axis's sets).
+            GridRule::Product { x: rx, y: ry, .. }
+                if rx.flip_set_count(x) == 0 || ry.flip_set_count(y) == 0 =>
+            {
+                ControlFlow::Continue(())
+            }
             GridRule::Product { x: rx, y: ry, .. } => rx.for_each_flip_set(x, &mut |a| {
                 ry.for_each_flip_set(y, &mut |b| {
                     let mut coins = Vec::with_capacity((a.len() + 1) * (b.len() + 1));
@@ -228,6 +268,38 @@ impl CoinGrid {
     }
 }
 
+/// `Σ f(a)` over the coins `a` that the moves of a head at `n` turn (the head included),
+/// `f(a)` the number of flip sets of `a`; the sum stops once it passes `cap` (every term but
+/// the first coin's is at least 1 and grows with `a`, so about `√(2 cap)` terms at most).
+fn flip_union_moves(rule: &LineRule, n: u64, cap: u64) -> u64 {
+    let first = rule.first_coin();
+    let mut total = rule.flip_set_count(n);
+    let mut add = |a: u64| {
+        total = total.saturating_add(rule.flip_set_count(a));
+        total > cap
+    };
+    match rule.shape() {
+        Shape::AtMost(0) => {}
+        Shape::AtMost(_) | Shape::ExactlyOne | Shape::Run => {
+            // Every coin from the first below the head; the largest (most moves) first, so
+            // that a large sum stops soon.
+            for a in (first..n).rev() {
+                if add(a) {
+                    break;
+                }
+            }
+        }
+        Shape::Offsets(set) => {
+            for &s in set {
+                if s >= 1 && s <= n.saturating_sub(first) && add(n - s) {
+                    break;
+                }
+            }
+        }
+    }
+    total
+}
+
 /// A two-dimensional coin game for the generic engine: moves listed from the definition.
 #[derive(Clone, Debug)]
 pub struct GridGame(pub GridRule);
@@ -275,6 +347,13 @@ impl Component for CoinGrid {
     }
 
     fn value_generic(&self, ctx: &Context) -> Result<Nimber, AnalysisError> {
+        // Refused at once when even a lower bound on the work is more than the budget has.
+        let floor = self
+            .rule
+            .generic_work_floor(&self.heads, ctx.limits().max_work);
+        ctx.budget
+            .afford(floor)
+            .map_err(|e| AnalysisError::budget(self, e))?;
         Solver::with_budget(GridGame(self.rule.clone()), &ctx.budget)
             .value(&self.heads)
             .map_err(|e| AnalysisError::solve(self, e))
@@ -434,5 +513,52 @@ impl Component for CoinGrid {
 
     fn clone_box(&self) -> Box<dyn Component> {
         Box::new(self.clone())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::control::Limits;
+
+    /// The floor is a lower bound: the generic engine's real work on small positions is at
+    /// least the floor (with the budget's own charges, one unit per option and more).
+    #[test]
+    fn the_work_floor_is_below_the_real_work() {
+        let rules = [
+            GridRule::CORNERS,
+            GridRule::RUGS,
+            GridRule::Product {
+                alias: None,
+                x: LineRule::MockTurtles,
+                y: LineRule::Twins,
+            },
+        ];
+        for rule in rules {
+            for heads in [
+                vec![(2, 2)],
+                vec![(1, 1), (2, 3)],
+                vec![(3, 1)],
+                vec![(0, 4)],
+            ] {
+                let budget = Budget::new(Limits::DEFAULT);
+                Solver::with_budget(GridGame(rule.clone()), &budget)
+                    .value(&heads)
+                    .unwrap();
+                let floor = rule.generic_work_floor(&heads, u64::MAX >> 8);
+                assert!(
+                    floor <= budget.work_done(),
+                    "{rule} {heads:?}: floor {floor}, work {}",
+                    budget.work_done()
+                );
+            }
+        }
+        // Turning Corners at (3000, 3000) is refused at once: the floor passes the default
+        // work limit.
+        let floor = GridRule::CORNERS.generic_work_floor(&[(3000, 3000)], Limits::DEFAULT.max_work);
+        assert!(floor > Limits::DEFAULT.max_work);
+        // Huge heads do not make the floor loop.
+        let floor = GridRule::CORNERS.generic_work_floor(&[(u64::MAX, 5), (7, 7)], u64::MAX);
+        assert!(floor > 0);
     }
 }

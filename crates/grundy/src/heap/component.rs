@@ -11,7 +11,7 @@ use super::period::Period;
 use super::rules::{HeapRule, RuleKind};
 use super::sequence::{HeapValueError, Known, known_within};
 use crate::Nimber;
-use crate::game::ImpartialGame;
+use crate::game::{ImpartialGame, SplitOptions};
 use crate::solve::Solver;
 use crate::sum::{AnalysisError, Component, Context, Engine, Move};
 use crate::value::Outcome;
@@ -437,6 +437,26 @@ impl ImpartialGame for HeapGame {
             .filter(|&&h| h > 0)
             .map(|&h| vec![h])
             .collect()
+    }
+
+    fn split_options(&self, position: &Vec<u64>, out: &mut SplitOptions<Vec<u64>>) {
+        // A single heap (every component): its options' heaps are the parts, with no whole
+        // position built or sorted.
+        if let [heap] = position.as_slice() {
+            for_each_option(&self.rule, *heap, |o| {
+                for &p in o.parts.iter().filter(|&&p| p > 0) {
+                    out.part(vec![p]);
+                }
+                out.end_option();
+            });
+            return;
+        }
+        for option in self.options(position) {
+            for part in self.components(&option) {
+                out.part(part);
+            }
+            out.end_option();
+        }
     }
 
     fn option_bound(&self, position: &Vec<u64>) -> Option<u64> {

@@ -1,4 +1,5 @@
-use super::{Budget, BudgetError, Limits, SolveError};
+use super::memory::{self, Holdings};
+use super::{Budget, Limits, SolveError};
 use crate::game::ImpartialGame;
 use crate::value::Outcome;
 use rustc_hash::FxHashMap;
@@ -15,21 +16,15 @@ pub struct MisereSolver<G: ImpartialGame> {
     /// `Some(is_n)` once solved; `None` while on the search stack.
     memo: FxHashMap<G::Position, Option<bool>>,
     budget: Budget,
-    /// The estimated bytes of `memo`.
-    bytes: u64,
-    /// The estimated bytes of the options listed on the search stack.
-    stack_bytes: u64,
+    /// The bytes the table's keys own, and the options on the search stack.
+    held: Holdings,
 }
-
-/// Bytes a hash table spends per entry beyond the entry (control bytes, free slots at the
-/// load factor, the allocator's headers of what the position owns).
-const TABLE_OVERHEAD: u64 = 24;
 
 struct Frame<P> {
     position: P,
     options: Vec<P>,
     next: usize,
-    /// The estimated bytes of `options`.
+    /// The bytes of `options` (inline and owned).
     bytes: u64,
 }
 
@@ -46,8 +41,7 @@ impl<G: ImpartialGame> MisereSolver<G> {
             game,
             memo: FxHashMap::default(),
             budget: budget.clone(),
-            bytes: 0,
-            stack_bytes: 0,
+            held: Holdings::default(),
         }
     }
 
@@ -109,7 +103,7 @@ impl<G: ImpartialGame> MisereSolver<G> {
             };
             if let Some(is_n) = decided {
                 let done = stack.pop().expect("non-empty");
-                self.stack_bytes = self.stack_bytes.saturating_sub(done.bytes);
+                self.held.stack = self.held.stack.saturating_sub(done.bytes);
                 self.memo.insert(done.position, Some(is_n));
                 if stack.is_empty() {
                     return Ok(is_n);
@@ -122,51 +116,50 @@ impl<G: ImpartialGame> MisereSolver<G> {
     /// solver stays usable.
     fn abandon(&mut self, stack: Vec<Frame<G::Position>>, error: SolveError) -> SolveError {
         for f in stack {
-            self.stack_bytes = self.stack_bytes.saturating_sub(f.bytes);
+            self.held.stack = self.held.stack.saturating_sub(f.bytes);
+            let owned = memory::block_bytes(self.game.position_words(&f.position));
+            self.held.owned = self.held.owned.saturating_sub(owned);
             self.memo.remove(&f.position);
         }
         error
     }
 
     fn open(&mut self, position: G::Position) -> Result<Frame<G::Position>, SolveError> {
-        self.budget.check_positions(self.memo.len() + 1)?;
-        let bound = self.game.option_bound(&position);
-        if let Some(bound) = bound {
-            self.budget.afford(bound)?;
-        }
-        // Memory: the entry, what the position owns, and the hash table's overhead; and the
-        // options listed on the search stack, each about the size of the position.
-        let words = self.game.position_words(&position);
-        let owned = words.saturating_mul(8);
-        let entry = (std::mem::size_of::<(G::Position, Option<bool>)>() as u64)
-            .saturating_add(owned)
-            .saturating_add(TABLE_OVERHEAD);
-        let option_size = (std::mem::size_of::<G::Position>() as u64).saturating_add(owned);
-        let listing = bound.unwrap_or(0).saturating_mul(option_size);
-        self.budget.check_bytes(
-            self.bytes
-                .saturating_add(entry)
-                .saturating_add(self.stack_bytes)
-                .saturating_add(listing),
-            1,
+        let option_size = std::mem::size_of::<G::Position>() as u64;
+        let opening = memory::admit(
+            &self.game,
+            &self.budget,
+            &self.memo,
+            self.held.owned,
+            self.held.stack,
+            &position,
+            option_size,
         )?;
-        self.bytes = self.bytes.saturating_add(entry);
         let options = self.game.options(&position);
-        let frame_bytes = (options.len() as u64).saturating_mul(option_size);
-        // Listing an option costs in proportion to the words it copies.
-        let units = (options.len() as u64 + 1).saturating_mul(words.saturating_add(1));
-        self.budget.charge(units)?;
-        self.memo.try_reserve(1).map_err(|_| BudgetError::Memory {
-            needed: None,
-            limit: self.budget.limits().max_bytes,
-        })?;
+        let owned = options
+            .iter()
+            .map(|o| memory::block_bytes(self.game.position_words(o)))
+            .fold(0, u64::saturating_add);
+        let bytes = (options.capacity() as u64)
+            .saturating_mul(option_size)
+            .saturating_add(owned);
+        let table_owned = self.held.owned.saturating_add(opening.owned);
+        memory::charge_listing(&self.budget, options.len(), opening.words)?;
+        memory::check_held(
+            &self.budget,
+            &self.memo,
+            table_owned,
+            self.held.stack.saturating_add(bytes),
+        )?;
+        memory::reserve_one(&self.budget, &mut self.memo)?;
+        self.held.owned = table_owned;
+        self.held.stack = self.held.stack.saturating_add(bytes);
         self.memo.insert(position.clone(), None);
-        self.stack_bytes = self.stack_bytes.saturating_add(frame_bytes);
         Ok(Frame {
             position,
             options,
             next: 0,
-            bytes: frame_bytes,
+            bytes,
         })
     }
 }

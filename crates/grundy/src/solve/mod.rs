@@ -10,6 +10,7 @@
 //! under a [`Budget`] that counts the moves they generate and the positions they store.
 
 mod generic;
+mod memory;
 mod misere;
 
 pub use generic::Solver;
