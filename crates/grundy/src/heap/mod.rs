@@ -31,6 +31,7 @@ pub mod report;
 pub mod rules;
 pub mod run;
 pub mod sequence;
+pub mod small;
 pub mod sparse;
 
 pub use checkpoint::CheckpointError;
