@@ -6,11 +6,14 @@
 //! [`engine_for`] chooses, stopping a code at the time limit (default 5 s) through the
 //! cancellation flag, and prints one line per code (time, engine at the end, values reached)
 //! and then the codes that did not finish or took more than a second, slowest first. Codes
-//! given after the numbers restrict the run to them. `N` may be written `2^k`.
+//! given after the numbers restrict the run to them. `N` may be written `2^k`. The word
+//! `small` runs every code on [`SmallSequence`] alone (to compare engines); `why` prints the
+//! library's note on its engine choice under each code.
 
 use grundy::control::Control;
 use grundy::heap::rules::HeapRule;
-use grundy::heap::sequence::engine_for;
+use grundy::heap::sequence::{SequenceEngine, engine_for};
+use grundy::heap::small::SmallSequence;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -46,10 +49,13 @@ struct Outcome {
     reached: usize,
     engine: &'static str,
     note: String,
+    /// Why the engine (the library's note).
+    why: String,
 }
 
-/// Runs `code` to `n` values, cancelling after `limit`.
-fn run(code: &str, n: u64, limit: Duration) -> Outcome {
+/// Runs `code` to `n` values, cancelling after `limit`; on [`SmallSequence`] alone when
+/// `small`.
+fn run(code: &str, n: u64, limit: Duration, small: bool) -> Outcome {
     let rule = HeapRule::parse(code).expect("a valid code");
     let flag = Arc::new(AtomicBool::new(false));
     let done = Arc::new(AtomicBool::new(false));
@@ -67,7 +73,10 @@ fn run(code: &str, n: u64, limit: Duration) -> Outcome {
         })
     };
     let start = Instant::now();
-    let mut engine = engine_for(&rule, Vec::new()).expect("an engine");
+    let mut engine: Box<dyn SequenceEngine> = match SmallSequence::new(&rule, Vec::new()) {
+        Some(s) if small => Box::new(s),
+        _ => engine_for(&rule, Vec::new()).expect("an engine"),
+    };
     let result = engine.extend_to_len(n, &mut Control::none().with_cancel(&flag));
     let seconds = start.elapsed().as_secs_f64();
     done.store(true, Ordering::Relaxed);
@@ -77,22 +86,35 @@ fn run(code: &str, n: u64, limit: Duration) -> Outcome {
         Ok(false) => "time limit".to_string(),
         Err(e) => format!("error: {e}"),
     };
+    let mut why = engine.note().unwrap_or_default();
+    if let Some(st) = engine.sparse_stats() {
+        why.push_str(&format!(
+            "; {} rare-xor steps, {} scan steps, {} values in full",
+            st.rare_xor_steps, st.scan_steps, st.dense_values
+        ));
+    }
     Outcome {
         code: code.to_string(),
         seconds,
         reached: engine.values().len(),
         engine: engine.name(),
         note,
+        why,
     }
 }
 
 fn main() {
+    let small = std::env::args().any(|a| a == "small");
+    let verbose = std::env::args().any(|a| a == "why");
     let args: Vec<String> = std::env::args()
         .skip(1)
-        .filter(|a| !a.starts_with("--"))
+        .filter(|a| !a.starts_with("--") && a != "small" && a != "why")
         .collect();
     let n = args.first().and_then(|a| parse_count(a)).unwrap_or(1 << 24);
-    let limit = args.get(1).and_then(|a| a.parse::<f64>().ok()).unwrap_or(5.0);
+    let limit = args
+        .get(1)
+        .and_then(|a| a.parse::<f64>().ok())
+        .unwrap_or(5.0);
     let chosen: Vec<String> = args.iter().skip(2).cloned().collect();
     let codes = if chosen.is_empty() {
         all_codes()
@@ -106,11 +128,14 @@ fn main() {
     let total = Instant::now();
     let mut outcomes = Vec::new();
     for code in &codes {
-        let o = run(code, n, Duration::from_secs_f64(limit));
+        let o = run(code, n, Duration::from_secs_f64(limit), small);
         println!(
             "{:<8} {:>8.3} s {:>10} values  {:<9} {}",
             o.code, o.seconds, o.reached, o.engine, o.note
         );
+        if verbose {
+            println!("         {}", o.why);
+        }
         outcomes.push(o);
     }
     let met = outcomes.iter().filter(|o| o.note.is_empty()).count();

@@ -19,6 +19,7 @@
 //! assert!(report.period.unwrap().proven());
 //! ```
 
+pub mod adaptive;
 pub mod checkpoint;
 pub mod code;
 pub mod component;

@@ -1,16 +1,16 @@
 //! The small-values engine: the definition, `g(n) = mex` of the options, for plain octal codes
-//! whose values stay small, with the option values gathered in machine words.
+//! without sparse space, with the option values marked by plain byte stores.
 //!
-//! Many octal games have no sparse space (no mask leaves few rare positions: every value class
-//! is common) yet small values: 0.274, 0.565, 0.566 and 0.614 stay below 128 to `2^15` and
-//! beyond. For them the sparse-space method of [`super::sparse`] cannot help and every split
-//! must be looked at: `O(n)` per heap, `O(N²)` for `g(0..N)`. What is left to win is the
-//! constant. This engine keeps the values seen among the options of a heap in `W` machine
-//! words held in registers (`W = 1` while every value is below 64, then 2, 4, 8, 16 up to
-//! 1024), set by a branch-free shift-and-or per split, `acc[x >> 6] |= 1 << (x & 63)` with
-//! `x = g(a) ^ g(m − a)`; no option is built, no table is cleared per heap, and the mex is
-//! the first zero bit. Values of 1024 and more go to a bitset in memory. Long split ranges
-//! (`m ≥ 2^16`) are halved over two threads (rayon).
+//! Many octal games have no sparse space (no mask leaves few rare positions): 0.274, 0.565,
+//! 0.614, 0.004, 0.765 and a hundred more of the three-digit codes. For them the
+//! sparse-space method of [`super::sparse`] cannot help and every split must be looked at:
+//! `O(n)` per heap, `O(N²)` for `g(0..N)`. What is left to win is the constant. This engine
+//! marks `seen[g(a) ^ g(m − a)] = 1` in a byte table as long as the next power of two above
+//! the largest value (cleared per heap, a few hundred bytes for these games): a plain store
+//! per split, where a bitset needs a load, an or and a store, so that consecutive marks
+//! never wait on each other; no option is built; the mex is the first zero byte (`memchr`).
+//! Long split ranges (`m ≥ 2^17`) are halved over two threads (rayon). Measured
+//! (`cargo bench -p grundy --bench all_codes`): see `benches/all_codes.rs`.
 //!
 //! Cost: `O(t + s·n)` per heap for `s` the split digits, `O(s·N²/4)` in all, each step a few
 //! instructions; the same values as [`super::plain`] (checked on random codes). It computes
@@ -49,8 +49,10 @@ pub struct SmallSequence {
     split: Vec<usize>,
     values: Vec<u16>,
     max_value: u16,
-    /// The bitset for values of 1024 and more.
-    wide: Vec<u64>,
+    /// `seen[v] != 0` when value `v` is among the options of the heap being computed.
+    seen: Vec<u8>,
+    /// The second thread's marks on long split ranges.
+    other: Vec<u8>,
 }
 
 impl SmallSequence {
@@ -70,7 +72,8 @@ impl SmallSequence {
             split: Vec::new(),
             max_value: prefix.iter().copied().max().unwrap_or(0),
             values: prefix,
-            wide: Vec::new(),
+            seen: Vec::new(),
+            other: Vec::new(),
         };
         for (j, &d) in code.digits().iter().enumerate() {
             if d & 1 != 0 && j > 0 {
@@ -103,7 +106,11 @@ impl SmallSequence {
 
     /// Computes the values of heaps `0..len`; `Ok(false)` when cancelled through `control`
     /// (the values so far stay a valid prefix).
-    pub fn extend_to_len(&mut self, len: u64, control: &mut Control) -> Result<bool, SequenceError> {
+    pub fn extend_to_len(
+        &mut self,
+        len: u64,
+        control: &mut Control,
+    ) -> Result<bool, SequenceError> {
         let target = usize::try_from(len).map_err(|_| SequenceError::TooLong { requested: len })?;
         if target <= self.values.len() {
             return Ok(true);
@@ -116,7 +123,8 @@ impl SmallSequence {
         while self.values.len() < target {
             let n = self.values.len();
             let v = self.value_of(n);
-            let v = u16::try_from(v).map_err(|_| SequenceError::ValueTooLarge { heap: n as u64 })?;
+            let v =
+                u16::try_from(v).map_err(|_| SequenceError::ValueTooLarge { heap: n as u64 })?;
             self.values.push(v);
             self.max_value = self.max_value.max(v);
             since_report += 1;
@@ -138,110 +146,74 @@ impl SmallSequence {
     fn value_of(&mut self, n: usize) -> usize {
         // Every option value is below `size`: values are at most `max_value`, and a nim-sum
         // of two values below a power of two is below it.
-        let size = (usize::from(self.max_value) + 1).next_power_of_two().max(64);
-        match size / 64 {
-            1 => self.mex_words::<1>(n),
-            2 => self.mex_words::<2>(n),
-            4 => self.mex_words::<4>(n),
-            8 => self.mex_words::<8>(n),
-            16 => self.mex_words::<16>(n),
-            words => self.mex_wide(n, words),
-        }
-    }
-
-    /// The simple options (no split) of `n`, marked through `mark`.
-    fn simple_options(&self, n: usize, mut mark: impl FnMut(usize)) {
+        let size = (usize::from(self.max_value) + 1)
+            .next_power_of_two()
+            .max(64);
+        let mut seen = std::mem::take(&mut self.seen);
+        seen.clear();
+        seen.resize(size, 0);
         for &j in &self.take_all {
             if n == j {
-                mark(0);
+                seen[0] = 1;
             }
         }
         for &j in &self.take_one {
             if n > j {
-                mark(usize::from(self.values[n - j]));
+                seen[usize::from(self.values[n - j])] = 1;
             }
         }
-    }
-
-    fn mex_words<const W: usize>(&self, n: usize) -> usize {
-        let mut acc = [0u64; W];
-        self.simple_options(n, |x| acc[x >> 6] |= 1 << (x & 63));
-        for &j in &self.split {
-            if n < j + 2 {
-                continue;
-            }
-            let part = split_words::<W>(&self.values, n - j);
-            for (a, p) in acc.iter_mut().zip(part) {
-                *a |= p;
+        for k in 0..self.split.len() {
+            let j = self.split[k];
+            if n >= j + 2 {
+                self.mark_splits(n - j, &mut seen);
             }
         }
-        first_zero(&acc)
-    }
-
-    fn mex_wide(&mut self, n: usize, words: usize) -> usize {
-        let mut bits = std::mem::take(&mut self.wide);
-        bits.clear();
-        bits.resize(words, 0);
-        self.simple_options(n, |x| bits[x >> 6] |= 1 << (x & 63));
-        for &j in &self.split {
-            if n < j + 2 {
-                continue;
-            }
-            let m = n - j;
-            for a in 1..=m / 2 {
-                let x = usize::from(self.values[a] ^ self.values[m - a]);
-                bits[x >> 6] |= 1 << (x & 63);
-            }
-        }
-        let mex = first_zero(&bits);
-        self.wide = bits;
+        let mex = memchr::memchr(0, &seen).unwrap_or(size);
+        self.seen = seen;
         mex
     }
-}
 
-/// The first zero bit of a bitset (its length in bits when full).
-fn first_zero(bits: &[u64]) -> usize {
-    bits.iter()
-        .position(|&w| w != u64::MAX)
-        .map_or(bits.len() * 64, |i| i * 64 + (!bits[i]).trailing_zeros() as usize)
-}
-
-/// The values `g(a) ^ g(m − a)` for `1 ≤ a ≤ m/2`, as a bitset of `W` words (every value of
-/// `values` below `64·W`, a power of two).
-fn split_words<const W: usize>(values: &[u16], m: usize) -> [u64; W] {
-    let last = m / 2;
-    if last >= PARALLEL_FROM {
+    /// Marks `g(a) ^ g(m − a)` for `1 ≤ a ≤ m/2` in `seen` (its length a power of two above
+    /// every value); long ranges on two threads.
+    fn mark_splits(&mut self, m: usize, seen: &mut [u8]) {
+        let last = m / 2;
+        if last < PARALLEL_FROM {
+            mark_pairs(&self.values, m, 1, last, seen);
+            return;
+        }
         let mid = last / 2;
-        let (x, y) = rayon::join(
-            || pair_words::<W>(values, m, 1, mid),
-            || pair_words::<W>(values, m, mid + 1, last),
+        let mut other = std::mem::take(&mut self.other);
+        other.clear();
+        other.resize(seen.len(), 0);
+        let values = &self.values;
+        rayon::join(
+            || mark_pairs(values, m, 1, mid, seen),
+            || mark_pairs(values, m, mid + 1, last, &mut other),
         );
-        let mut acc = x;
-        for (a, b) in acc.iter_mut().zip(y) {
+        for (a, &b) in seen.iter_mut().zip(&other) {
             *a |= b;
         }
-        return acc;
+        self.other = other;
     }
-    pair_words::<W>(values, m, 1, last)
 }
 
-/// As [`split_words`] for `from ≤ a ≤ to`.
+/// Sets `seen[g(a) ^ g(m − a)]` for `from ≤ a ≤ to` (`seen`'s length a power of two above
+/// every value). Plain stores, no read-modify-write: consecutive marks do not wait on each
+/// other.
 #[inline]
-fn pair_words<const W: usize>(values: &[u16], m: usize, from: usize, to: usize) -> [u64; W] {
-    let mut acc = [0u64; W];
+fn mark_pairs(values: &[u16], m: usize, from: usize, to: usize, seen: &mut [u8]) {
     if from > to {
-        return acc;
+        return;
     }
+    let mask = seen.len() - 1;
     // a = from..=to pairs with m - a = m - from down to m - to.
     let left = &values[from..=to];
     let right = &values[m - to..=m - from];
     for (&x, &y) in left.iter().zip(right.iter().rev()) {
-        let v = usize::from(x ^ y);
-        // `W` is a power of two and `v < 64·W`: the mask only lets the compiler drop the
-        // bounds check.
-        acc[(v >> 6) & (W - 1)] |= 1 << (v & 63);
+        // The mask changes nothing (every nim-sum is below the length); it lets the
+        // compiler drop the bounds check.
+        seen[usize::from(x ^ y) & mask] = 1;
     }
-    acc
 }
 
 impl SequenceEngine for SmallSequence {
@@ -264,8 +236,10 @@ impl SequenceEngine for SmallSequence {
         SmallSequence::into_values(*self)
     }
     fn memory_needed(&self, n: u64) -> u64 {
-        // The values (two bytes each, grown by at most doubling) and the wide bitset.
-        n.saturating_add(1).saturating_mul(4).saturating_add(1 << 13)
+        // The values (two bytes each, grown by at most doubling) and the tables.
+        n.saturating_add(1)
+            .saturating_mul(4)
+            .saturating_add(1 << 13)
     }
 }
 
@@ -296,8 +270,8 @@ mod tests {
 
     #[test]
     fn matches_the_plain_engine_across_word_widths() {
-        // 0.274 stays below 128 (one or two words), 0.004 and 0.765 grow past 64, 128, 256,
-        // 512 (all widths), 0.765 past 1024 (the bitset in memory), 4.07 splits without removing.
+        // 0.274 stays below 128, 0.004 and 0.765 grow past 256 and 1024 (the table grows),
+        // 4.07 splits without removing.
         for (code, n) in [
             ("0.274", 3000),
             ("0.004", 6000),
@@ -309,7 +283,7 @@ mod tests {
             let a = small(&rule, n);
             assert_eq!(a, plain(&rule, n), "{code}");
             if code == "0.765" {
-                assert!(a.iter().any(|&v| v >= 1024), "0.765 reaches the wide bitset");
+                assert!(a.iter().any(|&v| v >= 1024), "0.765 grows past 1024");
             }
         }
     }
