@@ -7,12 +7,14 @@
 //! cancellation flag, and prints one line per code (time, engine at the end, values reached)
 //! and then the codes that did not finish or took more than a second, slowest first. Codes
 //! given after the numbers restrict the run to them. `N` may be written `2^k`. The word
-//! `small` runs every code on [`SmallSequence`] alone (to compare engines); `why` prints the
+//! `small` runs every code on [`SmallSequence`] alone, `sparse` on [`SparseSequence`] alone
+//! (to compare engines); `why` prints the
 //! library's note on its engine choice under each code.
 
 use grundy::control::Control;
 use grundy::heap::rules::HeapRule;
-use grundy::heap::sequence::{SequenceEngine, engine_for};
+use grundy::heap::sequence::{SequenceEngine, SequenceError, engine_for};
+use grundy::heap::sparse::SparseSequence;
 use grundy::heap::small::SmallSequence;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -53,9 +55,41 @@ struct Outcome {
     why: String,
 }
 
-/// Runs `code` to `n` values, cancelling after `limit`; on [`SmallSequence`] alone when
-/// `small`.
-fn run(code: &str, n: u64, limit: Duration, small: bool) -> Outcome {
+/// Which engine a run uses.
+#[derive(Clone, Copy, PartialEq)]
+enum Which {
+    /// The library's choice, [`engine_for`].
+    Chosen,
+    /// [`SmallSequence`] alone.
+    Small,
+    /// [`SparseSequence`] alone (computing in full where it finds no sparse space).
+    Sparse,
+}
+
+/// [`SparseSequence`] as a [`SequenceEngine`], to time it alone.
+#[derive(Debug)]
+struct SparseOnly(SparseSequence);
+
+impl SequenceEngine for SparseOnly {
+    fn name(&self) -> &'static str {
+        "sparse"
+    }
+    fn extend_to(&mut self, n: u64, control: &mut Control) -> Result<bool, SequenceError> {
+        self.0.extend_to(n, control).map_err(SequenceError::engine)
+    }
+    fn values(&self) -> &[u16] {
+        self.0.values()
+    }
+    fn into_values(self: Box<Self>) -> Vec<u16> {
+        self.0.into_values()
+    }
+    fn memory_needed(&self, _n: u64) -> u64 {
+        0
+    }
+}
+
+/// Runs `code` to `n` values on `which`, cancelling after `limit`.
+fn run(code: &str, n: u64, limit: Duration, which: Which) -> Outcome {
     let rule = HeapRule::parse(code).expect("a valid code");
     let flag = Arc::new(AtomicBool::new(false));
     let done = Arc::new(AtomicBool::new(false));
@@ -73,8 +107,14 @@ fn run(code: &str, n: u64, limit: Duration, small: bool) -> Outcome {
         })
     };
     let start = Instant::now();
-    let mut engine: Box<dyn SequenceEngine> = match SmallSequence::new(&rule, Vec::new()) {
-        Some(s) if small => Box::new(s),
+    let small = SmallSequence::new(&rule, Vec::new()).filter(|_| which == Which::Small);
+    let sparse = rule
+        .plain_code()
+        .filter(|_| which == Which::Sparse)
+        .and_then(|code| SparseSequence::new(&code).ok());
+    let mut engine: Box<dyn SequenceEngine> = match (small, sparse) {
+        (Some(s), _) => Box::new(s),
+        (_, Some(s)) => Box::new(SparseOnly(s)),
         _ => engine_for(&rule, Vec::new()).expect("an engine"),
     };
     let result = engine.extend_to_len(n, &mut Control::none().with_cancel(&flag));
@@ -104,11 +144,17 @@ fn run(code: &str, n: u64, limit: Duration, small: bool) -> Outcome {
 }
 
 fn main() {
-    let small = std::env::args().any(|a| a == "small");
+    let which = if std::env::args().any(|a| a == "small") {
+        Which::Small
+    } else if std::env::args().any(|a| a == "sparse") {
+        Which::Sparse
+    } else {
+        Which::Chosen
+    };
     let verbose = std::env::args().any(|a| a == "why");
     let args: Vec<String> = std::env::args()
         .skip(1)
-        .filter(|a| !a.starts_with("--") && a != "small" && a != "why")
+        .filter(|a| !a.starts_with("--") && !["small", "sparse", "why"].contains(&a.as_str()))
         .collect();
     let n = args.first().and_then(|a| parse_count(a)).unwrap_or(1 << 24);
     let limit = args
@@ -128,7 +174,7 @@ fn main() {
     let total = Instant::now();
     let mut outcomes = Vec::new();
     for code in &codes {
-        let o = run(code, n, Duration::from_secs_f64(limit), small);
+        let o = run(code, n, Duration::from_secs_f64(limit), which);
         println!(
             "{:<8} {:>8.3} s {:>10} values  {:<9} {}",
             o.code, o.seconds, o.reached, o.engine, o.note
