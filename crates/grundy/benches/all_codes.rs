@@ -14,8 +14,8 @@
 use grundy::control::Control;
 use grundy::heap::rules::HeapRule;
 use grundy::heap::sequence::{SequenceEngine, SequenceError, engine_for};
-use grundy::heap::sparse::SparseSequence;
 use grundy::heap::small::SmallSequence;
+use grundy::heap::sparse::SparseSequence;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};

@@ -73,7 +73,7 @@ pub trait SequenceEngine: fmt::Debug + Send {
         None
     }
     /// Which engine runs and why, in words, where the choice was made by measuring the
-    /// values ([`AdaptiveEngine`](super::adaptive::AdaptiveEngine)); `None` otherwise.
+    /// values ([`AdaptiveEngine`]); `None` otherwise.
     fn note(&self) -> Option<String> {
         None
     }
