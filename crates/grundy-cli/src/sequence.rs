@@ -241,6 +241,9 @@ fn render_stats(s: &RunStats) -> String {
         s.max_value.map_or("null".to_string(), |v| v.to_string()),
         s.distinct_values
     );
+    if let Some(note) = &s.engine_note {
+        out.push_str(&format!("  engine choice    {note}\n"));
+    }
     if let Some(e) = &s.engine_stats {
         let rare: Vec<String> = e.rare_values.iter().map(u16::to_string).collect();
         let rows = [

@@ -81,6 +81,24 @@ fn csv_plot_and_stats() {
 }
 
 #[test]
+fn stats_say_which_engine_runs_and_why() {
+    // 0.004 has no sparse space: the small-values engine, said so in the statistics.
+    let o = grundy(&["sequence", "0.004", "--to", "10000", "--stats"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("engine           small"), "{out}");
+    assert!(out.contains("engine choice    no sparse space"), "{out}");
+    // 0.137's period is proven: copies, and the period named.
+    let o = grundy(&["sequence", "0.137", "--to", "100000", "--stats"]);
+    let out = stdout(&o);
+    assert!(out.contains("engine           periodic"), "{out}");
+    assert!(
+        out.contains("engine choice    period 34 from n = 52, proven"),
+        "{out}"
+    );
+}
+
+#[test]
 fn bad_input_is_refused_with_a_clear_message() {
     let o = grundy(&["sequence", "0.1g"]);
     assert_eq!(o.status.code(), Some(2));

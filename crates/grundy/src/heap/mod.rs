@@ -3,8 +3,10 @@
 //! - [`rules`]: the rules as the expression language writes them ([`HeapRule`], checked
 //!   [`RuleKind`]s: [`TakeBreak`] codes with constraints, [`RemovalSet`]s);
 //!   [`code`]: octal and hexadecimal codes.
-//! - [`plain`], [`sparse`]: the sequence engines; [`sequence`] picks one
-//!   ([`engine_for`]) and caches what is known per rule ([`heap_value`]).
+//! - [`plain`], [`sparse`], [`small`]: the sequence engines; [`sequence`] picks one
+//!   ([`engine_for`]) and caches what is known per rule ([`heap_value`]); [`adaptive`]
+//!   chooses between sparse space and the small-values engine by the values seen, and
+//!   [`periodic`] copies values once a period is proven.
 //! - [`period`]: periods, found and proven (Guy–Smith and published theorems).
 //! - [`run`]: a long computation as one call ([`SequenceRun`]): chunks, checkpoints
 //!   ([`checkpoint`]), the proof driver, typed reports; [`report`]: histograms and plots.
@@ -19,6 +21,7 @@
 //! assert!(report.period.unwrap().proven());
 //! ```
 
+pub mod adaptive;
 pub mod checkpoint;
 pub mod code;
 pub mod component;
@@ -31,6 +34,7 @@ pub mod report;
 pub mod rules;
 pub mod run;
 pub mod sequence;
+pub mod small;
 pub mod sparse;
 
 pub use checkpoint::CheckpointError;

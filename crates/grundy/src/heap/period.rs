@@ -28,6 +28,13 @@
 //!   **even-if-not-all** (`g(n + 2) = g(n) + 1` from `n = 1`; Ferguson, *Game Theory*, Part I,
 //!   §3) are arithmetic-periodic by published theorems; the period found must be the one the
 //!   theorem states.
+//! - **No saltus for finite octal codes.** A finite octal game is never arithmetic-periodic
+//!   with a positive saltus (stated by Horrocks and Nowakowski, *Regularity in the
+//!   G-sequences of octal games with a pass*, INTEGERS 3 (2003) G01: "Finite octal games are
+//!   not arithmetic periodic"), so for codes only plain periods are looked for: an octal game
+//!   whose values keep growing (0.004, 0.765, ...) has no period to find, and its values are
+//!   computed ([`super::adaptive`]). Hexadecimal codes can be arithmetic-periodic (Howse and
+//!   Nowakowski 2004); no test for that is implemented here, so their periods are plain too.
 //! - All-but subtraction games are arithmetic-periodic (A. Siegel, 2005) but with no bound
 //!   implemented here; their periods are reported as apparent.
 

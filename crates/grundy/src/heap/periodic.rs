@@ -230,6 +230,15 @@ impl SequenceEngine for PeriodicEngine {
             State::Copying { .. } => None,
         }
     }
+
+    fn note(&self) -> Option<String> {
+        match &self.state {
+            State::Computing { inner, .. } => inner.note(),
+            State::Copying { period, .. } => Some(format!(
+                "{period}: the values past the proof are copied by the period"
+            )),
+        }
+    }
 }
 
 #[cfg(test)]

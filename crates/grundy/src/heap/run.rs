@@ -285,8 +285,11 @@ pub enum ProofStatus {
 pub struct RunReport {
     /// The rule as written.
     pub rule: String,
-    /// The engine (`plain`, `sparse`).
+    /// The engine (`plain`, `sparse`, `small`, `periodic`).
     pub engine: &'static str,
+    /// Why this engine, where it was chosen by measuring the values (plain octal codes:
+    /// sparse space or not; a proven period).
+    pub engine_note: Option<String>,
     /// Finished or interrupted.
     pub status: RunStatus,
     /// Where the proof stands.
@@ -333,6 +336,8 @@ pub struct RunStats {
     pub distinct_values: usize,
     /// The engine.
     pub engine: &'static str,
+    /// Why this engine (see [`RunReport::engine_note`]).
+    pub engine_note: Option<String>,
     /// The sparse-space engine's figures (`None` on the plain engine).
     pub engine_stats: Option<SparseSummary>,
     /// `histogram[v]`: how many heaps shown have value `v` (`g(0)` included).
@@ -426,6 +431,7 @@ impl SequenceRun {
         Ok(RunReport {
             rule: self.rule.name().to_string(),
             engine: self.engine.name(),
+            engine_note: self.engine.note(),
             status,
             proof,
             shown,
@@ -444,6 +450,7 @@ impl SequenceRun {
         RunStats {
             distinct_values: hist.iter().filter(|&&c| c > 0).count(),
             engine: self.engine.name(),
+            engine_note: self.engine.note(),
             engine_stats: self.engine.sparse_stats().map(|s| SparseSummary {
                 mask: s.mask,
                 rare_values: s.rare_values,

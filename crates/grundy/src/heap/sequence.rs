@@ -6,6 +6,7 @@
 //! (and trying to prove a period) on the way. The cache is per rule, so `kayles 10 20 30`
 //! computes Kayles' sequence once, and `kayles` and `0.77` share it.
 
+use super::adaptive::AdaptiveEngine;
 use super::code::Code;
 use super::options::option_count_bound;
 use super::period::{Period, ProofMethod, ProofStep, find_period, next_proof_step, proof_method};
@@ -72,6 +73,11 @@ pub trait SequenceEngine: fmt::Debug + Send {
     fn sparse_stats(&self) -> Option<SparseStats> {
         None
     }
+    /// Which engine runs and why, in words, where the choice was made by measuring the
+    /// values ([`AdaptiveEngine`]); `None` otherwise.
+    fn note(&self) -> Option<String> {
+        None
+    }
 }
 
 impl SequenceEngine for PlainSequence {
@@ -100,6 +106,13 @@ pub struct SparseEngine {
     inner: SparseSequence,
 }
 
+impl SparseEngine {
+    /// The engine for `code`, computing with `inner`.
+    pub(crate) fn new(code: Code, inner: SparseSequence) -> Self {
+        SparseEngine { code, inner }
+    }
+}
+
 impl SequenceEngine for SparseEngine {
     fn name(&self) -> &'static str {
         "sparse"
@@ -124,8 +137,10 @@ impl SequenceEngine for SparseEngine {
 }
 
 /// The engine for `rule`, continuing from `prefix` (the first values, e.g. from a
-/// checkpoint; empty to start afresh). The one place where the engine is chosen: the
-/// sparse-space engine for octal and hexadecimal codes (subtraction games with small sets
+/// checkpoint; empty to start afresh). The one place where the engine is chosen: for plain
+/// octal codes the [`AdaptiveEngine`] (sparse space while the values show it, the
+/// small-values engine [`super::small`] while they do not); the
+/// sparse-space engine for the other octal and hexadecimal codes (subtraction games with small sets
 /// included, constraints on two-heap splits such as Grundy's game too) where it supports
 /// them, the plain engine for everything else; wrapped, when a theorem can prove the rule's
 /// period, in [`PeriodicEngine`](super::periodic::PeriodicEngine), which extends by copying
@@ -134,6 +149,10 @@ pub fn engine_for(
     rule: &HeapRule,
     prefix: Vec<u16>,
 ) -> Result<Box<dyn SequenceEngine>, SequenceError> {
+    // Plain octal codes: sparse space or the small-values engine, by measuring the values.
+    if let Some(adaptive) = AdaptiveEngine::new(rule, prefix.clone())? {
+        return Ok(extend_by_period(rule, Box::new(adaptive)));
+    }
     let sparse = match rule.kind() {
         // Constraints on the splits (Grundy's game): see `sparse::moves::Split`.
         RuleKind::TakeBreak(tb) if tb.as_plain_code().is_none() => Some((
