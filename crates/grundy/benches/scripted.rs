@@ -1,6 +1,8 @@
 //! Rule scripts against the built-in engines: Kayles to heap N (default 2000), three ways.
 //!
-//! - the rule script examples/games/kayles.rhai, through the generic engine;
+//! - the rule script examples/games/kayles.rhai, through the generic engine, with the
+//!   default limits (sizes of strings, arrays and maps checked after every change) and with
+//!   the size checks off (operations and call depth only), to measure what the checks cost;
 //! - the built-in rule through the same generic engine (Rust moves: the engine's own cost);
 //! - the built-in fast path (the sequence engine for octal codes).
 //!
@@ -32,10 +34,21 @@ fn main() {
         .sum();
 
     let source = include_str!("../../../examples/games/kayles.rhai");
-    let started = Instant::now();
-    let rule = ScriptRule::compile(source, "kayles.rhai", ScriptLimits::DEFAULT).unwrap();
-    let scripted = rule.nim_sequence(n, &Budget::default()).unwrap();
-    let script_time = started.elapsed();
+    let script = |limits: ScriptLimits| {
+        let started = Instant::now();
+        let rule = ScriptRule::compile(source, "kayles.rhai", limits).unwrap();
+        let values = rule.nim_sequence(n, &Budget::default()).unwrap();
+        (values, started.elapsed())
+    };
+    let (scripted, script_time) = script(ScriptLimits::DEFAULT);
+    let unchecked = ScriptLimits {
+        max_string_size: 0,
+        max_array_size: 0,
+        max_map_size: 0,
+        ..ScriptLimits::DEFAULT
+    };
+    let (unchecked_values, unchecked_time) = script(unchecked);
+    assert_eq!(scripted, unchecked_values);
 
     let kayles = HeapRule::parse("kayles").unwrap();
     let started = Instant::now();
@@ -57,12 +70,13 @@ fn main() {
 
     println!("Kayles g(0)..g({n}): {moves} moves listed by the script");
     for (name, t) in [
-        ("rule script (Rhai) + generic engine", script_time),
+        ("rule script, default limits", script_time),
+        ("rule script, size checks off", unchecked_time),
         ("built-in moves + generic engine", generic_time),
         ("built-in fast path (sequence engine)", fast_time),
     ] {
         println!(
-            "  {name:<40} {:>10.1} ms  {:>8.1} ns/move",
+            "  {name:<38} {:>10.1} ms  {:>8.1} ns/move",
             t.as_secs_f64() * 1e3,
             t.as_secs_f64() * 1e9 / moves as f64
         );
