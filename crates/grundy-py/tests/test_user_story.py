@@ -48,7 +48,7 @@ def test_the_issue_user_story_line_by_line(tmp_path):
 
     e = grundy.analyze_game(Euclid(), (21, 13))
     assert (e.value, e.outcome, e.winning_moves) == (0, "P", [])
-    assert grundy.analyze_game(Euclid(), (5, 2)).winning_moves == [(1, 2)]
+    assert grundy.analyze_game(Euclid(), (5, 2)).winning_moves == [(3, 2)]  # 3/2 < golden ratio
 
     squares = grundy.heap_game(lambda n: [n - k * k for k in range(1, int(n**0.5) + 1)])
     seq = squares.sequence(to=1000)
