@@ -39,8 +39,11 @@
 //! ([`Pos`]). Values come from the generic engine ([`crate::solve::Solver`]): memoised per
 //! rule, splitting positions into components, under the analysis's work budget. Its cost is
 //! one script call per distinct component plus one unit of work per move listed; the script's
-//! own speed (Rhai runs some tens of millions of simple operations a second) is usually what
-//! limits it.
+//! own speed is what limits it. Measured (`cargo bench -p grundy --bench scripted`, Kayles to
+//! heap 2000, 2,001,000 moves, one core): 16 µs a move for examples/games/kayles.rhai, which
+//! pushes each move onto its list, 2.3 µs with the sizes unchecked (Rhai walks a list after
+//! each push to check its size, so a list of m moves costs m²/2), 6.9 µs building the same
+//! list with `pad` and `map`, against 0.5 µs for the built-in moves through the same engine.
 //!
 //! Scripts run sandboxed ([`script`]): no file, network or clock access, and limits on the
 //! operations of each call and the depth of recursion. Errors carry the script's name, line
