@@ -207,17 +207,16 @@ fn by_tame(sum: &Sum, ctx: &Context) -> Route {
             None => format!("the genera were not computed ({e})"),
         })
     };
-    // A component whose moves could not be listed looks to the solver like one with no
-    // moves: a genus computed past such an error is wrong, and is not used.
+    // A rule whose own moves failed (a rule script's error) looks to the solver like a
+    // position with no moves: the genus computed past it is wrong, and the rule's error is
+    // the answer. Other errors while listing moves are left where they were.
     let listed = |game: &search::SumGame| -> Result<Result<(), String>, AnalysisError> {
         match game.take_error() {
             None => Ok(Ok(())),
             Some(err @ AnalysisError::Rule { .. }) => Err(err),
             Some(err) => {
-                cancelled(ctx, sum)?;
-                Ok(Err(format!(
-                    "a component's moves could not be listed ({err})"
-                )))
+                game.keep_error(err);
+                Ok(Ok(()))
             }
         }
     };
