@@ -90,9 +90,13 @@ enum EngineArg {
     Generic,
 }
 
-/// List the rules of the expression language.
+/// List the rules of the expression language, and those of rule scripts.
 #[derive(Debug, clap::Args)]
-pub struct RulesArgs {}
+pub struct RulesArgs {
+    /// Also list the rule of this rule script (Rhai), with an example; may be repeated.
+    #[arg(long, value_name = "FILE")]
+    rules: Vec<std::path::PathBuf>,
+}
 
 pub fn run(args: Args) -> Result<(), Failure> {
     let text = args.text()?;
@@ -114,8 +118,8 @@ pub fn run(args: Args) -> Result<(), Failure> {
         .map_err(AnalyzeError::from)
         .and_then(|sum| Ok(analyze_sum(&sum, &options)?));
     drop(watch);
-    // Interrupted only when the computation stopped for it: a rule script that fails also
-    // stops the engine through the budget, and its own error is the one to report.
+    // Interrupted only when the computation stopped for it (a rule script's error comes back
+    // as its own error and never touches the interrupt flag).
     let stopped = matches!(&result, Err(AnalyzeError::Analysis(e))
         if e.budget_error() == Some(grundy::control::BudgetError::Cancelled));
     if stopped {
@@ -176,9 +180,21 @@ fn render(a: &Analysis) -> String {
     out
 }
 
-pub fn rules(_args: RulesArgs) -> Result<(), Failure> {
-    let text: String = grundy::catalog::rules()
+pub fn rules(args: RulesArgs) -> Result<(), Failure> {
+    let mut text: String = grundy::catalog::rules()
         .map(|r| format!("{}\n    {}\n", r.usage, r.summary))
         .collect();
+    let catalog = crate::script_rules::catalog(&args.rules)?;
+    for rule in catalog.scripts() {
+        let kind = if rule.is_heap() { ", a heap rule" } else { "" };
+        text.push_str(&format!(
+            "\n{} (from {}{kind})\n    {}\n    example: grundy analyze --rules {} \"{}\"\n",
+            rule.usage(),
+            rule.origin(),
+            rule.summary(),
+            rule.origin(),
+            rule.example()
+        ));
+    }
     emit(&text)
 }

@@ -2,11 +2,13 @@
 //! rules (`grundy sequence --rules mygame.rhai mygame`).
 
 use crate::Failure;
+use crate::front::{self, Watch};
 use grundy::catalog::Catalog;
-use grundy::control::{Budget, Limits};
+use grundy::control::{Budget, BudgetError, Limits};
 use grundy::heap::period::apparent_period;
 use grundy::heap::report::svg_scatter;
-use grundy::scripted::ScriptRule;
+use grundy::scripted::{ScriptFailure, ScriptRule};
+use grundy::solve::SolveError;
 use serde_json::json;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -45,18 +47,29 @@ pub fn sequence(
     plot: Option<&Path>,
 ) -> Result<(), Failure> {
     let to = to.unwrap_or(100);
-    let budget = Budget::new(Limits::DEFAULT);
-    let values = rule
-        .nim_sequence(to, &budget)
-        .map_err(|e| Failure::compute(format!("{}: {e}", rule.name())))?;
+    if let Some(path) = plot
+        && path.extension().and_then(|e| e.to_str()) != Some("svg")
+    {
+        return Err(Failure::input(format!(
+            "--plot {}: plots are written as SVG; give a file name ending in .svg",
+            path.display()
+        )));
+    }
+    let budget = Budget::with_cancel_flag(Limits::DEFAULT, front::interrupt_flag()?);
+    let watch = Watch::new(format!("{}: g(0) to g({to})", rule.name()), &budget);
+    let values = rule.nim_sequence(to, &budget);
+    drop(watch);
+    let values = values.map_err(|e| match e {
+        ScriptFailure::Solve(SolveError::Budget(BudgetError::Cancelled)) => front::interrupted(),
+        ScriptFailure::Solve(SolveError::Budget(b)) => Failure::compute(format!(
+            "{}: {b}\nhint: ask for fewer values with --to",
+            rule.name()
+        )),
+        // A script's own error: its file, line and column.
+        other => Failure::compute(format!("{}: {other}", rule.name())),
+    })?;
     let period = apparent_period(&values, true);
     if let Some(path) = plot {
-        if path.extension().and_then(|e| e.to_str()) != Some("svg") {
-            return Err(Failure::input(format!(
-                "--plot {}: plots are written as SVG; give a file name ending in .svg",
-                path.display()
-            )));
-        }
         let title = format!("{}: g(n) for n = 0 to {to}", rule.name());
         std::fs::write(path, svg_scatter(&values, &title))
             .map_err(|e| Failure::compute(format!("{}: {e}", path.display())))?;

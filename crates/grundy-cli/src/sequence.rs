@@ -76,6 +76,19 @@ const DEFAULT_TO: u64 = 100;
 
 pub fn run(args: Args) -> Result<(), Failure> {
     if let Some(rule) = crate::script_rules::find(&args.rules, &args.rule)? {
+        let unsupported = [
+            (args.prove, "--prove"),
+            (args.stats, "--stats"),
+            (args.misere, "--misere"),
+            (args.checkpoint.is_some(), "--checkpoint"),
+        ];
+        if let Some((_, flag)) = unsupported.iter().find(|(given, _)| *given) {
+            return Err(Failure::input(format!(
+                "{flag} applies to built-in rules only; for the script rule `{}` give --to N \
+                 (with --json, --csv or --plot): its period is reported as apparent",
+                rule.name()
+            )));
+        }
         let plot = args.plot.as_deref();
         return crate::script_rules::sequence(&rule, args.to, args.json, args.csv, plot);
     }

@@ -1,7 +1,7 @@
 //! `--rules FILE`: rule scripts in analyze, sequence and graph, end to end.
 
 mod common;
-use common::{grundy, json, scratch, stderr};
+use common::{grundy, json, scratch, stderr, stdout};
 
 fn example(name: &str) -> String {
     format!("{}/../../examples/games/{name}", env!("CARGO_MANIFEST_DIR"))
@@ -102,4 +102,225 @@ fn script_errors_and_runaway_scripts_are_reported() {
     let o = grundy(&["analyze", "--rules", "/nonexistent/x.rhai", "nim 3"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("/nonexistent/x.rhai"), "{}", stderr(&o));
+}
+
+/// A script that fails (`throw`, an unknown function, data that grows forever) is reported as
+/// its own error with its line, status 1: never as an interruption (status 130), in analyze,
+/// sequence and graph --expr alike.
+#[test]
+fn a_failing_script_is_its_own_error_never_an_interruption() {
+    let dir = scratch("script-fails");
+    let cases = [
+        (
+            "throw.rhai",
+            "  if n == 7 { throw \"no moves from 7\"; }",
+            "no moves from 7",
+        ),
+        ("unknown.rhai", "  if n == 7 { fail(); }", "fail"),
+        (
+            "grows.rhai",
+            "  if n == 7 { let s = \"ab\"; loop { s += s; } }",
+            "too large",
+        ),
+    ];
+    for (file, line, says) in cases {
+        let path = dir.join(file);
+        std::fs::write(
+            &path,
+            format!("const NAME = \"x\"; const HEAP = true;\nfn moves(n) {{\n{line}\n  let o = []; for t in 0..n {{ o.push(t); }} o\n}}\n"),
+        )
+        .unwrap();
+        let rules = path.to_str().unwrap();
+        for args in [
+            vec!["analyze", "--rules", rules, "x 12 + nim 3"],
+            vec!["analyze", "--misere", "--rules", rules, "x 9"],
+            vec!["sequence", "--rules", rules, "x", "--to", "20"],
+            vec!["graph", "--rules", rules, "--expr", "x 9"],
+        ] {
+            let o = grundy(&args);
+            let err = stderr(&o);
+            assert_eq!(o.status.code(), Some(1), "{args:?}: {err}");
+            // A limit (data too large) has no place in Rhai's report: the file and function.
+            let place = if says == "too large" {
+                format!("{file}: ")
+            } else {
+                format!("{file}:3:")
+            };
+            assert!(err.contains(&place), "{args:?}: {err}");
+            assert!(err.contains(says), "{args:?}: {err}");
+            assert!(!err.contains("interrupted"), "{args:?}: {err}");
+        }
+    }
+}
+
+#[test]
+fn rules_lists_the_scripts_rules_with_an_example() {
+    let euclid = example("euclid.rhai");
+    let square = example("subtract-square.rhai");
+    let o = grundy(&["rules", "--rules", &euclid, "--rules", &square]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(text.starts_with("nim "), "{text}");
+    assert!(text.contains("euclid A B (from "), "{text}");
+    assert!(text.contains("Euclid's game"), "{text}");
+    assert!(text.contains("\"euclid 21 13\""), "{text}");
+    assert!(text.contains("square HEAP... (from "), "{text}");
+    assert!(text.contains("a heap rule"), "{text}");
+    // Every example printed is a position `analyze` accepts with the same script.
+    for script in [&euclid, &square] {
+        let line = text
+            .lines()
+            .find(|l| l.contains("example:") && l.contains(script.as_str()))
+            .unwrap();
+        let expr = line.rsplit('"').nth(1).unwrap();
+        let o = grundy(&["analyze", "--rules", script, expr]);
+        assert!(o.status.success(), "{expr}: {}", stderr(&o));
+    }
+    let o = grundy(&["rules", "--rules", "/nonexistent/x.rhai"]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+/// The README's example: a script's heap rule to 5000 with a plot.
+#[test]
+fn a_script_sequence_to_5000_with_a_plot() {
+    let square = example("subtract-square.rhai");
+    let dir = scratch("script-5000");
+    let plot = dir.join("square.svg");
+    let o = grundy(&[
+        "sequence",
+        "--rules",
+        &square,
+        "square",
+        "--to",
+        "5000",
+        "--plot",
+        plot.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("square: g(0) to g(5000)"),
+        "{}",
+        stdout(&o)
+    );
+    let svg = std::fs::read_to_string(&plot).unwrap();
+    assert!(
+        svg.starts_with("<svg") && svg.contains("5000"),
+        "{svg:.200}"
+    );
+    // Flags that need a built-in rule are refused, naming the flag.
+    for flag in ["--prove", "--stats", "--misere"] {
+        let o = grundy(&["sequence", "--rules", &square, "square", flag]);
+        assert_eq!(o.status.code(), Some(2), "{flag}");
+        assert!(stderr(&o).contains(flag), "{flag}: {}", stderr(&o));
+    }
+}
+
+/// The README's tutorial, as a new user runs it: the script saved as mygame.rhai, then the
+/// commands shown beside it.
+#[test]
+fn the_readme_tutorial_runs() {
+    let readme =
+        std::fs::read_to_string(format!("{}/../../README.md", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    let start = readme
+        .find("```rhai\n// mygame.rhai")
+        .expect("the tutorial script")
+        + 8;
+    let script = &readme[start..start + readme[start..].find("```").unwrap()];
+    let dir = scratch("readme-tutorial");
+    std::fs::write(dir.join("mygame.rhai"), script).unwrap();
+    let run = |args: &[&str]| {
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_grundy"))
+            .args(args)
+            .current_dir(&dir)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+        stdout(&o)
+    };
+    let rules = run(&["rules", "--rules", "mygame.rhai"]);
+    assert!(rules.contains("\"mygame 10 7\""), "{rules}");
+    let a = run(&["analyze", "--rules", "mygame.rhai", "mygame 10 7 + nim 3"]);
+    assert!(a.contains("Outcome"), "{a}");
+    let s = run(&[
+        "sequence",
+        "--rules",
+        "mygame.rhai",
+        "mygame",
+        "--to",
+        "5000",
+        "--plot",
+        "mygame.svg",
+    ]);
+    assert!(s.contains("mygame: g(0) to g(5000)"), "{s}");
+    assert!(
+        std::fs::read_to_string(dir.join("mygame.svg"))
+            .unwrap()
+            .starts_with("<svg")
+    );
+    // The values follow the definition: mex over n - 1, n - 3, n - 4, and 0 for a split.
+    let j: serde_json::Value = serde_json::from_str(&run(&[
+        "sequence",
+        "--rules",
+        "mygame.rhai",
+        "mygame",
+        "--to",
+        "300",
+        "--json",
+    ]))
+    .unwrap();
+    let mut g: Vec<u64> = Vec::new();
+    for n in 0..=300usize {
+        let mut seen: Vec<u64> = [1, 3, 4]
+            .iter()
+            .filter(|&&k| k <= n)
+            .map(|&k| g[n - k])
+            .collect();
+        if n >= 2 && n % 2 == 0 {
+            seen.push(0);
+        }
+        g.push((0..).find(|v| !seen.contains(v)).unwrap());
+    }
+    assert_eq!(j["values"], serde_json::json!(g));
+}
+
+/// Ctrl-C stops a script's long sequence like any other run: "interrupted", status 130.
+#[cfg(unix)]
+#[test]
+fn ctrl_c_stops_a_script_sequence_with_130() {
+    use std::process::{Command, Stdio};
+    use std::time::{Duration, Instant};
+    let kayles = example("kayles.rhai");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_grundy"))
+        .args([
+            "sequence",
+            "--rules",
+            &kayles,
+            "my-kayles",
+            "--to",
+            "100000",
+        ])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(700));
+    assert!(
+        child.try_wait().unwrap().is_none(),
+        "ended before the signal"
+    );
+    let sent = Instant::now();
+    let kill = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+    while child.try_wait().unwrap().is_none() && sent.elapsed() < Duration::from_secs(20) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let _ = child.kill();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130), "{}", stderr(&out));
+    assert_eq!(stderr(&out).trim(), "error: interrupted");
+    assert!(sent.elapsed() < Duration::from_secs(10));
 }

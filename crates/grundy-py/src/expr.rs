@@ -68,9 +68,10 @@ pub fn analyze_json(
     };
     let budget = options.context.budget.clone();
     let analysis = detached(py, &budget, || analyze_sum(&sum, &options))?.map_err(|e| {
-        match e.budget_error() {
-            Some(b) => errors::budget(b, &e.to_string()),
-            None => AnalysisError::new_err(e.to_string()),
+        match (&e, e.budget_error()) {
+            (grundy::sum::AnalysisError::Rule { .. }, _) => ScriptError::new_err(e.to_string()),
+            (_, Some(b)) => errors::budget(b, &e.to_string()),
+            (_, None) => AnalysisError::new_err(e.to_string()),
         }
     })?;
     serde_json::to_string(&analysis).map_err(|e| AnalysisError::new_err(e.to_string()))

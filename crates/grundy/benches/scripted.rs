@@ -1,6 +1,8 @@
 //! Rule scripts against the built-in engines: Kayles to heap N (default 2000), three ways.
 //!
-//! - the rule script examples/games/kayles.rhai, through the generic engine;
+//! - the rule script examples/games/kayles.rhai, through the generic engine, with the
+//!   default limits (sizes of strings, arrays and maps checked after every change) and with
+//!   the size checks off (operations and call depth only), to measure what the checks cost;
 //! - the built-in rule through the same generic engine (Rust moves: the engine's own cost);
 //! - the built-in fast path (the sequence engine for octal codes).
 //!
@@ -14,6 +16,24 @@ use grundy::heap::sequence::engine_for;
 use grundy::scripted::{ScriptLimits, ScriptRule};
 use grundy::solve::Solver;
 use std::time::Instant;
+
+/// Kayles as a script that builds its move list with `pad` and `map`.
+const KAYLES_BY_MAP: &str = r#"
+const NAME = "kayles-map";
+const HEAP = true;
+fn moves(n) {
+    let out = [];
+    for take in 1..=2 {
+        if take <= n {
+            let rest = n - take;
+            let lefts = [];
+            lefts.pad(rest / 2 + 1, 0);
+            out += lefts.map(|v, left| [left, rest - left]);
+        }
+    }
+    out
+}
+"#;
 
 fn main() {
     let n: u64 = std::env::args()
@@ -32,10 +52,34 @@ fn main() {
         .sum();
 
     let source = include_str!("../../../examples/games/kayles.rhai");
+    let script = |limits: ScriptLimits| {
+        let started = Instant::now();
+        let rule = ScriptRule::compile(source, "kayles.rhai", limits).unwrap();
+        let values = rule.nim_sequence(n, &Budget::default()).unwrap();
+        (values, started.elapsed())
+    };
+    let (scripted, script_time) = script(ScriptLimits::DEFAULT);
+    let unchecked = ScriptLimits {
+        max_string_size: 0,
+        max_array_size: 0,
+        max_map_size: 0,
+        ..ScriptLimits::DEFAULT
+    };
+    let (unchecked_values, unchecked_time) = script(unchecked);
+    assert_eq!(scripted, unchecked_values);
+    // The same moves built without a push per move: `pad` and `map` make the list in Rust,
+    // and the size check walks it a few times per call instead of once per move.
     let started = Instant::now();
-    let rule = ScriptRule::compile(source, "kayles.rhai", ScriptLimits::DEFAULT).unwrap();
-    let scripted = rule.nim_sequence(n, &Budget::default()).unwrap();
-    let script_time = started.elapsed();
+    let mapped = ScriptRule::compile(KAYLES_BY_MAP, "kayles-map.rhai", ScriptLimits::DEFAULT)
+        .and_then(|rule| {
+            rule.nim_sequence(n, &Budget::default())
+                .map_err(|e| grundy::scripted::ScriptError::new("kayles-map.rhai", e.to_string()))
+        });
+    let mapped_time = started.elapsed();
+    match &mapped {
+        Ok(values) => assert_eq!(values, &scripted),
+        Err(e) => println!("the map version failed: {e}"),
+    }
 
     let kayles = HeapRule::parse("kayles").unwrap();
     let started = Instant::now();
@@ -57,12 +101,14 @@ fn main() {
 
     println!("Kayles g(0)..g({n}): {moves} moves listed by the script");
     for (name, t) in [
-        ("rule script (Rhai) + generic engine", script_time),
+        ("rule script, default limits", script_time),
+        ("rule script, size checks off", unchecked_time),
+        ("rule script by map, default limits", mapped_time),
         ("built-in moves + generic engine", generic_time),
         ("built-in fast path (sequence engine)", fast_time),
     ] {
         println!(
-            "  {name:<40} {:>10.1} ms  {:>8.1} ns/move",
+            "  {name:<38} {:>10.1} ms  {:>8.1} ns/move",
             t.as_secs_f64() * 1e3,
             t.as_secs_f64() * 1e9 / moves as f64
         );

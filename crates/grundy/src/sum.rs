@@ -71,6 +71,16 @@ pub enum AnalysisError {
         /// Why, and what would work instead.
         reason: String,
     },
+    /// The rule itself failed: a rule script raised an error, ran past its own limits or
+    /// listed something that is not a position. The reason names the script, line and column.
+    /// It is the rule's error, never a limit of the budget or an interruption.
+    #[error("{component}: {reason}")]
+    Rule {
+        /// The component, as an expression.
+        component: String,
+        /// What the rule did wrong.
+        reason: String,
+    },
 }
 
 impl AnalysisError {
@@ -95,6 +105,14 @@ impl AnalysisError {
         AnalysisError::Solve {
             component: component.to_string(),
             source,
+        }
+    }
+
+    /// A failure of the rule's own definition (a rule script's error) for a component.
+    pub fn rule(component: &dyn Component, reason: impl Into<String>) -> Self {
+        AnalysisError::Rule {
+            component: component.to_string(),
+            reason: reason.into(),
         }
     }
 

@@ -272,3 +272,99 @@ fn scripts_cannot_touch_files() {
         }
     }
 }
+
+#[test]
+fn scripts_whose_data_grows_forever_stop_with_an_error() {
+    // Each of these would take all the machine's memory (or abort the process on a failed
+    // allocation) without the size limits; each stops with the limit's figure instead.
+    for (body, what) in [
+        ("let s = \"ab\"; loop { s += s; }", "string"),
+        ("let a = [1, 2]; loop { a.append(a); }", "array"),
+        ("let a = [[1]]; loop { a = [a, a]; }", "array"),
+        ("let m = #{a: 1}; loop { m = #{x: m, y: m}; }", "map"),
+        ("let a = []; a.pad(1000000000000, 0);", "array"),
+        ("let s = \"\"; s.pad(1000000000000, 'x');", "string"),
+    ] {
+        let source = format!("const NAME = \"x\";\nfn moves(p) {{\n  {body}\n  []\n}}");
+        let e = run_error(&source, "x 3");
+        assert!(e.contains("too large"), "{body}: {e}");
+        assert!(e.contains(what), "{body}: {e}");
+        // Rhai gives no place for a limit: the message names the function instead.
+        assert!(
+            e.contains("test.rhai: ") && e.contains("in `moves`"),
+            "{body}: {e}"
+        );
+    }
+    // The limits are the caller's to choose.
+    let small = ScriptLimits {
+        max_array_size: 10,
+        ..ScriptLimits::DEFAULT
+    };
+    let rule = ScriptRule::compile(
+        "const NAME = \"x\"; const HEAP = true; fn moves(n) { let o = []; for t in 0..n { o.push(t); } o }",
+        "t.rhai",
+        small,
+    )
+    .unwrap();
+    assert!(rule.nim_sequence(10, &Budget::default()).is_ok());
+    let e = rule.nim_sequence(12, &Budget::default()).unwrap_err();
+    assert!(e.to_string().contains("10 elements"), "{e}");
+}
+
+/// A script error travels back as the script's own error: the budget's cancellation flag (in
+/// the command-line tool, the Ctrl-C flag) is never touched, and the same budget and rule go
+/// on working afterwards.
+#[test]
+fn a_failing_script_never_cancels_the_budget() {
+    let mut c = Catalog::new();
+    c.load_script(
+        "const NAME = \"x\"; const HEAP = true;\nfn moves(n) {\n  if n == 7 { throw \"no moves from 7\"; }\n  let o = []; for t in 0..n { o.push(t); } o\n}",
+        "fails.rhai",
+    )
+    .unwrap();
+    let flag = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let budget = Budget::with_cancel_flag(Limits::DEFAULT, flag.clone());
+    let options = |misere| Options {
+        misere,
+        context: Context {
+            engine: grundy::sum::Engine::Fast,
+            budget: budget.clone(),
+        },
+    };
+    // Deep inside the generic engine (heap 12 reaches heap 7), in a sum, in misère play.
+    for (expr, misere) in [("x 12", false), ("nim 3 + x 9", false), ("x 8", true)] {
+        let e = analyze_sum(&c.parse(expr).unwrap(), &options(misere)).unwrap_err();
+        assert_eq!(e.budget_error(), None, "{expr}: {e}");
+        assert!(e.to_string().contains("fails.rhai:3:"), "{expr}: {e}");
+        assert!(e.to_string().contains("no moves from 7"), "{expr}: {e}");
+        assert!(!budget.is_cancelled(), "{expr}");
+        assert!(!flag.load(std::sync::atomic::Ordering::SeqCst), "{expr}");
+    }
+    let e = c
+        .script("x")
+        .unwrap()
+        .nim_sequence(20, &budget)
+        .unwrap_err();
+    assert!(e.to_string().contains("no moves from 7"), "{e}");
+    assert!(!budget.is_cancelled());
+    // Below the failing heap everything works, under the same budget: it is heap n for n < 7.
+    let a = analyze_sum(&c.parse("x 6 + nim 6").unwrap(), &options(false)).unwrap();
+    assert_eq!(a.value, Some(Nimber(0)));
+    assert_eq!(
+        c.script("x").unwrap().nim_sequence(6, &budget).unwrap(),
+        vec![0, 1, 2, 3, 4, 5, 6]
+    );
+    // A real cancellation is still reported as one.
+    c.load_script(
+        "const NAME = \"y\"; const HEAP = true; fn moves(n) { let o = []; for t in 0..n { o.push(t); } o }",
+        "y.rhai",
+    )
+    .unwrap();
+    budget.cancel();
+    let e = analyze_sum(&c.parse("y 5").unwrap(), &options(false)).unwrap_err();
+    assert_eq!(
+        e.budget_error(),
+        Some(grundy::control::BudgetError::Cancelled),
+        "{e}"
+    );
+}

@@ -203,15 +203,34 @@ fn by_tame(sum: &Sum, ctx: &Context) -> Route {
     let failed = |e: MisereError, game: &search::SumGame| -> Result<String, AnalysisError> {
         cancelled(ctx, sum)?;
         Ok(match game.take_error() {
+            // The rule's own error (a rule script's) is the answer, not a reason to go on.
+            Some(err @ AnalysisError::Rule { .. }) => return Err(err),
             Some(err) => format!("a component's moves could not be listed ({err})"),
             None => format!("the genera were not computed ({e})"),
         })
+    };
+    // A rule whose own moves failed (a rule script's error) looks to the solver like a
+    // position with no moves: the genus computed past it is wrong, and the rule's error is
+    // the answer. Other errors while listing moves are left where they were.
+    let listed = |game: &search::SumGame| -> Result<Result<(), String>, AnalysisError> {
+        match game.take_error() {
+            None => Ok(Ok(())),
+            Some(err @ AnalysisError::Rule { .. }) => Err(err),
+            Some(err) => {
+                game.keep_error(err);
+                Ok(Ok(()))
+            }
+        }
     };
     let mut genera = Vec::new();
     let mut wild = Vec::new();
     for c in &sum.components {
         let pos = game.position_of(std::slice::from_ref(c));
-        match solver.hereditarily_tame(&pos) {
+        let result = solver.hereditarily_tame(&pos);
+        if let Err(reason) = listed(&game)? {
+            return Ok(Err(reason));
+        }
+        match result {
             Ok((g, tame)) => {
                 if !tame {
                     wild.push(format!("{c} (genus {g})"));
@@ -249,7 +268,11 @@ fn by_tame(sum: &Sum, ctx: &Context) -> Route {
                     .collect();
                 for r in &m.result {
                     let pos = game.position_of(std::slice::from_ref(r));
-                    match solver.genus(&pos) {
+                    let result = solver.genus(&pos);
+                    if let Err(reason) = listed(&game)? {
+                        return Ok(Err(reason));
+                    }
+                    match result {
                         Ok(g) => after.push(g),
                         Err(e) => return Ok(Err(failed(e, &game)?)),
                     }

@@ -114,6 +114,11 @@ impl<'a> SumGame<'a> {
     pub(super) fn take_error(&self) -> Option<AnalysisError> {
         self.error.borrow_mut().take()
     }
+
+    /// Puts back an error taken by [`SumGame::take_error`].
+    pub(super) fn keep_error(&self, e: AnalysisError) {
+        self.error.borrow_mut().get_or_insert(e);
+    }
 }
 
 pub(super) fn misere_search(sum: &Sum, ctx: &Context) -> Result<Analysis, AnalysisError> {

@@ -3,31 +3,54 @@
 //! The engine is built with Rhai's `no_module` feature (no `import`, so no file is ever
 //! read) and has no file, network, process or clock functions: a script can only compute.
 //! `print` and `debug` go nowhere (the library never prints), `eval` is disabled, and every
-//! call runs under limits: operations per call, call depth and expression depth. A script that loops or recurses forever is stopped by them.
+//! call runs under limits ([`ScriptLimits`]): operations per call, call depth, expression
+//! depth, and the sizes of strings, arrays and maps. A script that loops or recurses forever,
+//! or whose data grows without end, is stopped by them with an error, never by the process
+//! running out of stack or memory. Rhai reports these limits without a place in the script,
+//! so their errors name the function that was called (`in `moves``) instead of a line.
 
 use rhai::{AST, CallFnOptions, Dynamic, Engine, EvalAltResult, ParseError, Scope};
 use std::fmt;
 
 /// The limits every call into a script runs under.
 ///
-/// The sizes of strings, arrays and maps are not limited separately: Rhai checks them by
-/// walking the whole value after every change, which makes a loop that pushes n moves cost
-/// n² (75 s instead of 1 s for Kayles to heap 2000). The operation limit bounds what a call
-/// builds, except data that doubles itself (`a += a`), which the script's author would have to
-/// write on purpose.
+/// Operations and call depth stop a script that loops or recurses forever; the sizes stop one
+/// whose data grows without end (`s += s`, `a.append(a)`, `[].pad(10 ** 12, 0)`) with an
+/// error before the process runs out of memory. Rhai checks a size after each change by
+/// walking the value changed, so a loop that pushes n moves into one array costs about n²/2
+/// element visits: Kayles to heap 2000 takes 7 times as long as with the sizes unchecked
+/// (`cargo bench -p grundy --bench scripted`; the figures are in the module docs of
+/// [`crate::scripted`]). A list built by `map` or `filter` is made in one change, and costs
+/// less. Correct and bounded comes first: the checks stay on by default.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ScriptLimits {
     /// The most Rhai operations in one call (one call lists the moves of one position).
     pub max_operations: u64,
     /// The deepest nesting of function calls (recursion).
     pub max_call_levels: usize,
+    /// The deepest nesting of expressions (at compile time, and in functions).
+    pub max_expr_depth: usize,
+    /// The longest string, in bytes (0: no limit).
+    pub max_string_size: usize,
+    /// The most elements of one array, counting the elements of the arrays inside it (0: no
+    /// limit).
+    pub max_array_size: usize,
+    /// The most entries of one object map, counting the maps inside it (0: no limit). With
+    /// all three sizes 0 no size is checked, and nothing stops data that grows forever.
+    pub max_map_size: usize,
 }
 
 impl ScriptLimits {
-    /// One million operations per call (some tens of milliseconds), 64 nested calls.
+    /// One million operations per call (some tens of milliseconds), 64 nested calls and
+    /// expressions, strings of 1 MiB, arrays of 2^18 = 262,144 elements (4 MiB of values)
+    /// and maps of 2^14 entries. A script that outgrows them stops within about a second.
     pub const DEFAULT: ScriptLimits = ScriptLimits {
         max_operations: 1_000_000,
         max_call_levels: 64,
+        max_expr_depth: 64,
+        max_string_size: 1 << 20,
+        max_array_size: 1 << 18,
+        max_map_size: 1 << 14,
     };
 }
 
@@ -109,7 +132,10 @@ impl Script {
         engine
             .set_max_operations(limits.max_operations)
             .set_max_call_levels(limits.max_call_levels)
-            .set_max_expr_depths(64, 64)
+            .set_max_expr_depths(limits.max_expr_depth, limits.max_expr_depth)
+            .set_max_string_size(limits.max_string_size)
+            .set_max_array_size(limits.max_array_size)
+            .set_max_map_size(limits.max_map_size)
             .set_max_variables(10_000)
             .set_max_functions(10_000);
         engine.on_print(|_| {});
@@ -178,6 +204,21 @@ impl Script {
                 "function calls nest deeper than {} levels{place}: does it recurse forever?",
                 self.limits.max_call_levels
             ),
+            EvalAltResult::ErrorDataTooLarge(what, _) => {
+                let limit = match what.as_str() {
+                    w if w.contains("string") => {
+                        format!("{} bytes for a string", self.limits.max_string_size)
+                    }
+                    w if w.contains("map") => {
+                        format!("{} entries for a map", self.limits.max_map_size)
+                    }
+                    _ => format!("{} elements for an array", self.limits.max_array_size),
+                };
+                format!(
+                    "{what} too large: past the script's limit of {limit}{place}: does its \
+                     data grow forever?"
+                )
+            }
             other => {
                 let text = other.to_string();
                 let text = if pos.is_none() {
