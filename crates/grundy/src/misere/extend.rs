@@ -85,9 +85,7 @@ pub fn candidate(
         }
     };
     // Moore's refinement: start from P / not P, split by the blocks of the successors.
-    let mut block: Vec<u32> = (0..states)
-        .map(|s| u32::from(rows[s / n][s % n]))
-        .collect();
+    let mut block: Vec<u32> = (0..states).map(|s| u32::from(rows[s / n][s % n])).collect();
     let mut count = 0;
     loop {
         budget.charge((states * (letters.len() + 1)) as u64 + 1)?;
@@ -133,7 +131,13 @@ pub fn candidate(
             .or_insert(s);
     }
     let mut order: Vec<usize> = best.values().copied().collect();
-    order.sort_unstable_by_key(|&s| (s != id(0, 0), old.representative((s % n) as u32).len() + s / n, s));
+    order.sort_unstable_by_key(|&s| {
+        (
+            s != id(0, 0),
+            old.representative((s % n) as u32).len() + s / n,
+            s,
+        )
+    });
     let mut number: FxHashMap<u32, u32> = FxHashMap::default();
     for (e, &s) in order.iter().enumerate() {
         number.insert(block[s], e as u32);
@@ -238,8 +242,7 @@ impl Search<'_> {
             };
             if let Some(v) = decided {
                 let done = stack.pop().expect("non-empty");
-                self.memo
-                    .insert((self.old.image(&done.game), done.k), v);
+                self.memo.insert((self.old.image(&done.game), done.k), v);
                 if stack.is_empty() {
                     return Ok(v);
                 }

@@ -299,7 +299,8 @@ pub fn heap_quotient(
     let generators = Generators::heaps(rule, max_heap, budget)?;
     let mut orders = vec![1usize];
     let quotient = compute(&generators, budget, max_elements, |_, q| {
-        orders.push(q.order())
+        orders.push(q.order());
+        Ok(())
     })?;
     // `orders` has an entry per generator; spread it over heap sizes.
     let mut by_heap = vec![1usize; max_heap as usize + 1];
@@ -327,12 +328,12 @@ pub fn heap_quotient(
 }
 
 /// The quotient of the closure of `gens`, built generator by generator; `each` sees every
-/// intermediate quotient (after generator `i`).
+/// intermediate quotient (after generator `i`), and may stop the computation with an error.
 pub fn compute(
     gens: &Generators,
     budget: &Budget,
     max_elements: usize,
-    mut each: impl FnMut(u32, &Quotient),
+    mut each: impl FnMut(u32, &Quotient) -> Result<(), MisereError>,
 ) -> Result<Quotient, MisereError> {
     let mut oracle = Oracle::default();
     let mut q = Quotient::trivial();
@@ -353,7 +354,7 @@ pub fn compute(
                 q.order()
             )));
         }
-        each(i, &q);
+        each(i, &q)?;
     }
     Ok(q)
 }
@@ -404,13 +405,9 @@ impl Step<'_> {
     fn run(mut self) -> Result<Quotient, MisereError> {
         // The candidate built from the old quotient's structure: right unless the new heap
         // splits an old element.
-        if let Some(q) = super::extend::candidate(
-            self.gens,
-            self.old,
-            self.i,
-            self.budget,
-            self.max_elements,
-        )? {
+        if let Some(q) =
+            super::extend::candidate(self.gens, self.old, self.i, self.budget, self.max_elements)?
+        {
             if self.verify(&Self::bare_candidate(&q), &q)?.is_none() {
                 return Ok(q);
             }
