@@ -120,9 +120,9 @@ pub fn candidate(
         r
     };
     let mut best: FxHashMap<u32, usize> = FxHashMap::default();
-    for s in 0..states {
+    for (s, &b) in block.iter().enumerate() {
         let len = |t: usize| old.representative((t % n) as u32).len() + t / n;
-        best.entry(block[s])
+        best.entry(b)
             .and_modify(|t| {
                 if len(s) < len(*t) {
                     *t = s;
