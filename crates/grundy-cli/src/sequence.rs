@@ -334,7 +334,8 @@ fn write_plot(path: &Path, values: &[u16], rule: &HeapRule) -> Result<(), Failur
         .map_err(|e| Failure::compute(format!("{}: {e}", path.display())))
 }
 
-/// `--misere`: the genus sequence, computed from the definition until the budget ends.
+/// `--misere`: the genus sequence, read through the misère quotient (or, where that stops
+/// early, from the definition) until the budget ends.
 fn misere_sequence(rule: &HeapRule, to: u64, as_json: bool) -> Result<(), Failure> {
     use grundy::misere::sequence::genus_sequence;
     // Ctrl-C, SIGTERM and SIGHUP stop the run: the heaps finished are printed first.
@@ -351,6 +352,7 @@ fn misere_sequence(rule: &HeapRule, to: u64, as_json: bool) -> Result<(), Failur
             "computed": seq.entries.len(),
             "genera": seq.entries,
             "first_wild": seq.first_wild,
+            "quotient_order": seq.quotient_order,
             "stopped": seq.stopped.as_ref().map(|e| e.to_string()),
         });
         let text =
@@ -358,6 +360,12 @@ fn misere_sequence(rule: &HeapRule, to: u64, as_json: bool) -> Result<(), Failur
         crate::emit(&(text + "\n"))?;
     } else {
         let mut text = format!("Genus of {} heaps (misère play)\n", rule.name());
+        match seq.quotient_order {
+            Some(o) => text.push_str(&format!(
+                "Read through the misère quotient of the heaps and Nim heaps ({o} elements, verified heap by heap)\n"
+            )),
+            None => text.push_str("Computed from the definition\n"),
+        }
         for e in &seq.entries {
             text.push_str(&format!(
                 "{:>5}  {:<14} {}\n",

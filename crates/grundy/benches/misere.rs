@@ -4,14 +4,14 @@
 //! - the time to compute and verify the quotient of the heaps 1..N of a few octal games;
 //! - the time of one misère outcome of five heaps of 0.75 near 10^9, through the quotient
 //!   and the period of its heap map (averaged over many calls);
-//! - the genus sequence of Kayles as far as a fixed work budget reaches (heap 500 is beyond
-//!   the definition-based engine; the figure says how far it gets).
+//! - the genus sequence of Kayles as far as a fixed work budget reaches, through the
+//!   quotient and from the definition (the figure says how far each gets).
 
 use grundy::control::{Budget, Limits};
 use grundy::heap::rules::HeapRule;
 use grundy::misere::outcome::{sum_verdict, winning_moves};
 use grundy::misere::quotient::heap_quotient;
-use grundy::misere::sequence::genus_sequence;
+use grundy::misere::sequence::{genus_sequence_by_definition, genus_sequence_by_quotient};
 use std::time::Instant;
 
 fn main() {
@@ -19,9 +19,12 @@ fn main() {
     for (rule, n) in [
         ("0.75", 24u64),
         ("0.75", 64),
-        ("0.137", 16),
+        ("0.137", 20),
+        ("0.137", 40),
         ("0.07", 16),
-        ("kayles", 12),
+        ("kayles", 20),
+        ("kayles", 80),
+        ("kayles", 500),
         ("0.16", 12),
         ("0.56", 16),
         ("0.376", 10),
@@ -29,7 +32,7 @@ fn main() {
         let r = HeapRule::parse(rule).unwrap();
         let start = Instant::now();
         let budget = Budget::new(Limits {
-            max_work: 2_000_000_000,
+            max_work: 300_000_000,
             ..Limits::DEFAULT
         });
         match heap_quotient(&r, n, &budget, 5000) {
@@ -88,15 +91,21 @@ fn main() {
     );
 
     println!("== genus sequence of Kayles");
-    for work in [10_000_000u64, 100_000_000] {
+    type Run = fn(&HeapRule, u64, &Budget) -> grundy::misere::sequence::GenusSequence;
+    let runs: [(&str, Run); 2] = [
+        ("quotient", genus_sequence_by_quotient),
+        ("definition", genus_sequence_by_definition),
+    ];
+    for (how, run) in runs {
+        let work = 100_000_000u64;
         let budget = Budget::new(Limits {
             max_work: work,
             ..Limits::DEFAULT
         });
         let start = Instant::now();
-        let seq = genus_sequence(&HeapRule::parse("kayles").unwrap(), 500, &budget);
+        let seq = run(&HeapRule::parse("kayles").unwrap(), 500, &budget);
         println!(
-            "work limit {work:>11}: heaps 0..{} in {:.3} s (first wild heap {:?}){}",
+            "{how:<10} work limit {work:>11}: heaps 0..{} in {:.3} s (first wild heap {:?}){}",
             seq.entries.len() as i64 - 1,
             start.elapsed().as_secs_f64(),
             seq.first_wild,

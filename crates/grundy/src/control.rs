@@ -170,6 +170,8 @@ struct BudgetInner {
     limits: Limits,
     work: AtomicU64,
     cancelled: Arc<AtomicBool>,
+    /// The budget this one is a part of: its work counts there too.
+    parent: Option<Budget>,
 }
 
 impl Budget {
@@ -180,6 +182,7 @@ impl Budget {
                 limits,
                 work: AtomicU64::new(0),
                 cancelled: Arc::new(AtomicBool::new(false)),
+                parent: None,
             }),
         }
     }
@@ -192,6 +195,32 @@ impl Budget {
                 limits,
                 work: AtomicU64::new(0),
                 cancelled: flag,
+                parent: None,
+            }),
+        }
+    }
+
+    /// A part of this budget with its own, usually tighter, limits: one route of a larger
+    /// computation. It shares the cancellation flag, and every unit of work it charges counts
+    /// here too, so the whole request stays under this budget's limits.
+    ///
+    /// ```
+    /// use grundy::control::{Budget, BudgetError, Limits};
+    /// let whole = Budget::new(Limits { max_work: 100, ..Limits::DEFAULT });
+    /// let part = whole.child(Limits { max_work: 10, ..Limits::DEFAULT });
+    /// assert!(part.charge(8).is_ok());
+    /// assert_eq!(whole.work_done(), 8);
+    /// assert_eq!(part.charge(8), Err(BudgetError::Work { limit: 10 }));
+    /// whole.cancel();
+    /// assert_eq!(part.check(), Err(BudgetError::Cancelled));
+    /// ```
+    pub fn child(&self, limits: Limits) -> Budget {
+        Budget {
+            inner: Arc::new(BudgetInner {
+                limits,
+                work: AtomicU64::new(0),
+                cancelled: Arc::clone(&self.inner.cancelled),
+                parent: Some(self.clone()),
             }),
         }
     }
@@ -255,6 +284,9 @@ impl Budget {
         if before.saturating_add(units) > limit {
             return Err(BudgetError::Work { limit });
         }
+        if let Some(parent) = &self.inner.parent {
+            parent.charge(units)?;
+        }
         self.check()
     }
 
@@ -264,6 +296,9 @@ impl Budget {
         let limit = self.inner.limits.max_work;
         if self.work_done().saturating_add(units) > limit {
             return Err(BudgetError::Work { limit });
+        }
+        if let Some(parent) = &self.inner.parent {
+            parent.afford(units)?;
         }
         self.check()
     }

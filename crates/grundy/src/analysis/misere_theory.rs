@@ -46,11 +46,13 @@ pub(super) fn misere_by_theory(sum: &Sum, ctx: &Context) -> Result<Analysis, Ana
     Ok(a)
 }
 
-/// A budget for one route: the route's own limits, within the analysis's limits.
+/// A budget for one route: the route's own limits, within the analysis's limits, as a part
+/// of the request's one budget (its work counts there, and cancelling it stops the route).
 fn route_budget(ctx: &Context) -> Budget {
     let l = ctx.limits();
-    // The context's cancellation flag: Ctrl-C or a closed connection stops a route too.
-    ctx.budget.share(Limits {
+    // A child shares the context's cancellation flag (Ctrl-C or a closed connection stops a
+    // route too) and charges its work to the request's budget.
+    ctx.budget.child(Limits {
         max_positions: l.max_positions.min(ROUTE_LIMITS.max_positions),
         max_work: l.max_work.min(ROUTE_LIMITS.max_work),
         max_bytes: l.max_bytes.min(ROUTE_LIMITS.max_bytes),

@@ -24,11 +24,19 @@ pub struct Generators {
 impl Generators {
     /// The heaps `1..=max_heap` of a heap rule (heaps without moves left out, as zero).
     pub fn heaps(rule: &HeapRule, max_heap: u64, budget: &Budget) -> Result<Self, MisereError> {
-        let mut g = Generators {
-            names: Vec::new(),
-            options: Vec::new(),
-            heap_index: vec![None],
-        };
+        Self::nim_then_heaps(0, rule, max_heap, budget)
+    }
+
+    /// The Nim heaps `*1..=*nim` (generators `0..nim`), then the heaps `1..=max_heap` of a
+    /// heap rule: the closure in which the genus of a heap is read (`G + k·*2 + *m`).
+    pub fn nim_then_heaps(
+        nim: u32,
+        rule: &HeapRule,
+        max_heap: u64,
+        budget: &Budget,
+    ) -> Result<Self, MisereError> {
+        let mut g = Generators::nim(nim);
+        g.heap_index = vec![None];
         for s in 1..=max_heap {
             // Each option is built twice (the heaps left, then their generators) and sorted:
             // two option words at the misère searches' rate.
@@ -105,6 +113,13 @@ impl Generators {
         usize::try_from(size)
             .ok()
             .and_then(|s| self.heap_index.get(s).copied().flatten())
+    }
+
+    /// The generator of the Nim heap `*m` (`None` for `*0`, or beyond those included), when
+    /// the generators start with Nim heaps ([`Self::nim`], [`Self::nim_then_heaps`]).
+    pub fn of_nim(&self, m: u32) -> Option<u32> {
+        let name = format!("*{m}");
+        (m >= 1 && self.names.get(m as usize - 1) == Some(&name)).then(|| m - 1)
     }
 
     /// The largest heap size these generators cover.

@@ -80,6 +80,21 @@ impl Genus {
         }
     }
 
+    /// The genus from the exponents `g0 g1 …` computed so far, once the period-2 tail has
+    /// shown for two more terms than the part before it (`None` while it has not).
+    pub fn settled(value: u64, seq: &[u64]) -> Option<Genus> {
+        // The smallest j with seq[i] == seq[i + 2] for every i >= j.
+        let n = seq.len();
+        let mut j = n.saturating_sub(2);
+        while j > 0 && seq[j - 1] == seq[j + 1] {
+            j -= 1;
+        }
+        (n >= j + 4).then(|| Genus {
+            value,
+            exponents: seq[..j + 2].to_vec(),
+        })
+    }
+
     /// The exponents' `k`-th term (the tail repeating with period 2).
     pub fn exponent(&self, k: usize) -> u64 {
         let e = &self.exponents;
@@ -103,6 +118,13 @@ impl fmt::Display for Genus {
             write!(f, "{}^{{{}}}", self.value, s.join(","))
         }
     }
+}
+
+/// The refusal when the exponents do not settle within [`MAX_EXPONENTS`] terms.
+pub(super) fn unsettled() -> MisereError {
+    MisereError::Unsupported(format!(
+        "the genus exponents did not settle into their period-2 tail within {MAX_EXPONENTS} terms"
+    ))
 }
 
 /// The misère outcome of a sum of tame components, by Conway's rule, with the reason.
@@ -245,24 +267,12 @@ impl<'a, G: ImpartialGame> GenusSolver<'a, G> {
         let mut seq = Vec::new();
         for k in 0..MAX_EXPONENTS as u32 {
             seq.push(self.misere_grundy(position, k, 0)?);
-            // The smallest j with seq[i] == seq[i + 2] for every i >= j.
-            let n = seq.len();
-            let mut j = n.saturating_sub(2);
-            while j > 0 && seq[j - 1] == seq[j + 1] {
-                j -= 1;
-            }
-            if n >= j + 4 {
-                let g = Genus {
-                    value: value.0,
-                    exponents: seq[..j + 2].to_vec(),
-                };
+            if let Some(g) = Genus::settled(value.0, &seq) {
                 self.genera.insert(position.clone(), g.clone());
                 return Ok(g);
             }
         }
-        Err(MisereError::Unsupported(format!(
-            "the genus exponents did not settle into their period-2 tail within {MAX_EXPONENTS} terms"
-        )))
+        Err(unsettled())
     }
 
     /// Whether `position` and every position it can reach have tame genera; the genus of

@@ -82,6 +82,21 @@ impl Quotient {
         }
     }
 
+    /// A quotient from its parts (for the candidate builders of this module's siblings).
+    pub(super) fn from_parts(
+        table: Vec<Vec<u32>>,
+        p: Vec<bool>,
+        reps: Vec<Vec<u32>>,
+        images: Vec<u32>,
+    ) -> Self {
+        Quotient {
+            table,
+            p,
+            reps,
+            images,
+        }
+    }
+
     /// The number of elements.
     pub fn order(&self) -> usize {
         self.table.len()
@@ -284,7 +299,8 @@ pub fn heap_quotient(
     let generators = Generators::heaps(rule, max_heap, budget)?;
     let mut orders = vec![1usize];
     let quotient = compute(&generators, budget, max_elements, |_, q| {
-        orders.push(q.order())
+        orders.push(q.order());
+        Ok(())
     })?;
     // `orders` has an entry per generator; spread it over heap sizes.
     let mut by_heap = vec![1usize; max_heap as usize + 1];
@@ -312,12 +328,12 @@ pub fn heap_quotient(
 }
 
 /// The quotient of the closure of `gens`, built generator by generator; `each` sees every
-/// intermediate quotient (after generator `i`).
+/// intermediate quotient (after generator `i`), and may stop the computation with an error.
 pub fn compute(
     gens: &Generators,
     budget: &Budget,
     max_elements: usize,
-    mut each: impl FnMut(u32, &Quotient),
+    mut each: impl FnMut(u32, &Quotient) -> Result<(), MisereError>,
 ) -> Result<Quotient, MisereError> {
     let mut oracle = Oracle::default();
     let mut q = Quotient::trivial();
@@ -338,7 +354,7 @@ pub fn compute(
                 q.order()
             )));
         }
-        each(i, &q);
+        each(i, &q)?;
     }
     Ok(q)
 }
@@ -387,6 +403,15 @@ impl Step<'_> {
     }
 
     fn run(mut self) -> Result<Quotient, MisereError> {
+        // The candidate built from the old quotient's structure: right unless the new heap
+        // splits an old element.
+        if let Some(q) =
+            super::extend::candidate(self.gens, self.old, self.i, self.budget, self.max_elements)?
+        {
+            if self.verify(&Self::bare_candidate(&q), &q)?.is_none() {
+                return Ok(q);
+            }
+        }
         // First the cheap hypothesis: the new heap acts like an element already there. The
         // verification decides it without any search; the elements stay told apart.
         for x in 0..self.old.order() as u32 {
@@ -396,19 +421,7 @@ impl Step<'_> {
                 images,
                 ..self.old.clone()
             };
-            let mut classes: Vec<(u32, u32)> = Vec::new();
-            for (j, &c) in q.images.iter().enumerate() {
-                if !classes.iter().any(|&(d, _)| d == c) {
-                    classes.push((c, j as u32));
-                }
-            }
-            let c = Candidate {
-                reps: q.reps.clone(),
-                gen_class: q.images.clone(),
-                classes,
-                act: Vec::new(),
-            };
-            if self.verify(&c, &q)?.is_none() {
+            if self.verify(&Self::bare_candidate(&q), &q)?.is_none() {
                 return Ok(q);
             }
         }
@@ -453,6 +466,22 @@ impl Step<'_> {
                     }
                 }
             }
+        }
+    }
+
+    /// The candidate view of a finished table (for [`Self::verify`]).
+    fn bare_candidate(q: &Quotient) -> Candidate {
+        let mut classes: Vec<(u32, u32)> = Vec::new();
+        for (j, &c) in q.images.iter().enumerate() {
+            if !classes.iter().any(|&(d, _)| d == c) {
+                classes.push((c, j as u32));
+            }
+        }
+        Candidate {
+            reps: q.reps.clone(),
+            gen_class: q.images.clone(),
+            classes,
+            act: Vec::new(),
         }
     }
 

@@ -1,19 +1,39 @@
 //! The genus sequence of a heap game: the genus of every heap size, and where the game stops
 //! being tame.
 //!
-//! Each genus comes from the definition ([`super::genus`]), with the misère Grundy values of
-//! every sum of smaller heaps met on the way memoised across heap sizes. A heap is *tame* when
-//! its genus is that of a Nim position and every heap its options leave is tame (Conway: sums
-//! of tame games are tame, so then every position it reaches is tame). The work grows with the
-//! number of positions a heap reaches, roughly the partitions of its size for splitting games;
-//! the run stops under the budget and keeps what it has.
+//! ## Through the misère quotient ([`genus_sequence`])
+//! The misère Grundy value `γ(G)` is the unique `m` for which `G + *m` is a misère
+//! P-position. (By induction: if `γ(G) = m`, no option `G' + *m` is P since no option of `G`
+//! has value `m`, and no `G + *j`, `j < m`, is P; if `γ(G) < m`, moving `*m` to `*γ(G)` wins;
+//! if `γ(G) > m`, some option `G'` has `γ(G') = m`, or `G` has no move and `G + *0` is N.)
+//! So the exponent `gk` of heap `n`, `γ(n + k·*2)`, is read off the misère quotient of the
+//! closure of the Nim heaps `*1..*M` and the heaps `1..n`: the one `m ≤ M` with
+//! `Φ(n)·Φ(*2)^k·Φ(*m)` in the P-portion. The quotient is built heap by heap
+//! ([`super::quotient::compute`], each step verified, so every genus here is *proven*), and
+//! each heap's genus is read as soon as its heap has joined. `M` starts at 7 and doubles (to
+//! at most 63) whenever no `m ≤ M` fits. Time and memory follow the quotient, not the
+//! number of positions: for Kayles the quotient stays small and heap 500 is reached in
+//! seconds.
+//!
+//! ## From the definition ([`genus_sequence_by_definition`])
+//! Each genus from the definition ([`super::genus`]), with the misère Grundy values of every
+//! sum of smaller heaps met on the way memoised across heap sizes: the independent reference,
+//! whose work grows with the number of positions a heap reaches (the partitions of its size
+//! for splitting games).
+//!
+//! A heap is *tame* when its genus is that of a Nim position and every heap its options
+//! leave is tame (Conway: sums of tame games are tame, so then every position it reaches is
+//! tame). Both runs stop under the budget and keep what they have.
 
 use super::MisereError;
-use super::genus::{Genus, GenusSolver};
-use crate::control::Budget;
+use super::generators::Generators;
+use super::genus::{Genus, GenusSolver, MAX_EXPONENTS, unsettled};
+use super::quotient::{Quotient, compute};
+use crate::control::{Budget, Limits};
 use crate::heap::component::HeapGame;
 use crate::heap::options::for_each_option;
 use crate::heap::rules::HeapRule;
+use crate::heap::sequence::{HeapValueError, heap_value_within};
 
 /// One heap of the sequence.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
@@ -35,10 +55,167 @@ pub struct GenusSequence {
     pub first_wild: Option<u64>,
     /// Why the run stopped before the last heap asked for, if it did.
     pub stopped: Option<MisereError>,
+    /// The order of the misère quotient used (heaps and Nim heaps), when read through one.
+    pub quotient_order: Option<usize>,
 }
 
-/// The genus of heaps `0..=to` of `rule`.
+/// The most elements of the quotient behind a genus sequence.
+pub const GENUS_ELEMENTS: usize = 4096;
+/// The largest Nim heap joined to the closure to read misère Grundy values.
+pub const MAX_NIM: u32 = 63;
+
+/// The genus of heaps `0..=to` of `rule`: through the misère quotient (proven heap by heap)
+/// with half the budget's work; if that stops early (a quotient whose elements split as heaps
+/// join falls back to a slow search), from the definition with the rest, keeping the longer.
 pub fn genus_sequence(rule: &HeapRule, to: u64, budget: &Budget) -> GenusSequence {
+    let limits = budget.limits();
+    let half = budget.child(Limits {
+        max_work: limits.max_work / 2,
+        ..limits
+    });
+    let through = genus_sequence_by_quotient(rule, to, &half);
+    if through.stopped.is_none() || budget.is_cancelled() {
+        return through;
+    }
+    let by_definition = genus_sequence_by_definition(rule, to, budget);
+    if by_definition.entries.len() > through.entries.len() {
+        by_definition
+    } else {
+        through
+    }
+}
+
+/// The genus of heaps `0..=to` of `rule`, through the misère quotient only.
+pub fn genus_sequence_by_quotient(rule: &HeapRule, to: u64, budget: &Budget) -> GenusSequence {
+    let mut nim = 7;
+    loop {
+        match attempt(rule, to, nim, budget) {
+            Ok(seq) => return seq,
+            Err(seq) if nim >= MAX_NIM => return seq,
+            Err(_) => nim = 2 * nim + 1,
+        }
+    }
+}
+
+/// One run with Nim heaps up to `*nim`; `Err` with the partial sequence when a misère Grundy
+/// value passed `nim`.
+fn attempt(
+    rule: &HeapRule,
+    to: u64,
+    nim: u32,
+    budget: &Budget,
+) -> Result<GenusSequence, GenusSequence> {
+    let mut seq = GenusSequence {
+        entries: Vec::new(),
+        first_wild: None,
+        stopped: None,
+        quotient_order: None,
+    };
+    let gens = match Generators::nim_then_heaps(nim, rule, to, budget) {
+        Ok(g) => g,
+        Err(e) => {
+            seq.stopped = Some(e);
+            return Ok(seq);
+        }
+    };
+    let mut too_big = false;
+    let mut order = 0;
+    let result = compute(&gens, budget, GENUS_ELEMENTS, |g, q| {
+        order = q.order();
+        if g + 1 < nim {
+            return Ok(());
+        }
+        // Every heap whose generator has joined (or that has no move) can be read now.
+        loop {
+            let n = seq.entries.len() as u64;
+            if n > to || gens.of_heap(n).is_some_and(|h| h > g) {
+                return Ok(());
+            }
+            let entry = read_entry(rule, &gens, q, n, nim, &seq.entries, budget)?;
+            match entry {
+                Some(e) => {
+                    if !e.tame && seq.first_wild.is_none() {
+                        seq.first_wild = Some(n);
+                    }
+                    seq.entries.push(e);
+                }
+                None => {
+                    too_big = true;
+                    return Err(MisereError::Unsupported(format!(
+                        "a misère Grundy value of heap {n} is larger than {nim}"
+                    )));
+                }
+            }
+        }
+    });
+    seq.quotient_order = Some(order);
+    if let Err(e) = result {
+        if too_big {
+            seq.stopped = Some(e);
+            return Err(seq);
+        }
+        seq.stopped = Some(e);
+    }
+    Ok(seq)
+}
+
+/// The genus of heap `n` read from the quotient `q`; `None` when a misère Grundy value is
+/// larger than `nim`.
+fn read_entry(
+    rule: &HeapRule,
+    gens: &Generators,
+    q: &Quotient,
+    n: u64,
+    nim: u32,
+    entries: &[GenusEntry],
+    budget: &Budget,
+) -> Result<Option<GenusEntry>, MisereError> {
+    let image = |g: Option<u32>| g.map_or(0, |g| q.image_of_generator(g));
+    let x = image(gens.of_heap(n));
+    let two = image(gens.of_nim(2));
+    let nims: Vec<u32> = (0..=nim).map(|m| image(gens.of_nim(m))).collect();
+    let value = heap_value_within(rule, n, budget).map_err(|e| match e {
+        HeapValueError::Budget(b) => MisereError::Budget(b),
+        e => MisereError::Unsupported(format!("the normal value of heap {n}: {e}")),
+    })?;
+    let mut exps = Vec::new();
+    let mut y = x;
+    let genus = loop {
+        if exps.len() == MAX_EXPONENTS {
+            return Err(unsettled());
+        }
+        budget.charge(nims.len() as u64)?;
+        let mut fits = (0..=nim as u64).filter(|&m| q.is_p(q.mul(y, nims[m as usize])));
+        let Some(m) = fits.next() else {
+            return Ok(None);
+        };
+        if let Some(other) = fits.next() {
+            return Err(MisereError::Invariant(format!(
+                "heap {n} plus {} copies of *2 would have two misère Grundy values, {m} and {other}",
+                exps.len()
+            )));
+        }
+        exps.push(m);
+        if let Some(g) = Genus::settled(value, &exps) {
+            break g;
+        }
+        y = q.mul(y, two);
+    };
+    let mut tame = genus.tame().is_some();
+    if tame && n > 0 {
+        for_each_option(rule, n, |o| {
+            tame &= o.parts.iter().all(|&p| entries[p as usize].tame);
+        });
+    }
+    Ok(Some(GenusEntry {
+        heap: n,
+        genus,
+        tame,
+    }))
+}
+
+/// The genus of heaps `0..=to` of `rule`, each from the definition (the slow reference).
+pub fn genus_sequence_by_definition(rule: &HeapRule, to: u64, budget: &Budget) -> GenusSequence {
     let game = HeapGame::new(rule);
     let mut solver = GenusSolver::new(&game, budget);
     let mut entries: Vec<GenusEntry> = Vec::new();
@@ -73,5 +250,6 @@ pub fn genus_sequence(rule: &HeapRule, to: u64, budget: &Budget) -> GenusSequenc
         entries,
         first_wild,
         stopped,
+        quotient_order: None,
     }
 }
