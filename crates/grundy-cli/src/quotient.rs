@@ -106,7 +106,7 @@ fn render(q: &HeapQuotient, max_heap: u64) -> String {
     let p = q.quotient.p_portion();
     let mut out = format!(
         "Misère quotient of {}, heaps 1 to {max_heap} (verified on every sum of these heaps)\n",
-        q.rule
+        grundy::expr::shorten(&q.rule.to_string())
     );
     out.push_str(&format!("Order      {}\n", q.quotient.order()));
     out.push_str(&format!(

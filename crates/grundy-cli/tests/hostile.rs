@@ -84,20 +84,30 @@ fn quotient_refuses_bad_rules_and_bounds_with_their_place() {
 fn a_huge_quotient_stops_at_the_work_limit() {
     // Grundy's game and a 5000-digit code: before the fix the misère searches were charged
     // a unit per option, some 1–2 µs each, and ran for minutes under the default limit.
+    let o = grundy(&["quotient", "grundys-game", "--max-work", "2000000"]);
+    assert_refused(&o, 1, &["2000000", "work limit", "--max-work"]);
+    // The quotient's candidates built from its structure now answer the 5000-digit code
+    // within the limit; whichever way it ends, nothing quotes the 5000 digits back.
     let long_code = format!("0.{}", "7".repeat(5000));
-    for rule in ["grundys-game", long_code.as_str()] {
-        let o = grundy(&["quotient", rule, "--max-work", "2000000"]);
-        assert_refused(&o, 1, &["2000000", "work limit", "--max-work"]);
-        // The message does not quote the 5000 digits back.
-        assert!(stderr(&o).len() < 1000, "{}", stderr(&o).len());
-    }
+    let o = grundy(&["quotient", &long_code, "--max-work", "2000000"]);
+    assert!(matches!(o.status.code(), Some(0 | 1)), "{}", stderr(&o));
+    assert!(stderr(&o).len() < 1000, "{}", stderr(&o).len());
+    assert!(!stderr(&o).contains("panicked"));
 }
 
 #[test]
 fn quotient_stops_on_ctrl_c() {
     // Before the fix SIGINT killed it silently (no handler, no message).
     let o = interrupted_after(
-        &["quotient", "0.137", "--max-heap", "4096"],
+        // A work limit far above what 1.5 s can spend: the refusal would come first otherwise.
+        &[
+            "quotient",
+            "0.137",
+            "--max-heap",
+            "4096",
+            "--max-work",
+            "100000000000",
+        ],
         Duration::from_millis(1500),
     );
     assert_refused(&o, 130, &["interrupted"]);
