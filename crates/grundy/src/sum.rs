@@ -125,6 +125,17 @@ impl AnalysisError {
     }
 }
 
+/// Misère play of one component alone, decided by a theorem ([`Component::misere_alone`]).
+#[derive(Debug)]
+pub struct MisereAlone {
+    /// Who wins under the misère convention.
+    pub outcome: Outcome,
+    /// The moves to misère P-positions (none when the outcome is P).
+    pub winning_moves: Vec<Move>,
+    /// The theorem that decided it, in words.
+    pub reason: String,
+}
+
 /// One move in one component.
 #[derive(Debug)]
 pub struct Move {
@@ -199,6 +210,13 @@ pub trait Component: fmt::Debug + Send + Sync {
     /// The size of the Nim heap this component is, if it is one (misère Nim has a closed
     /// form; other games do not inherit it).
     fn as_nim_heap(&self) -> Option<u64> {
+        None
+    }
+
+    /// Misère play of this component alone by a theorem of its family (misère Wythoff), so
+    /// that no search is needed at any size. None by default: the misère routes of the
+    /// analysis (quotient, tame rule, search) decide.
+    fn misere_alone(&self, _ctx: &Context) -> Option<Result<MisereAlone, AnalysisError>> {
         None
     }
 

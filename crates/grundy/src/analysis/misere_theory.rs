@@ -31,6 +31,21 @@ pub(super) fn misere_by_theory(sum: &Sum, ctx: &Context) -> Result<Analysis, Ana
     if ctx.engine == Engine::Generic || sum.components.is_empty() {
         return search::misere_search(sum, ctx);
     }
+    if let [c] = sum.components.as_slice()
+        && let Some(alone) = c.misere_alone(ctx)
+    {
+        let alone = alone?;
+        return Ok(Analysis {
+            expression: sum.to_string(),
+            misere: true,
+            value: None,
+            outcome: alone.outcome,
+            components: reports(sum, None),
+            winning_moves: winning(sum, 0, alone.winning_moves).collect(),
+            explanation: vec![alone.reason],
+            notes: Vec::new(),
+        });
+    }
     let mut why_not = Vec::new();
     match by_quotient(sum, ctx)? {
         Ok(a) => return Ok(a),

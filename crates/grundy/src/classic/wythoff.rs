@@ -13,7 +13,9 @@ use crate::control::{Budget, BudgetError};
 use crate::expr::{ExprError, TermSpec, no_params, parse_u64, some_args};
 use crate::game::{ImpartialGame, SplitOptions};
 use crate::solve::Solver;
-use crate::sum::{AnalysisError, Component, Context, Engine, Move, moves_to_value_by_search};
+use crate::sum::{
+    AnalysisError, Component, Context, Engine, MisereAlone, Move, moves_to_value_by_search,
+};
 use crate::value::Outcome;
 
 /// The largest coordinate accepted, so that `5k²` fits in 128 bits.
@@ -271,35 +273,144 @@ impl Component for Wythoff {
     /// The P-positions one move away, from the golden-ratio pairs: along the row, along the
     /// column, and along the diagonal (the pair with the same difference).
     fn winning_moves_alone(&self, _ctx: &Context) -> Result<Vec<Move>, AnalysisError> {
+        Ok(normal_targets(self.x, self.y)
+            .into_iter()
+            .map(|(x, y)| self.to(x, y))
+            .collect())
+    }
+    /// Misère Wythoff by its theorem: the misère P-positions are the normal ones with
+    /// (0,0), (1,2), (2,1) replaced by (0,1), (1,0), (2,2). The winning moves are the
+    /// normal ones minus the three dropped positions, plus any of the three new ones in reach.
+    fn misere_alone(&self, _ctx: &Context) -> Option<Result<MisereAlone, AnalysisError>> {
         let (x, y) = (self.x, self.y);
+        let is_p = misere_wythoff_is_p(x, y);
         let mut targets = Vec::new();
-        let py = partner(y);
-        if py < x {
-            targets.push((py, y));
+        if !is_p {
+            targets = normal_targets(x, y);
+            targets.retain(|t| !MISERE_DROPPED.contains(t));
+            targets.extend(MISERE_ADDED.iter().copied().filter(|&t| reaches((x, y), t)));
+            targets.sort_unstable();
+            targets.dedup();
         }
-        let px = partner(x);
-        if px < y {
-            targets.push((x, px));
-        }
-        let k = x.abs_diff(y);
-        let a = lower_wythoff(k);
-        let (dx, dy) = if x <= y { (a, a + k) } else { (a + k, a) };
-        if dx < x && x - dx == y - dy {
-            targets.push((dx, dy));
-        }
-        targets.sort_unstable();
-        targets.dedup();
-        Ok(targets.into_iter().map(|(x, y)| self.to(x, y)).collect())
+        Some(Ok(MisereAlone {
+            outcome: if is_p { Outcome::P } else { Outcome::N },
+            winning_moves: targets.into_iter().map(|(x, y)| self.to(x, y)).collect(),
+            reason: format!(
+                "Misère Wythoff by its theorem (Wythoff 1907, checked here against the definition): the misère P-positions are the normal ones (the golden-ratio pairs) with (0,0), (1,2), (2,1) replaced by (0,1), (1,0), (2,2); ({x},{y}) is {}.",
+                if is_p {
+                    "one of them, so the player to move loses"
+                } else {
+                    "not, so the player to move wins by moving to one"
+                }
+            ),
+        }))
     }
     fn clone_box(&self) -> Box<dyn Component> {
         Box::new(*self)
     }
 }
 
+/// Normal P-positions that are misère N-positions (misère Wythoff).
+const MISERE_DROPPED: [(u64, u64); 3] = [(0, 0), (1, 2), (2, 1)];
+/// Misère P-positions that are normal N-positions (misère Wythoff).
+const MISERE_ADDED: [(u64, u64); 3] = [(0, 1), (1, 0), (2, 2)];
+
+/// Whether `(x, y)` is a misère P-position of Wythoff's game.
+pub fn misere_wythoff_is_p(x: u64, y: u64) -> bool {
+    if MISERE_ADDED.contains(&(x, y)) {
+        true
+    } else if MISERE_DROPPED.contains(&(x, y)) {
+        false
+    } else {
+        wythoff_is_p(x, y)
+    }
+}
+
+/// Whether a queen at `from` can move to `to` in one move.
+fn reaches((x, y): (u64, u64), (a, b): (u64, u64)) -> bool {
+    (a == x && b < y) || (b == y && a < x) || (a < x && b < y && x - a == y - b)
+}
+
+/// The normal P-positions one move away from `(x, y)`.
+fn normal_targets(x: u64, y: u64) -> Vec<(u64, u64)> {
+    let mut targets = Vec::new();
+    let py = partner(y);
+    if py < x {
+        targets.push((py, y));
+    }
+    let px = partner(x);
+    if px < y {
+        targets.push((x, px));
+    }
+    let k = x.abs_diff(y);
+    let a = lower_wythoff(k);
+    let (dx, dy) = if x <= y { (a, a + k) } else { (a + k, a) };
+    if dx < x && x - dx == y - dy {
+        targets.push((dx, dy));
+    }
+    targets.sort_unstable();
+    targets.dedup();
+    targets
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    /// Misère outcomes from the definition: the player who cannot move wins.
+    fn misere_wins_by_definition(n: usize) -> Vec<Vec<bool>> {
+        let mut wins = vec![vec![false; n]; n];
+        for x in 0..n {
+            for y in 0..n {
+                wins[x][y] = (x == 0 && y == 0)
+                    || Wythoff {
+                        x: x as u64,
+                        y: y as u64,
+                    }
+                    .options()
+                    .any(|(a, b)| !wins[a as usize][b as usize]);
+            }
+        }
+        wins
+    }
+
+    #[test]
+    fn misere_theorem_matches_the_definition() {
+        let n = 40;
+        let wins = misere_wins_by_definition(n);
+        let ctx = Context::new(Engine::Fast, crate::control::Limits::DEFAULT);
+        for x in 0..n {
+            for y in 0..n {
+                let q = Wythoff {
+                    x: x as u64,
+                    y: y as u64,
+                };
+                assert_eq!(misere_wythoff_is_p(q.x, q.y), !wins[x][y], "({x},{y})");
+                let alone = q.misere_alone(&ctx).unwrap().unwrap();
+                let mut got: Vec<(u64, u64)> = alone
+                    .winning_moves
+                    .iter()
+                    .map(|m| {
+                        let v: Vec<u64> = m.result[0]
+                            .args()
+                            .iter()
+                            .map(|t| t.parse().unwrap())
+                            .collect();
+                        (v[0], v[1])
+                    })
+                    .collect();
+                got.sort_unstable();
+                let mut want: Vec<(u64, u64)> = q
+                    .options()
+                    .filter(|&(a, b)| !wins[a as usize][b as usize])
+                    .collect();
+                want.sort_unstable();
+                want.dedup();
+                assert_eq!(got, want, "({x},{y})");
+            }
+        }
+    }
 
     #[test]
     fn first_p_positions() {
@@ -350,7 +461,7 @@ mod tests {
         #[test]
         fn winning_moves_alone_are_the_moves_to_zero(x in 0u64..40, y in 0u64..40) {
             let w = Wythoff { x, y };
-            let ctx = Context::default();
+            let ctx = Context::new(Engine::Fast, crate::control::Limits::DEFAULT);
             let mut closed: Vec<String> = w.winning_moves_alone(&ctx).unwrap().into_iter().map(|m| m.description).collect();
             let mut searched: Vec<String> = w.moves_to_value(Nimber::ZERO, &ctx).unwrap().into_iter().map(|m| m.description).collect();
             closed.sort();
