@@ -227,6 +227,20 @@ pub trait Component: fmt::Debug + Send + Sync {
     }
 }
 
+/// Charges `ctx`'s budget for listing `count` moves of `component` ([`MOVE_COST`] units each),
+/// refused before any is listed when the budget cannot afford them all.
+pub fn charge_moves(
+    component: &dyn Component,
+    ctx: &Context,
+    count: u64,
+) -> Result<(), AnalysisError> {
+    let units = count.saturating_mul(MOVE_COST);
+    ctx.budget
+        .afford(units)
+        .and_then(|()| ctx.budget.charge(units))
+        .map_err(|e| AnalysisError::budget(component, e))
+}
+
 /// The moves of `component` whose result has value `target`, by evaluating every move with the
 /// engine `ctx` asks for.
 pub fn moves_to_value_by_search<C: Component + ?Sized>(

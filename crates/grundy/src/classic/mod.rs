@@ -16,20 +16,6 @@ use crate::expr::Rule;
 /// How many moves a component may list before listing them is refused.
 pub(crate) const MAX_LISTED_MOVES: u64 = 1_000_000;
 
-/// Charges the budget for listing `count` moves of `c` (refused before any is listed if the
-/// budget cannot afford them).
-pub(crate) fn charge_moves(
-    c: &dyn crate::sum::Component,
-    ctx: &crate::sum::Context,
-    count: u64,
-) -> Result<(), crate::sum::AnalysisError> {
-    let units = count.saturating_mul(crate::sum::MOVE_COST);
-    ctx.budget
-        .afford(units)
-        .and_then(|()| ctx.budget.charge(units))
-        .map_err(|e| crate::sum::AnalysisError::budget(c, e))
-}
-
 /// The rules of this module.
 pub const RULES: &[Rule] = &[
     Rule {
