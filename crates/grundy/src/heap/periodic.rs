@@ -244,14 +244,8 @@ impl SequenceEngine for PeriodicEngine {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::heap::plain::PlainSequence;
+    use crate::heap::plain::reference_values as plain;
     use crate::heap::sequence::engine_for;
-
-    fn plain(rule: &HeapRule, n: u64) -> Vec<u16> {
-        let mut s = PlainSequence::new(rule);
-        assert!(s.extend_to_len(n, &mut Control::none()).unwrap());
-        s.into_values()
-    }
 
     #[test]
     fn copies_match_the_plain_engine() {

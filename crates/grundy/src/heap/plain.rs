@@ -187,14 +187,21 @@ impl PlainSequence {
     }
 }
 
+/// The values of heaps `0..len` of `rule` by the plain engine: the reference the other
+/// engines' tests compare against.
+#[cfg(test)]
+pub(crate) fn reference_values(rule: &HeapRule, len: u64) -> Vec<u16> {
+    let mut s = PlainSequence::new(rule);
+    assert!(s.extend_to_len(len, &mut Control::none()).unwrap());
+    s.into_values()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn first(rule: &str, n: u64) -> Vec<u16> {
-        let mut s = PlainSequence::new(&HeapRule::parse(rule).unwrap());
-        assert!(s.extend_to_len(n, &mut Control::none()).unwrap());
-        s.into_values()
+        reference_values(&HeapRule::parse(rule).unwrap(), n)
     }
 
     #[test]

@@ -246,13 +246,7 @@ impl SequenceEngine for SmallSequence {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::heap::plain::PlainSequence;
-
-    fn plain(rule: &HeapRule, n: u64) -> Vec<u16> {
-        let mut s = PlainSequence::new(rule);
-        assert!(s.extend_to_len(n, &mut Control::none()).unwrap());
-        s.into_values()
-    }
+    use crate::heap::plain::reference_values as plain;
 
     fn small(rule: &HeapRule, n: u64) -> Vec<u16> {
         let mut s = SmallSequence::new(rule, Vec::new()).unwrap();
