@@ -44,6 +44,7 @@ pub mod heap;
 pub mod misere;
 pub mod nimber;
 pub mod play;
+mod plot;
 pub mod scripted;
 pub mod search;
 pub mod solve;

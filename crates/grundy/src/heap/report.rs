@@ -1,5 +1,6 @@
 //! Looking at nim-sequences: value histograms and scatter plots.
 
+use crate::plot::{Frame, dot};
 use std::fmt::Write;
 
 /// How often each value occurs: `counts[v]` heaps have value `v`.
@@ -26,29 +27,24 @@ pub fn svg_scatter(values: &[u16], title: &str) -> String {
     let group = values.len().div_ceil(PLOT_COLUMNS).max(1);
     let columns = values.len().div_ceil(group).max(1);
     let max = values.iter().copied().max().unwrap_or(0).max(1);
-    let (left, top, width, height) = (60.0, 40.0, 960.0, 540.0);
+    let frame = Frame {
+        left: 60.0,
+        top: 40.0,
+        width: 960.0,
+        height: 540.0,
+    };
+    let Frame {
+        left,
+        top,
+        width,
+        height,
+    } = frame;
     let x = |col: usize| left + width * col as f64 / columns.max(2).saturating_sub(1).max(1) as f64;
     let y = |v: u16| top + height - height * f64::from(v) / f64::from(max);
     let r = if values.len() <= 200 { 2.5 } else { 1.0 };
     let mut svg = String::new();
-    let _ = writeln!(
-        svg,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{}" height="{}" font-family="sans-serif" font-size="12">"#,
-        left + width + 20.0,
-        top + height + 50.0
-    );
-    let _ = writeln!(svg, r#"<rect width="100%" height="100%" fill="white"/>"#);
-    let _ = writeln!(
-        svg,
-        r#"<text x="{left}" y="24" font-size="16">{}</text>"#,
-        escape(title)
-    );
-    let _ = writeln!(
-        svg,
-        r#"<path d="M{left} {top} V{} H{}" stroke="black" fill="none"/>"#,
-        top + height,
-        left + width
-    );
+    frame.open(&mut svg, (20.0, 50.0), 24.0, title);
+    frame.axes(&mut svg);
     let _ = writeln!(
         svg,
         r#"<text x="{left}" y="{}">0</text>"#,
@@ -79,23 +75,12 @@ pub fn svg_scatter(values: &[u16], title: &str) -> String {
         for &v in chunk {
             if seen[usize::from(v)] != col {
                 seen[usize::from(v)] = col;
-                let _ = writeln!(
-                    svg,
-                    r#"<circle cx="{:.1}" cy="{:.1}" r="{r}"/>"#,
-                    x(col),
-                    y(v)
-                );
+                dot(&mut svg, x(col), y(v), r);
             }
         }
     }
     svg.push_str("</g>\n</svg>\n");
     svg
-}
-
-fn escape(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
 }
 
 #[cfg(test)]
