@@ -16,6 +16,24 @@ pub fn histogram(values: &[u16]) -> Vec<u64> {
     counts
 }
 
+/// The values as text, ten to a line, each line headed by the heap of its first value and
+/// the values right-aligned to the widest, the way `grundy sequence` prints them.
+///
+/// ```
+/// let rows = grundy::heap::report::value_rows(&[0, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3, 2]);
+/// assert_eq!(rows, " 0:  0 1 1 2 0 3 1 1 0 3\n10:  3 2\n");
+/// ```
+pub fn value_rows(values: &[u16]) -> String {
+    let width = values.iter().max().map_or(1, |m| m.to_string().len());
+    let index_width = values.len().to_string().len();
+    let mut out = String::new();
+    for (row, chunk) in values.chunks(10).enumerate() {
+        let line: Vec<String> = chunk.iter().map(|v| format!("{v:>width$}")).collect();
+        let _ = writeln!(out, "{:>index_width$}:  {}", row * 10, line.join(" "));
+    }
+    out
+}
+
 /// The widest plot in points; longer sequences are drawn with one column per group of heaps.
 const PLOT_COLUMNS: usize = 1600;
 
