@@ -152,18 +152,7 @@ fn checkpoint_and_resume_give_the_uninterrupted_result() {
         "--json",
     ]));
     assert_eq!(first["computed"], 301);
-    let resumed = json(&grundy(&[
-        "sequence",
-        "0.16",
-        "--to",
-        "700",
-        "--checkpoint",
-        c,
-        "--resume",
-        "--json",
-    ]));
-    let direct = json(&grundy(&["sequence", "0.16", "--to", "700", "--json"]));
-    assert_eq!(resumed["values"], direct["values"]);
+    assert_resumes_as_direct("0.16", "700", c);
     // A checkpoint of another rule is refused.
     let o = grundy(&[
         "sequence",
@@ -223,24 +212,7 @@ fn ctrl_c_saves_a_checkpoint_that_resumes() {
     // compare with a direct run.
     let saved = std::fs::metadata(&ckpt).unwrap().len();
     assert!(saved > 100);
-    let resumed = json(&grundy(&[
-        "sequence",
-        "grundys-game",
-        "--to",
-        "3000",
-        "--checkpoint",
-        c,
-        "--resume",
-        "--json",
-    ]));
-    let direct = json(&grundy(&[
-        "sequence",
-        "grundys-game",
-        "--to",
-        "3000",
-        "--json",
-    ]));
-    assert_eq!(resumed["values"], direct["values"]);
+    assert_resumes_as_direct("grundys-game", "3000", c);
     std::fs::remove_dir_all(dir).unwrap();
 }
 
@@ -433,23 +405,22 @@ fn sigterm_saves_a_checkpoint_like_ctrl_c() {
     let out = child.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(130), "{}", stderr(&out));
     assert!(stderr(&out).contains("saved to"), "{}", stderr(&out));
+    assert_resumes_as_direct("grundys-game", "2000", c);
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+/// Resuming from the checkpoint `ckpt` to g(`to`) gives the values of a direct run.
+fn assert_resumes_as_direct(rule: &str, to: &str, ckpt: &str) {
     let resumed = json(&grundy(&[
         "sequence",
-        "grundys-game",
+        rule,
         "--to",
-        "2000",
+        to,
         "--checkpoint",
-        c,
+        ckpt,
         "--resume",
         "--json",
     ]));
-    let direct = json(&grundy(&[
-        "sequence",
-        "grundys-game",
-        "--to",
-        "2000",
-        "--json",
-    ]));
-    assert_eq!(resumed["values"], direct["values"]);
-    std::fs::remove_dir_all(dir).unwrap();
+    let direct = json(&grundy(&["sequence", rule, "--to", to, "--json"]));
+    assert_eq!(resumed["values"], direct["values"], "{rule} to {to}");
 }
