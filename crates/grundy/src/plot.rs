@@ -8,13 +8,28 @@ use std::fmt::Write;
 /// The plotting area of a chart, in SVG points: its left and top edges, width and height.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Frame {
-    pub left: f64,
-    pub top: f64,
-    pub width: f64,
-    pub height: f64,
+    left: f64,
+    top: f64,
+    width: f64,
+    height: f64,
 }
 
 impl Frame {
+    /// The area whose top left corner is `(left, top)`.
+    pub fn new(left: f64, top: f64, width: f64, height: f64) -> Self {
+        Frame {
+            left,
+            top,
+            width,
+            height,
+        }
+    }
+
+    /// `(left, top, width, height)`.
+    pub fn parts(&self) -> (f64, f64, f64, f64) {
+        (self.left, self.top, self.width, self.height)
+    }
+
     /// Opens the picture: an `<svg>` element `margin.0` wider and `margin.1` taller than the
     /// area's right and bottom edges, a white background, and `title` at height `title_y`.
     pub fn open(&self, svg: &mut String, margin: (f64, f64), title_y: f64, title: &str) {
@@ -64,12 +79,7 @@ mod tests {
 
     #[test]
     fn a_frame_opens_with_its_title_escaped_and_draws_its_axes() {
-        let frame = Frame {
-            left: 60.0,
-            top: 40.0,
-            width: 900.0,
-            height: 360.0,
-        };
+        let frame = Frame::new(60.0, 40.0, 900.0, 360.0);
         let mut svg = String::new();
         frame.open(&mut svg, (30.0, 60.0), 22.0, "a <b> & c");
         frame.axes(&mut svg);

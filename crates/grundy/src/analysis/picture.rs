@@ -370,18 +370,8 @@ fn tick_step(max: f64, target: f64) -> f64 {
 /// P-positions) as red rings, and, with a period, the preperiod as a dashed line and the first
 /// full period shaded.
 pub fn sequence_svg(values: &[u16], period: Option<&Period>, title: &str) -> String {
-    let frame = Frame {
-        left: 60.0,
-        top: 40.0,
-        width: 900.0,
-        height: 360.0,
-    };
-    let Frame {
-        left,
-        top,
-        width,
-        height,
-    } = frame;
+    let frame = Frame::new(60.0, 40.0, 900.0, 360.0);
+    let (left, top, width, height) = frame.parts();
     let count = values.len().max(2);
     let max_v = f64::from(values.iter().copied().max().unwrap_or(0).max(1));
     let x = |n: f64| left + width * n / (count - 1) as f64;

@@ -165,9 +165,7 @@ impl SequenceEngine for AdaptiveEngine {
     }
 
     fn extend_to(&mut self, n: u64, control: &mut Control) -> Result<bool, SequenceError> {
-        let len = n
-            .checked_add(1)
-            .ok_or(SequenceError::TooLong { requested: n })?;
+        let len = SequenceError::count_through(n)?;
         let target = usize::try_from(len).map_err(|_| SequenceError::TooLong { requested: n })?;
         loop {
             self.check()?;

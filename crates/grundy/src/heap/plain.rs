@@ -48,9 +48,7 @@ impl PlainSequence {
     /// Returns `Ok(false)` when cancelled through `control`; the values computed so far stay
     /// a valid prefix.
     pub fn extend_to(&mut self, n: u64, control: &mut Control) -> Result<bool, SequenceError> {
-        let len = n
-            .checked_add(1)
-            .ok_or(SequenceError::TooLong { requested: n })?;
+        let len = SequenceError::count_through(n)?;
         self.extend_to_len(len, control)
     }
 

@@ -45,18 +45,8 @@ pub fn svg_scatter(values: &[u16], title: &str) -> String {
     let group = values.len().div_ceil(PLOT_COLUMNS).max(1);
     let columns = values.len().div_ceil(group).max(1);
     let max = values.iter().copied().max().unwrap_or(0).max(1);
-    let frame = Frame {
-        left: 60.0,
-        top: 40.0,
-        width: 960.0,
-        height: 540.0,
-    };
-    let Frame {
-        left,
-        top,
-        width,
-        height,
-    } = frame;
+    let frame = Frame::new(60.0, 40.0, 960.0, 540.0);
+    let (left, top, width, height) = frame.parts();
     let x = |col: usize| left + width * col as f64 / columns.max(2).saturating_sub(1).max(1) as f64;
     let y = |v: u16| top + height - height * f64::from(v) / f64::from(max);
     let r = if values.len() <= 200 { 2.5 } else { 1.0 };

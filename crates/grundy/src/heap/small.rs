@@ -221,9 +221,7 @@ impl SequenceEngine for SmallSequence {
         "small"
     }
     fn extend_to(&mut self, n: u64, control: &mut Control) -> Result<bool, SequenceError> {
-        let len = n
-            .checked_add(1)
-            .ok_or(SequenceError::TooLong { requested: n })?;
+        let len = SequenceError::count_through(n)?;
         SmallSequence::extend_to_len(self, len, control)
     }
     fn extend_to_len(&mut self, len: u64, control: &mut Control) -> Result<bool, SequenceError> {
