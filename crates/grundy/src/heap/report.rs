@@ -1,4 +1,9 @@
-//! Looking at nim-sequences: value histograms and scatter plots.
+//! Looking at nim-sequences: value histograms, the values as rows of text, and scatter plots.
+//!
+//! Each is one pass over the values, `O(N)`. The scatter plot draws at most
+//! `PLOT_COLUMNS` (1600) columns, each one dot per distinct value among its heaps, so its size
+//! is bounded by the columns times the distinct values, however long the sequence; it is
+//! drawn the way the literature draws nim-sequences (Flammenkamp's pages of octal games).
 
 use crate::plot::{Frame, dot};
 use std::fmt::Write;
