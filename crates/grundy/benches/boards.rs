@@ -2,6 +2,9 @@
 //! grid, Chomp 10x12. Prints the value, the time, the nodes searched and the peak table.
 //!
 //! `cargo bench -p grundy --bench boards` (all), or name some: `-- cram:5x8 chomp:10x12`.
+//! On a loaded machine run each case under `/usr/bin/time -f "%U s user, %M KB peak"` (the
+//! binary in target/release/deps) for its CPU time and peak memory; the wall time printed
+//! here counts the waiting too.
 
 use grundy::boards::{Board, ChompBoard, ChompGame, GridGame, GridRule};
 use grundy::control::Budget;

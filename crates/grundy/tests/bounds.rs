@@ -59,19 +59,6 @@ fn rule_names() -> Vec<&'static str> {
     catalog::rules().map(|r| r.name).collect()
 }
 
-/// The board rules (Cram, Node Kayles, Arc Kayles, Chomp). A random edge case of theirs ran
-/// for minutes under the small budget (the misère route of the board search does much work
-/// per unit charged): they stay in [`every_rule_at_the_top_of_u64`] and out of the random
-/// tests until that is found and fixed.
-const SLOW_UNDER_EDGES: [&str; 4] = ["cram", "node-kayles", "arc-kayles", "chomp"];
-
-fn random_rule_names() -> Vec<&'static str> {
-    rule_names()
-        .into_iter()
-        .filter(|n| !SLOW_UNDER_EDGES.contains(n))
-        .collect()
-}
-
 fn run(text: &str, misere: bool, engine: Engine, limits: Limits) -> Result<Analysis, AnalyzeError> {
     analyze(
         text,
@@ -134,7 +121,7 @@ proptest! {
         misere in any::<bool>(),
         generic in any::<bool>(),
     ) {
-        let names = random_rule_names();
+        let names = rule_names();
         let text = term(names[rule % names.len()], a, b, c).expect("covered");
         let engine = if generic { Engine::Generic } else { Engine::Fast };
         if std::env::var("BOUNDS_TIMES").is_ok() {
@@ -154,7 +141,7 @@ proptest! {
         c in 0u64..9,
         misere in any::<bool>(),
     ) {
-        let names = random_rule_names();
+        let names = rule_names();
         let text = term(names[rule % names.len()], a, b, c).expect("covered");
         let limits = Limits { max_work: 1_000_000, ..SMALL };
         let fast = run(&text, misere, Engine::Fast, limits);

@@ -3,7 +3,7 @@
 
 use super::grid::{GridGame, GridRule, MAX_CELLS, Region};
 use super::plain::PlainBoard;
-use super::{heap_value, search_error};
+use super::{charge_listing, heap_value, search_error};
 use crate::Nimber;
 use crate::expr::{ExprError, Spanned, parse_u64};
 use crate::search::Searcher;
@@ -244,6 +244,7 @@ impl BoardGame {
                 }
             }
         }
+        charge_listing(self, out.len(), free.len(), ctx)?;
         Ok(out)
     }
 

@@ -10,8 +10,8 @@
 //! than 1 × 1 is a first-player win by strategy stealing (its value still needs the
 //! search).
 
-use super::plain::PlainChomp;
-use super::search_error;
+use super::plain::{PlainChomp, bites};
+use super::{charge_listing, search_error};
 use crate::Nimber;
 use crate::expr::{ExprError, Spanned, parse_u64};
 use crate::search::{Options, SearchGame, Searcher};
@@ -236,7 +236,7 @@ pub struct Chomp {
 }
 
 impl Chomp {
-    fn move_list(&self) -> Result<Vec<(String, Chomp)>, AnalysisError> {
+    fn move_list(&self, ctx: &Context) -> Result<Vec<(String, Chomp)>, AnalysisError> {
         let rows = self.board.rows().ok_or_else(|| {
             AnalysisError::unsupported(
                 self,
@@ -245,28 +245,21 @@ impl Chomp {
                 ),
             )
         })?;
-        let mut out = Vec::new();
-        for r in 0..rows.len() {
-            for c in 0..rows[r] {
-                if r == 0 && c == 0 {
-                    continue;
-                }
-                let next: Vec<u64> = rows
-                    .iter()
-                    .enumerate()
-                    .map(|(i, &len)| if i >= r { len.min(c) } else { len })
-                    .filter(|&len| len > 0)
-                    .collect();
-                let d = format!("bite ({},{})", r + 1, c + 1);
-                out.push((
-                    d,
+        let squares = rows.iter().sum::<u64>();
+        ctx.budget
+            .afford(squares)
+            .map_err(|e| AnalysisError::budget(self, e))?;
+        charge_listing(self, squares as usize, rows.len(), ctx)?;
+        Ok(bites(&rows)
+            .map(|(r, c, next)| {
+                (
+                    format!("bite ({},{})", r + 1, c + 1),
                     Chomp {
                         board: ChompBoard::Rows(next).normalized(),
                     },
-                ));
-            }
-        }
-        Ok(out)
+                )
+            })
+            .collect())
     }
 
     fn closed_form(&self) -> Option<u64> {
@@ -320,9 +313,9 @@ impl Component for Chomp {
             .map_err(|e| AnalysisError::solve(self, e))
     }
 
-    fn moves(&self, _ctx: &Context) -> Result<Vec<Move>, AnalysisError> {
+    fn moves(&self, ctx: &Context) -> Result<Vec<Move>, AnalysisError> {
         Ok(self
-            .move_list()?
+            .move_list(ctx)?
             .into_iter()
             .map(|(description, c)| Move {
                 description,
@@ -344,7 +337,7 @@ impl Component for Chomp {
         let mut s =
             Searcher::new(&ChompGame, &ctx.budget).map_err(|e| AnalysisError::budget(self, e))?;
         let mut found = Vec::new();
-        for (description, c) in self.move_list()? {
+        for (description, c) in self.move_list(ctx)? {
             let key = c.board.key().ok_or_else(|| self.too_big())?;
             if s.sum_is(&[key], target)
                 .map_err(|e| search_error(self, e))?

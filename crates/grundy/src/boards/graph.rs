@@ -12,7 +12,7 @@
 //! (0.07) under Arc Kayles, and a cycle's every move leaves one path.
 
 use super::plain::PlainGraph;
-use super::{heap_value, search_error};
+use super::{charge_listing, heap_value, search_error};
 use crate::Nimber;
 use crate::expr::{ExprError, Spanned, parse_u64};
 use crate::search::{Options, SearchGame, Searcher};
@@ -211,6 +211,7 @@ impl GraphGameComponent {
                 }
             }
         }
+        charge_listing(self, out.len(), n + self.edges.len(), ctx)?;
         Ok(out)
     }
 

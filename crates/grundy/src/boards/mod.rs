@@ -164,3 +164,20 @@ pub(crate) fn search_error(component: &dyn Component, e: SearchError) -> Analysi
         SearchError::TooDeep { .. } => AnalysisError::unsupported(component, e.to_string()),
     }
 }
+
+/// Charges the listing of `moves` moves of a component of `size` cells, squares, vertices
+/// or edges: each move copies the position and its result is printed and looked up, work
+/// proportional to the size. One unit per move and one more per 32 of size keeps a long
+/// misère or generic search over big boards in step with its real cost, so that it is
+/// refused promptly under a small budget.
+pub(crate) fn charge_listing(
+    component: &dyn Component,
+    moves: usize,
+    size: usize,
+    ctx: &Context,
+) -> Result<(), AnalysisError> {
+    let units = (moves as u64).saturating_mul(1 + size as u64 / 32);
+    ctx.budget
+        .charge(units)
+        .map_err(|e| AnalysisError::budget(component, e))
+}

@@ -103,25 +103,28 @@ impl ImpartialGame for PlainChomp {
     type Position = Vec<u64>;
 
     fn options(&self, rows: &Vec<u64>) -> Vec<Vec<u64>> {
-        let mut out = Vec::new();
-        for r in 0..rows.len() {
-            for c in 0..rows[r] {
-                if r == 0 && c == 0 {
-                    continue;
-                }
-                let next: Vec<u64> = rows
-                    .iter()
-                    .enumerate()
-                    .map(|(i, &len)| if i >= r { len.min(c) } else { len })
-                    .filter(|&len| len > 0)
-                    .collect();
-                out.push(next);
-            }
-        }
-        out
+        bites(rows).map(|(_, _, next)| next).collect()
     }
 
     fn option_bound(&self, rows: &Vec<u64>) -> Option<u64> {
         rows.iter().try_fold(0u64, |a, &b| a.checked_add(b))
     }
+}
+
+/// Every bite of a Chomp position (row lengths, top first), as the bitten square's row and
+/// column (from 0) and the row lengths left: a bite at (`r`, `c`) cuts every row from `r`
+/// down to `c` squares. The poisoned top-left square is never bitten.
+pub(crate) fn bites(rows: &[u64]) -> impl Iterator<Item = (usize, u64, Vec<u64>)> + '_ {
+    (0..rows.len())
+        .flat_map(move |r| (0..rows[r]).map(move |c| (r, c)))
+        .filter(|&(r, c)| r > 0 || c > 0)
+        .map(move |(r, c)| {
+            let next = rows
+                .iter()
+                .enumerate()
+                .map(|(i, &len)| if i >= r { len.min(c) } else { len })
+                .filter(|&len| len > 0)
+                .collect();
+            (r, c, next)
+        })
 }

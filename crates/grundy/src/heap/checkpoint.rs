@@ -14,7 +14,7 @@
 //! [`SequenceRun`](super::run::SequenceRun).
 
 use std::fs;
-use std::io::{self, Write};
+use std::io::{self, BufRead, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -41,31 +41,44 @@ pub enum CheckpointError {
     },
 }
 
-fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    })
+/// FNV-1a over a stream of bytes, fed piece by piece.
+#[derive(Debug, Clone, Copy)]
+struct Fnv1a(u64);
+
+impl Fnv1a {
+    fn new() -> Self {
+        Fnv1a(0xcbf2_9ce4_8422_2325)
+    }
+
+    fn feed(&mut self, bytes: &[u8]) {
+        self.0 = bytes.iter().fold(self.0, |h, &b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+        });
+    }
 }
 
-/// Writes a checkpoint of `values` of `rule` to `path`, atomically (temporary file, flush,
-/// rename).
-pub fn save(path: &Path, rule: &str, values: &[u16]) -> Result<(), CheckpointError> {
-    let io_err = |source| CheckpointError::Io {
-        path: path.to_path_buf(),
-        source,
-    };
-    let mut bytes = Vec::with_capacity(MAGIC.len() + rule.len() + 17 + 2 * values.len());
-    bytes.extend_from_slice(MAGIC);
-    bytes.extend_from_slice(rule.as_bytes());
-    bytes.push(b'\n');
-    bytes.extend_from_slice(&(values.len() as u64).to_le_bytes());
-    for v in values {
-        bytes.extend_from_slice(&v.to_le_bytes());
+/// A writer that checksums what passes through it.
+struct Summing<W> {
+    inner: W,
+    sum: Fnv1a,
+}
+
+impl<W: Write> Summing<W> {
+    fn put(&mut self, bytes: &[u8]) -> io::Result<()> {
+        self.sum.feed(bytes);
+        self.inner.write_all(bytes)
     }
-    let sum = fnv1a(&bytes);
-    bytes.extend_from_slice(&sum.to_le_bytes());
+}
+
+/// How many values are encoded per write (a bounded buffer, whatever the run's length).
+const VALUES_PER_WRITE: usize = 1 << 16;
+
+/// Writes a checkpoint of `values` of `rule` to `path`, atomically (temporary file, flush,
+/// rename). The values are streamed through a bounded buffer: saving a run of billions of
+/// values needs no second copy of them in memory.
+pub fn save(path: &Path, rule: &str, values: &[u16]) -> Result<(), CheckpointError> {
     let tmp = temporary_name(path);
-    let mut file = fs::OpenOptions::new()
+    let file = fs::OpenOptions::new()
         .write(true)
         .create_new(true)
         .open(&tmp)
@@ -73,19 +86,38 @@ pub fn save(path: &Path, rule: &str, values: &[u16]) -> Result<(), CheckpointErr
             path: tmp.clone(),
             source,
         })?;
-    let written = file
-        .write_all(&bytes)
-        .and_then(|()| file.sync_all())
-        .and_then(|()| {
-            drop(file);
-            fs::rename(&tmp, path)
-        });
+    let written = write_body(file, rule, values).and_then(|()| fs::rename(&tmp, path));
     if let Err(e) = written {
         // Best effort: the temporary file is ours (created above), and useless now.
         let _ = fs::remove_file(&tmp);
-        return Err(io_err(e));
+        return Err(CheckpointError::Io {
+            path: path.to_path_buf(),
+            source: e,
+        });
     }
     Ok(())
+}
+
+fn write_body(file: fs::File, rule: &str, values: &[u16]) -> io::Result<()> {
+    let mut out = Summing {
+        inner: io::BufWriter::with_capacity(1 << 20, file),
+        sum: Fnv1a::new(),
+    };
+    out.put(MAGIC)?;
+    out.put(rule.as_bytes())?;
+    out.put(b"\n")?;
+    out.put(&(values.len() as u64).to_le_bytes())?;
+    let mut buf = Vec::with_capacity(2 * VALUES_PER_WRITE);
+    for chunk in values.chunks(VALUES_PER_WRITE) {
+        buf.clear();
+        buf.extend(chunk.iter().flat_map(|v| v.to_le_bytes()));
+        out.put(&buf)?;
+    }
+    let sum = out.sum.0;
+    let mut inner = out.inner;
+    inner.write_all(&sum.to_le_bytes())?;
+    let file = inner.into_inner().map_err(io::IntoInnerError::into_error)?;
+    file.sync_all()
 }
 
 /// A temporary name next to `path` that no other save uses: `FILE.<pid>-<n>.tmp`.
@@ -97,46 +129,94 @@ fn temporary_name(path: &Path) -> PathBuf {
     PathBuf::from(tmp)
 }
 
-/// Reads a checkpoint: the rule as written and the values.
+/// Reads a checkpoint: the rule as written and the values. The file is read through a
+/// bounded buffer, so loading needs memory for the values only.
 pub fn load(path: &Path) -> Result<(String, Vec<u16>), CheckpointError> {
-    let bytes = fs::read(path).map_err(|source| CheckpointError::Io {
+    let io_err = |source| CheckpointError::Io {
         path: path.to_path_buf(),
         source,
-    })?;
+    };
     let invalid = |reason: &str| CheckpointError::Invalid {
         path: path.to_path_buf(),
         reason: reason.into(),
     };
-    let rest = bytes
-        .strip_prefix(MAGIC)
-        .ok_or_else(|| invalid("it does not start with the checkpoint header"))?;
-    let end = rest
-        .iter()
-        .position(|&b| b == b'\n')
-        .ok_or_else(|| invalid("no rule line"))?;
-    let rule = std::str::from_utf8(&rest[..end])
-        .map_err(|_| invalid("the rule is not text"))?
-        .to_string();
-    let rest = &rest[end + 1..];
-    if rest.len() < 16 {
-        return Err(invalid("it is truncated"));
+    let file = fs::File::open(path).map_err(io_err)?;
+    let len = file.metadata().map_err(io_err)?.len();
+    let mut input = io::BufReader::with_capacity(1 << 20, file);
+    let mut sum = Fnv1a::new();
+    let mut magic = vec![0u8; MAGIC.len()];
+    read_exact_or(&mut input, &mut magic, path, || {
+        invalid("it does not start with the checkpoint header")
+    })?;
+    if magic != MAGIC {
+        return Err(invalid("it does not start with the checkpoint header"));
     }
-    let count = u64::from_le_bytes(rest[..8].try_into().expect("8 bytes"));
-    let body = &rest[8..rest.len() - 8];
-    if count.checked_mul(2) != Some(body.len() as u64) {
+    sum.feed(&magic);
+    // The rule line: at most a few KiB in any real checkpoint.
+    let mut rule = Vec::new();
+    (&mut input)
+        .take(MAX_RULE_BYTES + 1)
+        .read_until(b'\n', &mut rule)
+        .map_err(io_err)?;
+    if rule.last() != Some(&b'\n') {
+        return Err(invalid("no rule line"));
+    }
+    sum.feed(&rule);
+    rule.pop();
+    let rule = String::from_utf8(rule).map_err(|_| invalid("the rule is not text"))?;
+    let mut count = [0u8; 8];
+    read_exact_or(&mut input, &mut count, path, || invalid("it is truncated"))?;
+    sum.feed(&count);
+    let count = u64::from_le_bytes(count);
+    let header = (MAGIC.len() + rule.len() + 1 + 8 + 8) as u64;
+    if count.checked_mul(2).and_then(|b| b.checked_add(header)) != Some(len) {
         return Err(invalid(
             "it is truncated (the value count does not match the length)",
         ));
     }
-    let stored = u64::from_le_bytes(rest[rest.len() - 8..].try_into().expect("8 bytes"));
-    if fnv1a(&bytes[..bytes.len() - 8]) != stored {
+    let count = usize::try_from(count).map_err(|_| invalid("too many values for this machine"))?;
+    let mut values = Vec::new();
+    values
+        .try_reserve_exact(count)
+        .map_err(|_| invalid("too many values to hold in memory"))?;
+    let mut buf = vec![0u8; 2 * VALUES_PER_WRITE];
+    while values.len() < count {
+        let take = (count - values.len()).min(VALUES_PER_WRITE);
+        let bytes = &mut buf[..2 * take];
+        read_exact_or(&mut input, bytes, path, || invalid("it is truncated"))?;
+        sum.feed(bytes);
+        values.extend(
+            bytes
+                .chunks_exact(2)
+                .map(|c| u16::from_le_bytes([c[0], c[1]])),
+        );
+    }
+    let mut stored = [0u8; 8];
+    read_exact_or(&mut input, &mut stored, path, || invalid("it is truncated"))?;
+    if u64::from_le_bytes(stored) != sum.0 {
         return Err(invalid("the checksum does not match (the file is damaged)"));
     }
-    let values = body
-        .chunks_exact(2)
-        .map(|c| u16::from_le_bytes([c[0], c[1]]))
-        .collect();
     Ok((rule, values))
+}
+
+/// The longest rule line a checkpoint may hold.
+const MAX_RULE_BYTES: u64 = 1 << 16;
+
+/// `read_exact`, with a short file reported as `short()` rather than an I/O error.
+fn read_exact_or(
+    input: &mut impl Read,
+    buf: &mut [u8],
+    path: &Path,
+    short: impl FnOnce() -> CheckpointError,
+) -> Result<(), CheckpointError> {
+    match input.read_exact(buf) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => Err(short()),
+        Err(source) => Err(CheckpointError::Io {
+            path: path.to_path_buf(),
+            source,
+        }),
+    }
 }
 
 #[cfg(test)]
@@ -171,6 +251,60 @@ mod tests {
             load(&dir.join("missing")),
             Err(CheckpointError::Io { .. })
         ));
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// The format written from its description in the module docs, byte by byte.
+    fn by_the_format(rule: &str, values: &[u16]) -> Vec<u8> {
+        let mut bytes = b"grundy-sequence 1\n".to_vec();
+        bytes.extend_from_slice(rule.as_bytes());
+        bytes.push(b'\n');
+        bytes.extend_from_slice(&(values.len() as u64).to_le_bytes());
+        for v in values {
+            bytes.extend_from_slice(&v.to_le_bytes());
+        }
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        for &b in &bytes {
+            h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+        bytes.extend_from_slice(&h.to_le_bytes());
+        bytes
+    }
+
+    #[test]
+    fn streamed_files_are_the_documented_format_across_buffer_boundaries() {
+        let dir = std::env::temp_dir().join(format!("grundy-ckpt-fmt-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("run.ckpt");
+        for count in [
+            0,
+            1,
+            VALUES_PER_WRITE - 1,
+            VALUES_PER_WRITE,
+            2 * VALUES_PER_WRITE + 3,
+        ] {
+            let values: Vec<u16> = (0..count).map(|i| (i * 40503 % 65521) as u16).collect();
+            save(&path, "4!.0", &values).unwrap();
+            assert_eq!(
+                fs::read(&path).unwrap(),
+                by_the_format("4!.0", &values),
+                "{count}"
+            );
+            assert_eq!(load(&path).unwrap(), ("4!.0".to_string(), values));
+        }
+        // A file written by hand in the format loads; one whose count lies does not.
+        let values = [3u16, 1, 4, 1, 5];
+        let mut bytes = by_the_format("0.137", &values);
+        fs::write(&path, &bytes).unwrap();
+        assert_eq!(load(&path).unwrap().1, values);
+        bytes[18 + 6] ^= 1; // the count's low byte
+        fs::write(&path, &bytes).unwrap();
+        let err = load(&path).unwrap_err().to_string();
+        assert!(err.contains("count does not match"), "{err}");
+        // No rule line at all.
+        fs::write(&path, b"grundy-sequence 1\n0.137").unwrap();
+        let err = load(&path).unwrap_err().to_string();
+        assert!(err.contains("no rule line"), "{err}");
         fs::remove_dir_all(&dir).unwrap();
     }
 }

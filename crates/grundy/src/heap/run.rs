@@ -4,7 +4,8 @@
 //! [`SequenceRun`] computes the sequence of a [`HeapRule`] towards a [`Goal`] — the values
 //! of heaps `0..count`, or until a period is proven ([`next_proof_step`]) — on the engine
 //! [`engine_for`] picks. It works in chunks of [`RunOptions::chunk`] values; between chunks
-//! it saves the checkpoint when [`RunOptions::save_every`] has passed, and it saves once more
+//! it saves the checkpoint when [`RunOptions::save_every`] has passed (stretched so that saves
+//! take at most a twentieth of the run once the file grows large), and it saves once more
 //! at the end, whether the run finished or was cancelled through the [`Control`]. Progress
 //! goes to the control as `(values computed, values aimed at)`.
 //!
@@ -356,7 +357,14 @@ pub struct SequenceRun {
     engine: Box<dyn SequenceEngine>,
     resumed: u64,
     last_save: Instant,
+    /// How long the last save took: saves are spaced so that they take at most
+    /// 1/[`SAVE_SHARE`] of the run (a deep run's file grows to gigabytes).
+    last_save_cost: Duration,
 }
+
+/// Saves take at most one part in this many of a run's time: the interval between saves is
+/// the larger of [`RunOptions::save_every`] and this many times the last save's duration.
+const SAVE_SHARE: u32 = 20;
 
 impl SequenceRun {
     /// Prepares a run: loads and checks the checkpoint to resume, or makes sure a fresh run
@@ -384,6 +392,7 @@ impl SequenceRun {
             engine,
             resumed,
             last_save: Instant::now(),
+            last_save_cost: Duration::ZERO,
         })
     }
 
@@ -477,12 +486,24 @@ impl SequenceRun {
 
     /// Saves the checkpoint now, if the run has one; the file saved.
     pub fn save(&mut self) -> Result<Option<PathBuf>, RunError> {
-        self.last_save = Instant::now();
+        let started = Instant::now();
+        self.last_save = started;
         let Some(file) = &self.options.checkpoint else {
             return Ok(None);
         };
         checkpoint::save(&file.path, self.rule.name(), self.engine.values())?;
+        self.last_save_cost = started.elapsed();
+        // The next interval counts from the end of this save.
+        self.last_save = Instant::now();
         Ok(Some(file.path.clone()))
+    }
+
+    /// The time between scheduled saves: [`RunOptions::save_every`], stretched so that
+    /// saving a large file takes at most 1/[`SAVE_SHARE`] of the run.
+    pub fn save_interval(&self) -> Duration {
+        self.options
+            .save_every
+            .max(self.last_save_cost.saturating_mul(SAVE_SHARE))
     }
 
     fn run_values(
@@ -574,8 +595,7 @@ impl SequenceRun {
             if !finished || control.is_cancelled() {
                 return Ok(false);
             }
-            if self.options.checkpoint.is_some()
-                && self.last_save.elapsed() >= self.options.save_every
+            if self.options.checkpoint.is_some() && self.last_save.elapsed() >= self.save_interval()
             {
                 self.save()?;
             }

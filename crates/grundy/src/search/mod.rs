@@ -11,12 +11,19 @@
 //! - **Canonical forms.** Components are keys the game has put in canonical form (a board
 //!   region moved to the corner and taken in the least of its symmetric images), so equal
 //!   positions share one table entry.
-//! - **Proving instead of computing.** To learn the value of a component `C`, the search
-//!   asks "is `g(C) = k`?" for `k = 0, 1, ...`: that is, is `C + *k` a loss for the player to
-//!   move? A single option of value `k` answers *no* at once, so most options are never
-//!   valued in full. For an option that is a sum of several components, the values of all
-//!   but the largest are found (they are smaller), and the question is asked again of the
-//!   largest, with `k` nim-added to their values.
+//! - **Proving instead of computing (aspiration).** To learn the value of a component `C`,
+//!   the search asks "is `g(C) = k`?" for `k = 0, 1, ...`: is there an option of value `k`?
+//!   An option whose value comes out in full on the way is not asked again. For an option
+//!   that is a sum of several components, the values of all but the largest are found (they
+//!   are smaller), and only the largest is asked, with `k` nim-added to their values.
+//! - **Sets of values (Beling and Rogalski).** The largest part is asked "is your value in
+//!   this set?" ([`Searcher`]'s `in_set`): with `m` options a value is one of `0..=m`; each
+//!   option removes one element of that set of possible values (its own value, or else the
+//!   largest element, which leaves the mex unchanged as the set keeps one element more than
+//!   there are options left), so an option is only asked about the possible values but the
+//!   largest, and the search stops once the possible values and the wanted ones are apart.
+//!   A proved "not in the set" is kept in the table as excluded values.
+//! - **Equal parts cancel.** Two equal components of an option add to 0 and are dropped.
 //! - **Transposition cut-offs.** Before any option is searched, every option whose parts
 //!   are all in the table is checked, and a component whose options are all known is valued
 //!   by the mex at once.
@@ -30,13 +37,16 @@
 //! number of moves a game can last; [`MAX_DEPTH`] stops a game that lasts longer.
 //!
 //! Measured (`cargo bench -p grundy --bench boards`, on a shared two-core machine under a
-//! load of about 10): Node Kayles on the 3 x 14 grid 0.13 s, Chomp 10 x 12 6.9 s (646 810
-//! nodes), Cram 5 x 7 20 s (1.4 million nodes), Cram 5 x 8 223 s (8.1 million nodes, 5.9
-//! million table entries). Beling's igs is much faster on Cram: its pruning is not all here.
+//! load of about 12, so CPU time from `/usr/bin/time` is the fair figure): Node Kayles on
+//! the 3 x 14 grid 0.04 s CPU (8 254 nodes), Chomp 10 x 12 3.8 s CPU (646 810 nodes, 210
+//! MB peak), Cram 5 x 7 9.7 s CPU (1.47 million nodes, 610 MB peak), Cram 5 x 8 72 s
+//! CPU (8.98 million nodes, 6.7 million table entries, 1.2 GB peak). Beling's igs is
+//! still much faster on Cram: its Cram-specific reductions (pendant cells, "stars") and
+//! 64-bit keys are not here.
 //!
 //! Complexity: at worst the number of distinct components reachable, times their options;
-//! in practice far fewer, because proving `g = k` needs one option of value `k` (when `g ≠
-//! k`) and otherwise only the options' *outcomes* against `*k`.
+//! in practice far fewer, because proving `g ≠ k` needs one option of value `k`, and an
+//! option asked about a set of values stops as soon as its own possible values miss it.
 //!
 //! ```
 //! use grundy::search::{Options, SearchGame, Searcher};
@@ -262,38 +272,34 @@ impl<'g, G: SearchGame> Searcher<'g, G> {
     /// Whether the sum of `parts` has value `n`: the values of all parts but the largest
     /// are found, and the largest is asked whether its value is `n` nim-added to theirs.
     pub fn sum_is(&mut self, parts: &[G::Key], n: u32) -> Result<bool, SearchError> {
-        let values: Vec<Option<u32>> = parts.iter().map(|p| self.known(p)).collect();
-        self.sum_is_with(parts, &values, n)
-    }
-
-    /// [`Searcher::sum_is`] with the values already known of some parts.
-    fn sum_is_with(
-        &mut self,
-        parts: &[G::Key],
-        values: &[Option<u32>],
-        n: u32,
-    ) -> Result<bool, SearchError> {
-        let mut m = n;
+        let mut x = 0u32;
         let mut big: Option<(u32, G::Key)> = None;
-        for (p, v) in parts.iter().zip(values) {
-            if let Some(v) = v {
-                m ^= v;
+        for (i, p) in parts.iter().enumerate() {
+            // Two equal parts cancel (G + G = 0): only a part seen an odd number of times
+            // counts, at its last occurrence.
+            if parts[i + 1..].contains(p) || parts[..i].iter().filter(|q| *q == p).count() % 2 == 1
+            {
+                continue;
+            }
+            if let Some(v) = self.known(p) {
+                x ^= v;
                 continue;
             }
             let size = self.game.size(p);
             match big {
-                Some((s, _)) if s >= size => m ^= self.nimber(*p)?,
+                Some((s, _)) if s >= size => x ^= self.nimber(*p)?,
                 Some((_, b)) => {
-                    m ^= self.nimber(b)?;
+                    x ^= self.nimber(b)?;
                     big = Some((size, *p));
                 }
                 None => big = Some((size, *p)),
             }
         }
+        let want = n ^ x;
         match big {
-            None => Ok(m == 0),
-            Some((_, b)) if self.game.prove_values() => self.is_value(b, m, false),
-            Some((_, b)) => Ok(self.nimber(b)? == m),
+            None => Ok(want == 0),
+            Some((_, b)) if want < SET_BITS => Ok(self.in_set(b, 1 << want)? == Some(want)),
+            Some((_, b)) => Ok(self.nimber(b)? == want),
         }
     }
 
@@ -304,55 +310,228 @@ impl<'g, G: SearchGame> Searcher<'g, G> {
             .or_else(|| self.table.get(key).and_then(|k| k.value))
     }
 
-    /// The value of a component: its options are listed once, then searched for an option
-    /// of value 0, 1, 2, ... until a value is missing.
+    /// The value of a component, by aspiration: is it 0? 1? ... Each option is asked
+    /// whether its value is the one tried ([`Searcher::in_set`] with one value), and an
+    /// option whose value comes out in full is not asked again.
     fn nimber(&mut self, key: G::Key) -> Result<u32, SearchError> {
         if let Some(v) = self.known(&key) {
             return Ok(v);
         }
-        let stored = self.table.get(&key).unwrap_or_default();
-        let options = self.expand(&key)?;
+        let excluded = self.table.get(&key).map_or(0, |k| k.excluded);
         let start = self.nodes;
-        if !self.game.prove_values() {
-            // Every option valued once, then the mex.
-            let mut seen = vec![0u64; options.len() / 64 + 1];
-            let mut result = Ok(());
-            for parts in options.iter() {
-                match self.value_of_sum(parts) {
-                    Ok(v) => {
-                        if let Some(word) = seen.get_mut(v as usize / 64) {
-                            *word |= 1 << (v % 64);
-                        }
-                    }
-                    Err(e) => {
-                        result = Err(e);
-                        break;
-                    }
-                }
-            }
-            self.release(options);
-            result?;
-            let v = mex_of(&seen);
-            self.set_value(key, v, self.nodes - start + 1)?;
-            return Ok(v);
-        }
-        let mut k = 0;
-        let result = loop {
-            if stored.excludes(k) {
-                k += 1;
-                continue;
-            }
-            match self.search_options(k, &options) {
-                Err(e) => break Err(e),
-                Ok(Found::Value(v)) => break Ok(v),
-                Ok(Found::NoneOfValue) => break Ok(k),
-                Ok(Found::OptionOfValue) => k += 1,
-            }
+        let options = self.expand(&key)?;
+        let found = if !self.game.prove_values() || options.len() as u32 >= SET_BITS {
+            self.mex_of_options(&options)
+        } else {
+            self.aspire(&options, excluded)
         };
         self.release(options);
-        let v = result?;
+        let v = found?;
         self.set_value(key, v, self.nodes - start + 1)?;
         Ok(v)
+    }
+
+    /// The search of [`Searcher::nimber`] over the options (fewer than 128 of them); values
+    /// below 64 in `excluded` are known not to be the value.
+    fn aspire(&mut self, options: &Options<G::Key>, excluded: u64) -> Result<u32, SearchError> {
+        let mut pending = Pending::default();
+        let mut seen = 0u128;
+        for parts in options.iter() {
+            if let Some(x) = self.pend(&mut pending, parts) {
+                seen |= 1u128 << x.min(127);
+            }
+        }
+        pending.sort();
+        let mut skip = seen | u128::from(excluded);
+        'values: for r in 0..options.len() as u32 {
+            if skip & (1 << r) != 0 {
+                continue;
+            }
+            let mut i = 0;
+            while i < pending.options.len() {
+                let x = self.resolve(&mut pending, i)?;
+                let big = pending.options[i].big;
+                let answer = if x < SET_BITS {
+                    self.in_set(big, 1 << (r ^ x))?
+                } else {
+                    Some(self.nimber(big)?)
+                };
+                match answer {
+                    Some(v) => {
+                        // The option's value came out in full (perhaps not `r`: the table
+                        // or a search below may know more than was asked): it is taken,
+                        // and the option is not asked again, so it must be remembered
+                        // for the values still to try.
+                        pending.options.remove(i);
+                        if v ^ x == r {
+                            continue 'values;
+                        }
+                        if v ^ x < SET_BITS {
+                            skip |= 1 << (v ^ x);
+                        }
+                    }
+                    None => i += 1,
+                }
+            }
+            return Ok(r);
+        }
+        Ok(options.len() as u32)
+    }
+
+    /// The value of `key` if it is in the set `want` (bit `k`: value `k`), or `None` when it
+    /// is proved not to be; a value outside `want` may still be returned when it was found.
+    ///
+    /// This is the pruning of Beling and Rogalski: with `m` options the value is one of
+    /// `0..=m`, the set `P` of values still possible. Each option removes one element of
+    /// `P`: its own value if in `P`, else the largest (which leaves the least element, the
+    /// mex, unchanged, as `P` keeps one element more than there are options left). So an
+    /// option need only be asked whether its value is in `P` without its largest element
+    /// (and not above the largest value wanted), and the search stops as soon as `P` and
+    /// `want` are apart.
+    fn in_set(&mut self, key: G::Key, want: u128) -> Result<Option<u32>, SearchError> {
+        if let Some(v) = self.known(&key) {
+            return Ok(Some(v));
+        }
+        let bound = self.game.value_bound(&key).unwrap_or(u32::MAX);
+        let excluded = self.table.get(&key).map_or(0, |k| k.excluded);
+        let want = want & low_bits(bound.saturating_add(1)) & !u128::from(excluded);
+        if want == 0 {
+            return Ok(None);
+        }
+        let start = self.nodes;
+        let options = self.expand(&key)?;
+        let found = if !self.game.prove_values() || options.len() as u32 >= SET_BITS {
+            self.mex_of_options(&options).map(Some)
+        } else {
+            self.prune_options(&options, want)
+        };
+        self.release(options);
+        let found = found?;
+        let work = self.nodes - start + 1;
+        match found {
+            Some(v) => self.set_value(key, v, work)?,
+            // Proved: the value is none of `want`.
+            None => {
+                let known = Knowledge {
+                    value: None,
+                    excluded: want as u64,
+                };
+                let work = u32::try_from(work).unwrap_or(u32::MAX);
+                self.table.update(key, known, work)?;
+            }
+        }
+        Ok(found)
+    }
+
+    /// Files one option: its nim-sum if every part is known, else `None` and the option
+    /// joins `pending` with its unknown parts.
+    fn pend(&self, pending: &mut Pending<G::Key>, parts: &[G::Key]) -> Option<u32> {
+        let first = pending.others.len() as u32;
+        let mut x = 0;
+        let mut big: Option<(u32, G::Key)> = None;
+        let mut difficulty = 0u64;
+        for (i, p) in parts.iter().enumerate() {
+            // Two equal parts cancel (G + G = 0): only a part seen an odd number of times
+            // counts, at its last occurrence.
+            if parts[i + 1..].contains(p) || parts[..i].iter().filter(|q| *q == p).count() % 2 == 1
+            {
+                continue;
+            }
+            if let Some(v) = self.known(p) {
+                x ^= v;
+                continue;
+            }
+            let size = self.game.size(p);
+            difficulty += u64::from(size) * u64::from(size);
+            match big {
+                Some((s, b)) if size > s => {
+                    pending.others.push(b);
+                    big = Some((size, *p));
+                }
+                Some(_) => pending.others.push(*p),
+                None => big = Some((size, *p)),
+            }
+        }
+        let Some((_, big)) = big else {
+            return Some(x);
+        };
+        pending.options.push(PendingOption {
+            x,
+            big,
+            others: (first, pending.others.len() as u32),
+            difficulty,
+        });
+        None
+    }
+
+    /// Values in full the parts of pending option `i` other than its largest (once), and
+    /// returns their nim-sum with its known parts.
+    fn resolve(&mut self, pending: &mut Pending<G::Key>, i: usize) -> Result<u32, SearchError> {
+        let (a, b) = pending.options[i].others;
+        for j in a..b {
+            let v = self.nimber(pending.others[j as usize])?;
+            pending.options[i].x ^= v;
+        }
+        pending.options[i].others = (b, b);
+        Ok(pending.options[i].x)
+    }
+
+    /// The value as the mex of every option's value, each found in full.
+    fn mex_of_options(&mut self, options: &Options<G::Key>) -> Result<u32, SearchError> {
+        let mut seen = vec![0u64; options.len() / 64 + 1];
+        for parts in options.iter() {
+            let v = self.value_of_sum(parts)?;
+            if let Some(word) = seen.get_mut(v as usize / 64) {
+                *word |= 1 << (v % 64);
+            }
+        }
+        Ok(mex_of(&seen))
+    }
+
+    /// The search of [`Searcher::in_set`] over the options (fewer than 128 of them).
+    fn prune_options(
+        &mut self,
+        options: &Options<G::Key>,
+        want: u128,
+    ) -> Result<Option<u32>, SearchError> {
+        let mut possible = PossibleValues::new(options.len() as u32);
+        let top = 127 - want.leading_zeros();
+        let upto_top = low_bits(top + 1);
+        // Pass 1: options whose parts are all known.
+        let mut pending = Pending::default();
+        for parts in options.iter() {
+            if let Some(x) = self.pend(&mut pending, parts) {
+                possible.remove(x);
+                if possible.set & want == 0 {
+                    return Ok(None);
+                }
+            }
+        }
+        // Pass 2: the others, the easiest first.
+        pending.sort();
+        let mut exact = true;
+        for i in 0..pending.options.len() {
+            if possible.set & want == 0 {
+                return Ok(None);
+            }
+            let asked = possible.without_largest() & upto_top;
+            let x = self.resolve(&mut pending, i)?;
+            let big = pending.options[i].big;
+            let answer = if x < SET_BITS {
+                self.in_set(big, xor_set(asked, x))?
+            } else {
+                Some(self.nimber(big)?)
+            };
+            match answer {
+                Some(v) => possible.remove(v ^ x),
+                None => {
+                    possible.remove_largest();
+                    exact = false;
+                }
+            }
+        }
+        let v = possible.least();
+        Ok((exact || v <= top).then_some(v))
     }
 
     /// Lists the options of `key`, counting one unit of work for the node and one for each
@@ -379,121 +558,13 @@ impl<'g, G: SearchGame> Searcher<'g, G> {
         self.pool.push(options);
     }
 
-    fn store(&mut self, key: G::Key, known: Knowledge, work: u64) -> Result<(), SearchError> {
-        let work = u32::try_from(work).unwrap_or(u32::MAX);
-        Ok(self.table.update(key, known, work)?)
-    }
-
-    fn exclude(&mut self, key: G::Key, n: u32, work: u64) -> Result<(), SearchError> {
-        if n < 64 {
-            let known = Knowledge {
-                value: None,
-                excluded: 1 << n,
-            };
-            self.store(key, known, work)?;
-        }
-        Ok(())
-    }
-
     fn set_value(&mut self, key: G::Key, v: u32, work: u64) -> Result<(), SearchError> {
         let known = Knowledge {
             value: Some(v),
             excluded: 0,
         };
-        self.store(key, known, work)
-    }
-
-    /// Whether `g(key) = n`. `lower_done`: the caller knows `g(key) ≠ j` for every `j < n`.
-    fn is_value(&mut self, key: G::Key, n: u32, lower_done: bool) -> Result<bool, SearchError> {
-        if let Some(v) = self.game.known_value(&key) {
-            return Ok(v == n);
-        }
-        let stored = self.table.get(&key).unwrap_or_default();
-        if let Some(v) = stored.value {
-            return Ok(v == n);
-        }
-        if stored.excludes(n) || self.game.value_bound(&key).is_some_and(|b| n > b) {
-            return Ok(false);
-        }
-        let lower_done = lower_done || stored.excludes_all_below(n);
-        let start = self.nodes;
-        let options = self.expand(&key)?;
-        let found = self.search_options(n, &options);
-        self.release(options);
-        let work = self.nodes - start;
-        match found? {
-            Found::Value(v) => {
-                self.set_value(key, v, work)?;
-                Ok(v == n)
-            }
-            Found::OptionOfValue => {
-                self.exclude(key, n, work)?;
-                Ok(false)
-            }
-            Found::NoneOfValue if lower_done => {
-                self.set_value(key, n, work)?;
-                Ok(true)
-            }
-            Found::NoneOfValue => {
-                // g ≤ n: the value is n unless it is smaller; find it.
-                Ok(self.nimber(key)? == n)
-            }
-        }
-    }
-
-    /// Searches the options for one of value `n`.
-    fn search_options(&mut self, n: u32, options: &Options<G::Key>) -> Result<Found, SearchError> {
-        // Pass 1: options whose parts are all known.
-        let mut seen = vec![0u64; options.len() / 64 + 1];
-        let mut values: Vec<Option<u32>> = Vec::with_capacity(options.keys.len());
-        let mut all_known = true;
-        for parts in options.iter() {
-            let mut v = 0;
-            let mut known = true;
-            for p in parts {
-                let x = self.known(p);
-                values.push(x);
-                match x {
-                    Some(x) => v ^= x,
-                    None => known = false,
-                }
-            }
-            if !known {
-                all_known = false;
-                continue;
-            }
-            if v == n {
-                return Ok(Found::OptionOfValue);
-            }
-            if let Some(word) = seen.get_mut(v as usize / 64) {
-                *word |= 1 << (v % 64);
-            }
-        }
-        if all_known {
-            return Ok(Found::Value(mex_of(&seen)));
-        }
-        // Pass 2: search the others, those whose largest unknown part is smallest first.
-        let mut order: Vec<(u32, usize)> = Vec::new();
-        for i in 0..options.len() {
-            let (a, b) = options.range(i);
-            if values[a..b].iter().all(|v| v.is_some()) {
-                continue;
-            }
-            let big = (a..b)
-                .filter(|&j| values[j].is_none())
-                .map(|j| self.game.size(&options.keys[j]))
-                .max()
-                .unwrap_or(0);
-            order.push((big, i));
-        }
-        order.sort_unstable();
-        for (_, i) in order {
-            let (a, b) = options.range(i);
-            if self.sum_is_with(&options.keys[a..b], &values[a..b], n)? {
-                return Ok(Found::OptionOfValue);
-            }
-        }
-        Ok(Found::NoneOfValue)
+        let work = u32::try_from(work).unwrap_or(u32::MAX);
+        Ok(self.table.update(key, known, work)?)
     }
 }
 
@@ -507,101 +578,113 @@ fn mex_of(seen: &[u64]) -> u32 {
         })
 }
 
-/// What a search of the options found.
-enum Found {
-    /// Every option was known: the value is their mex.
-    Value(u32),
-    /// An option has the value asked about.
-    OptionOfValue,
-    /// No option has the value asked about.
-    NoneOfValue,
+/// The options of a component whose values are not known yet.
+#[derive(Debug)]
+struct Pending<K> {
+    options: Vec<PendingOption<K>>,
+    /// The unknown parts other than the largest, of every option.
+    others: Vec<K>,
+}
+
+impl<K> Default for Pending<K> {
+    fn default() -> Self {
+        Pending {
+            options: Vec::new(),
+            others: Vec::new(),
+        }
+    }
+}
+
+impl<K> Pending<K> {
+    /// The easiest options first: those whose unknown parts are smallest (the sum of their
+    /// sizes squared).
+    fn sort(&mut self) {
+        self.options.sort_by_key(|o| o.difficulty);
+    }
+}
+
+/// One option whose value is not known yet.
+#[derive(Debug)]
+struct PendingOption<K> {
+    /// The nim-sum of the parts valued so far.
+    x: u32,
+    /// The largest unknown part, asked last.
+    big: K,
+    /// The other unknown parts, a range of [`Pending::others`].
+    others: (u32, u32),
+    /// The sort key.
+    difficulty: u64,
+}
+
+/// Values below this fit the bit sets of the pruned search.
+const SET_BITS: u32 = 128;
+
+/// The values `0..n` as a bit set (all of them for `n ≥ 128`).
+fn low_bits(n: u32) -> u128 {
+    if n >= SET_BITS {
+        u128::MAX
+    } else {
+        (1u128 << n) - 1
+    }
+}
+
+/// The set `{ v ^ x : v in set }` (elements beyond the set's width are dropped; `x < 128`
+/// keeps every element).
+fn xor_set(mut set: u128, x: u32) -> u128 {
+    let mut out = 0u128;
+    while set != 0 {
+        let v = set.trailing_zeros();
+        set &= set - 1;
+        out |= 1u128 << (v ^ x);
+    }
+    out
+}
+
+/// The values a component may still have while its options are searched: `0..=m` for `m`
+/// options at first, one fewer with each option searched.
+#[derive(Clone, Copy, Debug)]
+struct PossibleValues {
+    set: u128,
+}
+
+impl PossibleValues {
+    /// `0..=m`, for `m < 128` options.
+    fn new(m: u32) -> Self {
+        PossibleValues {
+            set: low_bits(m + 1),
+        }
+    }
+
+    /// An option of value `v`: removes `v`, or the largest element if `v` is not there.
+    fn remove(&mut self, v: u32) {
+        if v < SET_BITS && self.set & (1 << v) != 0 {
+            self.set &= !(1 << v);
+        } else {
+            self.remove_largest();
+        }
+    }
+
+    fn remove_largest(&mut self) {
+        self.set &= !self.largest_bit();
+    }
+
+    fn largest_bit(&self) -> u128 {
+        if self.set == 0 {
+            0
+        } else {
+            1 << (127 - self.set.leading_zeros())
+        }
+    }
+
+    fn without_largest(&self) -> u128 {
+        self.set & !self.largest_bit()
+    }
+
+    /// The least element (the only one once every option is searched).
+    fn least(&self) -> u32 {
+        self.set.trailing_zeros()
+    }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::control::Limits;
-
-    /// Kayles (0.77) on a row of pins, split into rows.
-    struct Kayles;
-    impl SearchGame for Kayles {
-        type Key = u32;
-        fn options(&self, &n: &u32, out: &mut Options<u32>) {
-            for take in 1..=2u32.min(n) {
-                for left in 0..=n - take {
-                    out.push_option([left, n - take - left].into_iter().filter(|&h| h > 0));
-                }
-            }
-        }
-        fn size(&self, &n: &u32) -> u32 {
-            n
-        }
-    }
-
-    fn kayles_by_mex(max: usize) -> Vec<u32> {
-        let mut g = vec![0u32; max + 1];
-        for n in 1..=max {
-            let mut seen = vec![false; 2 * n + 2];
-            for take in 1..=2.min(n) {
-                for left in 0..=n - take {
-                    seen[(g[left] ^ g[n - take - left]) as usize] = true;
-                }
-            }
-            g[n] = seen.iter().position(|s| !s).unwrap() as u32;
-        }
-        g
-    }
-
-    #[test]
-    fn kayles_values_match_the_mex_recurrence() {
-        let expected = kayles_by_mex(60);
-        let mut s = Searcher::new(&Kayles, &Budget::default()).unwrap();
-        for (n, &e) in expected.iter().enumerate() {
-            assert_eq!(s.value(&(n as u32)).unwrap(), e, "kayles {n}");
-        }
-        for n in 0..40u32 {
-            for k in 0..8 {
-                let parts = [n, 7];
-                assert_eq!(
-                    s.sum_is(&parts, k).unwrap(),
-                    expected[n as usize] ^ expected[7] == k
-                );
-            }
-        }
-    }
-
-    #[test]
-    fn a_tiny_table_still_gives_right_values() {
-        // Far too small for Kayles 18: entries are replaced and searched again.
-        let expected = kayles_by_mex(18);
-        let budget = Budget::new(Limits {
-            max_positions: 8,
-            ..Limits::DEFAULT
-        });
-        let mut s = Searcher::new(&Kayles, &budget).unwrap();
-        assert_eq!(s.value(&18).unwrap(), expected[18]);
-        assert!(s.stats().peak_entries <= 8);
-        assert!(s.stats().replaced > 0);
-    }
-
-    #[test]
-    fn the_budget_stops_the_search() {
-        let budget = Budget::new(Limits {
-            max_work: 50,
-            max_positions: 8,
-            ..Limits::DEFAULT
-        });
-        let mut s = Searcher::new(&Kayles, &budget).unwrap();
-        assert_eq!(
-            s.value(&60),
-            Err(SearchError::Budget(BudgetError::Work { limit: 50 }))
-        );
-        let budget = Budget::default();
-        budget.cancel();
-        let mut s = Searcher::new(&Kayles, &budget).unwrap();
-        assert_eq!(
-            s.value(&30),
-            Err(SearchError::Budget(BudgetError::Cancelled))
-        );
-    }
-}
+mod tests;

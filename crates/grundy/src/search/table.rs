@@ -1,5 +1,6 @@
 //! The transposition table of the position search: what is known of each component (its
-//! value, or values it is known not to have), in buckets of four slots.
+//! value, or values it is known not to have), in buckets of eight slots with a 16-bit tag
+//! per slot (a lookup reads the bucket's tags, one cache line, and only matching slots).
 //!
 //! The table grows by doubling while it is less than three-quarters full, up to a capacity
 //! fixed by the budget (its position and memory limits). Once at capacity it degrades by
@@ -45,7 +46,6 @@ struct Slot<K> {
     work: u32,
     /// The value, or `NO_VALUE`.
     value: u16,
-    used: bool,
 }
 
 impl<K> Slot<K> {
@@ -61,6 +61,10 @@ impl<K> Slot<K> {
 #[derive(Debug)]
 pub struct Table<K> {
     slots: Vec<Slot<K>>,
+    /// A 16-bit fingerprint of each slot's key (never 0), or 0 for an unused slot: a
+    /// lookup reads the bucket's tags (one cache line) and compares the keys of matching
+    /// tags only, so a miss touches no slot.
+    tags: Vec<u16>,
     entries: usize,
     peak: usize,
     max_slots: usize,
@@ -115,11 +119,16 @@ fn hash<K: Hash>(key: &K) -> u64 {
     h.finish()
 }
 
+/// The tag of a hash: its top 16 bits, never 0.
+fn tag_of(hash: u64) -> u16 {
+    ((hash >> 48) as u16).max(1)
+}
+
 impl<K: Copy + Default + Eq + Hash> Table<K> {
     /// An empty table whose size is bounded by the budget's position and memory limits.
     pub fn new(budget: &Budget) -> Result<Self, BudgetError> {
         let limits = budget.limits();
-        let slot = std::mem::size_of::<Slot<K>>() as u64;
+        let slot = std::mem::size_of::<Slot<K>>() as u64 + 2;
         let by_memory = limits.max_bytes / slot.max(1);
         let cap = (limits.max_positions as u64)
             .min(by_memory)
@@ -129,8 +138,11 @@ impl<K: Copy + Default + Eq + Hash> Table<K> {
         let first = INITIAL_SLOTS.min(max_slots);
         let mut slots = budget.vec_with_capacity(first)?;
         slots.resize(first, Slot::default());
+        let mut tags = budget.vec_with_capacity(first)?;
+        tags.resize(first, 0);
         Ok(Table {
             slots,
+            tags,
             entries: 0,
             peak: 0,
             max_slots,
@@ -139,25 +151,31 @@ impl<K: Copy + Default + Eq + Hash> Table<K> {
         })
     }
 
-    fn bucket(&self, key: &K) -> usize {
+    /// The first slot of the bucket of a hash, and the tag.
+    fn place(&self, hash: u64) -> (usize, u16) {
         let buckets = self.slots.len() / WAYS;
-        (hash(key) as usize & (buckets - 1)) * WAYS
+        ((hash as usize & (buckets - 1)) * WAYS, tag_of(hash))
+    }
+
+    /// The slot holding `key` in bucket `b`, if any.
+    fn find(&self, b: usize, tag: u16, key: &K) -> Option<usize> {
+        // Slots of a bucket fill in order and are never emptied: the first unused slot ends
+        // the search.
+        for (i, &t) in self.tags[b..b + WAYS].iter().enumerate() {
+            if t == 0 {
+                return None;
+            }
+            if t == tag && self.slots[b + i].key == *key {
+                return Some(b + i);
+            }
+        }
+        None
     }
 
     /// What is known of `key`, if it is stored.
     pub fn get(&self, key: &K) -> Option<Knowledge> {
-        let b = self.bucket(key);
-        // Slots of a bucket fill in order and are never emptied: the first unused slot ends
-        // the search.
-        for s in &self.slots[b..b + WAYS] {
-            if !s.used {
-                return None;
-            }
-            if s.key == *key {
-                return Some(s.known());
-            }
-        }
-        None
+        let (b, tag) = self.place(hash(key));
+        self.find(b, tag, key).map(|i| self.slots[i].known())
     }
 
     /// Stores what is known of `key`, merging with what was stored; `work` is what finding
@@ -168,11 +186,9 @@ impl<K: Copy + Default + Eq + Hash> Table<K> {
             Some(v) if v < u32::from(NO_VALUE) => v as u16,
             _ => NO_VALUE,
         };
-        let b = self.bucket(&key);
-        // A full bucket in a table a quarter full or more grows the table (below capacity).
-        let may_grow = self.slots.len() < self.max_slots && self.entries * 4 >= self.slots.len();
-        let bucket = &mut self.slots[b..b + WAYS];
-        if let Some(s) = bucket.iter_mut().find(|s| s.used && s.key == key) {
+        let (b, tag) = self.place(hash(&key));
+        if let Some(i) = self.find(b, tag, &key) {
+            let s = &mut self.slots[i];
             if s.value == NO_VALUE {
                 s.value = value;
             }
@@ -185,10 +201,10 @@ impl<K: Copy + Default + Eq + Hash> Table<K> {
             excluded: known.excluded,
             work,
             value,
-            used: true,
         };
-        if let Some(empty) = bucket.iter_mut().find(|s| !s.used) {
-            *empty = slot;
+        if let Some(i) = self.tags[b..b + WAYS].iter().position(|&t| t == 0) {
+            self.slots[b + i] = slot;
+            self.tags[b + i] = tag;
             self.entries += 1;
             self.peak = self.peak.max(self.entries);
             if self.entries * 4 > self.slots.len() * 3 {
@@ -196,16 +212,17 @@ impl<K: Copy + Default + Eq + Hash> Table<K> {
             }
             return Ok(());
         }
-        if may_grow {
+        // A full bucket in a table a quarter full or more grows the table (below capacity).
+        if self.slots.len() < self.max_slots && self.entries * 4 >= self.slots.len() {
             self.grow()?;
             return self.update(key, known, work);
         }
         // A full bucket: replace its cheapest entry.
-        let victim = bucket
-            .iter_mut()
-            .min_by_key(|s| s.work)
-            .expect("a bucket has slots");
-        *victim = slot;
+        let victim = (b..b + WAYS)
+            .min_by_key(|&i| self.slots[i].work)
+            .unwrap_or(b);
+        self.slots[victim] = slot;
+        self.tags[victim] = tag;
         self.replaced += 1;
         Ok(())
     }
@@ -218,12 +235,19 @@ impl<K: Copy + Default + Eq + Hash> Table<K> {
         }
         let mut slots = self.budget.vec_with_capacity(new_len)?;
         slots.resize(new_len, Slot::default());
+        let mut tags = self.budget.vec_with_capacity(new_len)?;
+        tags.resize(new_len, 0u16);
         let old = std::mem::replace(&mut self.slots, slots);
-        for s in old.into_iter().filter(|s| s.used) {
-            let b = self.bucket(&s.key);
+        let old_tags = std::mem::replace(&mut self.tags, tags);
+        for (s, t) in old.into_iter().zip(old_tags) {
+            if t == 0 {
+                continue;
+            }
+            let (b, tag) = self.place(hash(&s.key));
             // Doubling splits each bucket in two: there is always room.
-            if let Some(empty) = self.slots[b..b + WAYS].iter_mut().find(|x| !x.used) {
-                *empty = s;
+            if let Some(i) = self.tags[b..b + WAYS].iter().position(|&t| t == 0) {
+                self.slots[b + i] = s;
+                self.tags[b + i] = tag;
             }
         }
         Ok(())
@@ -251,7 +275,7 @@ impl<K: Copy + Default + Eq + Hash> Table<K> {
 
     /// The bytes the table holds now.
     pub fn bytes(&self) -> usize {
-        self.slots.len() * std::mem::size_of::<Slot<K>>()
+        self.slots.len() * (std::mem::size_of::<Slot<K>>() + 2)
     }
 
     /// The most slots the table may have.

@@ -1,0 +1,127 @@
+//! End-to-end: the board and graph games (Cram, Node Kayles, Arc Kayles, Chomp) through the
+//! real `grundy` binary.
+
+mod common;
+
+use common::{grundy, json, stderr};
+
+/// Every winning move's result is a P-position when analysed again.
+fn winning_moves_lead_to_p(v: &serde_json::Value) {
+    let moves = v["winning_moves"].as_array().expect("winning moves");
+    assert!(!moves.is_empty(), "{v}");
+    for m in moves {
+        let r = json(&grundy(&[
+            "analyze",
+            m["result"].as_str().expect("a result"),
+            "--json",
+        ]));
+        assert_eq!(r["outcome"], "P", "{m} leads to {r}");
+    }
+}
+
+#[test]
+fn cram_4x5_has_its_published_value_and_winning_moves() {
+    // Cram 4 x 5 is *2 (Lemoine and Viennot's table, also in tests/data).
+    let v = json(&grundy(&["analyze", "cram 4x5", "--json"]));
+    assert_eq!(v["value"], 2);
+    assert_eq!(v["outcome"], "N");
+    let first = v["winning_moves"][0]["move"].as_str().unwrap();
+    assert!(first.starts_with("domino ("), "{first}");
+    winning_moves_lead_to_p(&v);
+}
+
+#[test]
+fn node_kayles_graph_and_arc_kayles() {
+    // A 4-cycle with a pendant vertex: take vertex 2 and its neighbours 1, 3, 4 leave,
+    // leaving vertex 0 alone; the value is worked out by the search.
+    let v = json(&grundy(&[
+        "analyze",
+        "node-kayles 0-1 1-2 2-3 3-0 2-4",
+        "--json",
+    ]));
+    assert_eq!(v["outcome"], "N");
+    let generic = json(&grundy(&[
+        "analyze",
+        "node-kayles 0-1 1-2 2-3 3-0 2-4",
+        "--json",
+        "--engine",
+        "generic",
+    ]));
+    assert_eq!(v["value"], generic["value"]);
+    assert!(
+        v["winning_moves"][0]["move"]
+            .as_str()
+            .unwrap()
+            .starts_with("take vertex")
+    );
+    winning_moves_lead_to_p(&v);
+    // A triangle in Arc Kayles: every edge taken leaves one vertex: *1.
+    let v = json(&grundy(&["analyze", "arc-kayles 0-1 1-2 2-0", "--json"]));
+    assert_eq!(v["value"], 1);
+}
+
+#[test]
+fn chomp_rectangles_are_first_player_wins() {
+    let v = json(&grundy(&["analyze", "chomp 4x5", "--json"]));
+    assert_eq!(v["outcome"], "N");
+    let generic = json(&grundy(&[
+        "analyze",
+        "chomp 4x5",
+        "--json",
+        "--engine",
+        "generic",
+    ]));
+    assert_eq!(v["value"], generic["value"]);
+    assert!(
+        v["winning_moves"][0]["move"]
+            .as_str()
+            .unwrap()
+            .starts_with("bite (")
+    );
+    winning_moves_lead_to_p(&v);
+}
+
+#[test]
+fn boards_sum_with_other_games() {
+    let v = json(&grundy(&[
+        "analyze",
+        "cram 3x3 + nim 3 + kayles 7",
+        "--json",
+    ]));
+    // Cram 3 x 3 is *0 (tests/data), Kayles 7 is *2: 0 ^ 3 ^ 2 = 1.
+    assert_eq!(v["value"], 1);
+}
+
+#[test]
+fn malformed_boards_and_graphs_are_located_errors() {
+    for (expr, what) in [
+        ("cram ..#/.x.", "`x` is not a cell"),
+        ("cram ../...", "every row must be as long"),
+        ("chomp 3,4", "row lengths never increase"),
+        ("cram 0x5", "at least 1"),
+    ] {
+        let o = grundy(&["analyze", expr]);
+        assert_eq!(o.status.code(), Some(2), "{expr}");
+        let err = stderr(&o);
+        assert!(err.contains(what), "{expr}: {err}");
+        assert!(err.contains('^'), "{expr}: no location in {err}");
+        assert!(!err.contains("panicked"), "{err}");
+    }
+}
+
+#[test]
+fn too_big_boards_are_refused_but_symmetry_answers_at_any_size() {
+    // Odd x odd, 143 cells: beyond the search and no closed form.
+    let o = grundy(&["analyze", "cram 11x13"]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(err.contains("at most 128 cells"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    // Even x even: 0 by the central symmetry, at once, at any size.
+    let v = json(&grundy(&["analyze", "cram 20000x30000", "--json"]));
+    assert_eq!(v["value"], 0);
+    assert_eq!(v["outcome"], "P");
+    // A single row is Dawson's Kayles, at any length.
+    let v = json(&grundy(&["analyze", "cram 1x1000000", "--json"]));
+    assert!(v["value"].is_number(), "{v}");
+}
