@@ -2,15 +2,14 @@
 
 mod common;
 
-use common::{grundy, json, scratch, stderr, stdout};
+use common::{grundy, json, ok_stdout, scratch, stderr, stdout};
 
 use std::process::{Child, Command};
 
 #[test]
 fn dawsons_chess_to_200_with_its_proven_period() {
     let o = grundy(&["sequence", "0.137", "--to", "200"]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    let text = stdout(&o);
+    let text = ok_stdout(&o);
     assert!(text.contains("  0:  0 1 1 2 0 3 1 1 0 3\n"), "{text}");
     assert!(text.contains("period 34 from n = 52, proven"), "{text}");
 }

@@ -85,6 +85,12 @@ pub fn stderr(o: &Output) -> String {
     String::from_utf8(o.stderr.clone()).expect("errors are UTF-8")
 }
 
+/// Standard output as text, after checking that the command succeeded.
+pub fn ok_stdout(o: &Output) -> String {
+    assert!(o.status.success(), "{}", stderr(o));
+    stdout(o)
+}
+
 /// Standard output parsed as JSON, after checking that the command succeeded.
 pub fn json(o: &Output) -> serde_json::Value {
     assert!(o.status.success(), "{}", stderr(o));
