@@ -24,11 +24,7 @@ fn interrupted_after(args: &[&str], after: Duration) -> std::process::Output {
         .spawn()
         .expect("the binary runs");
     std::thread::sleep(after);
-    let sent = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .expect("kill runs");
-    assert!(sent.success());
+    common::send_signal(child.id(), "-INT");
     child.wait_with_output().unwrap()
 }
 

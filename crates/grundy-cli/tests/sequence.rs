@@ -199,11 +199,7 @@ fn ctrl_c_saves_a_checkpoint_that_resumes() {
     let ckpt = dir.join("run.ckpt");
     let c = ckpt.to_str().unwrap();
     let child = start_long_run(c);
-    let status = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(status.success());
+    common::send_signal(child.id(), "-INT");
     let out = child.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(130), "{}", stderr(&out));
     assert!(stderr(&out).contains("--resume"), "{}", stderr(&out));
@@ -224,15 +220,9 @@ fn an_interrupt_delivered_twice_still_saves() {
     let ckpt = dir.join("run.ckpt");
     let c = ckpt.to_str().unwrap();
     let child = start_long_run(c);
-    let pid = child.id().to_string();
+    let pid = child.id();
     for _ in 0..2 {
-        assert!(
-            Command::new("kill")
-                .args(["-INT", &pid])
-                .status()
-                .unwrap()
-                .success()
-        );
+        common::send_signal(pid, "-INT");
     }
     let out = child.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(130), "{}", stderr(&out));
@@ -394,13 +384,7 @@ fn sigterm_saves_a_checkpoint_like_ctrl_c() {
     let ckpt = dir.join("run.ckpt");
     let c = ckpt.to_str().unwrap();
     let child = start_long_run(c);
-    assert!(
-        Command::new("kill")
-            .args(["-TERM", &child.id().to_string()])
-            .status()
-            .unwrap()
-            .success()
-    );
+    common::send_signal(child.id(), "-TERM");
     let out = child.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(130), "{}", stderr(&out));
     assert!(stderr(&out).contains("saved to"), "{}", stderr(&out));

@@ -42,6 +42,15 @@ pub fn grundy_with_bytes(args: &[&str], input: &[u8]) -> Output {
     out
 }
 
+/// Sends `signal` (`-INT`, `-TERM`, ...) to process `pid` with `kill`.
+pub fn send_signal(pid: u32, signal: &str) {
+    let sent = Command::new("kill")
+        .args([signal, &pid.to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(sent.success(), "kill {signal} {pid}");
+}
+
 /// Sends `signal` (`-INT`, `-TERM`, ...) to a long `grundy` run after it got going; returns
 /// its exit code, its standard error and how long it took to stop.
 #[cfg(unix)]
@@ -59,13 +68,7 @@ pub fn interrupt(args: &[&str], signal: &str) -> (Option<i32>, String, Duration)
         "{args:?} ended before the signal"
     );
     let sent = Instant::now();
-    assert!(
-        Command::new("kill")
-            .args([signal, &child.id().to_string()])
-            .status()
-            .unwrap()
-            .success()
-    );
+    send_signal(child.id(), signal);
     // Wait at most 20 s (a loaded machine), then kill it so that the test cannot hang.
     while child.try_wait().unwrap().is_none() && sent.elapsed() < Duration::from_secs(20) {
         std::thread::sleep(Duration::from_millis(20));
