@@ -5,11 +5,12 @@ use crate::Failure;
 use crate::front::{self, Watch};
 use grundy::catalog::Catalog;
 use grundy::control::{Budget, BudgetError, Limits};
+use grundy::heap::period::Period;
 use grundy::heap::period::apparent_period;
-use grundy::heap::report::svg_scatter;
+use grundy::heap::report::{svg_scatter, value_rows};
 use grundy::scripted::{ScriptFailure, ScriptRule};
 use grundy::solve::SolveError;
-use serde_json::json;
+use serde::Serialize;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -75,18 +76,12 @@ pub fn sequence(
             .map_err(|e| Failure::compute(format!("{}: {e}", path.display())))?;
     }
     if json {
-        let out = json!({
-            "rules": rule.name(),
-            "computed": values.len(),
-            "values": values,
-            "period": period.as_ref().map(|p| json!({
-                "period": p.period,
-                "preperiod": p.preperiod,
-                "saltus": p.saltus,
-                "proven": false,
-                "proof": "apparent",
-            })),
-        });
+        let out = JsonOutput {
+            computed: values.len(),
+            period: period.as_ref(),
+            rules: rule.name(),
+            values: &values,
+        };
         let text =
             serde_json::to_string_pretty(&out).map_err(|e| Failure::compute(e.to_string()))?;
         return crate::emit(&(text + "\n"));
@@ -100,19 +95,20 @@ pub fn sequence(
         return crate::emit(&out);
     }
     out.push_str(&format!("{}: g(0) to g({to})\n", rule.name()));
-    let width = values.iter().max().map_or(1, |m| m.to_string().len());
-    let index_width = values.len().to_string().len();
-    for (row, chunk) in values.chunks(10).enumerate() {
-        let line: Vec<String> = chunk.iter().map(|v| format!("{v:>width$}")).collect();
-        out.push_str(&format!(
-            "{:>index_width$}:  {}\n",
-            row * 10,
-            line.join(" ")
-        ));
-    }
+    out.push_str(&value_rows(&values));
     match period {
         Some(p) => out.push_str(&format!("{p}\n")),
         None => out.push_str("no period found in the values computed\n"),
     }
     crate::emit(&out)
+}
+
+/// `--json`: `computed`, `period` (apparent: a script's period is never proven), `rules` and
+/// `values`, the keys in the order `grundy sequence` writes them.
+#[derive(Serialize)]
+struct JsonOutput<'a> {
+    computed: usize,
+    period: Option<&'a Period>,
+    rules: &'a str,
+    values: &'a [u16],
 }

@@ -2,13 +2,12 @@
 
 mod common;
 
-use common::{grundy, json, stderr, stdout};
+use common::{grundy, json, ok_stdout, stderr, stdout};
 
 #[test]
 fn analyze_nim_as_text() {
     let o = grundy(&["analyze", "nim 13 12 8"]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    let text = stdout(&o);
+    let text = ok_stdout(&o);
     assert!(text.contains("Value     9"), "{text}");
     assert!(text.contains("N: the player to move wins"), "{text}");
     assert!(text.contains("nim-sum   9 = 1001"), "{text}");
@@ -104,8 +103,7 @@ fn analyze_shows_the_teaching_notes() {
     // One component: the mex table. Kayles 4's options are kayles 3 (value 3), kayles 1 2
     // (1 ⊕ 2 = 3), kayles 2 (2) and kayles 1 1 (0): mex{0, 2, 3} = 1 = g(4) (Guy and Smith).
     let o = grundy(&["analyze", "kayles", "4"]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    let text = stdout(&o);
+    let text = ok_stdout(&o);
     let why = text.split("\nWhy\n").nth(1).expect("a Why section");
     assert!(
         why.contains("Why kayles 4 has value 1: its options and their values"),

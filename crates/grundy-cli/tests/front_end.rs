@@ -3,42 +3,11 @@
 
 mod common;
 
+#[cfg(unix)]
+use common::interrupt;
 use common::{grundy, grundy_with_input, scratch, stderr, stdout};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
-
-/// Sends `signal` to a long `grundy` run after it got going; returns its exit code, its
-/// standard error and how long it took to stop.
-#[cfg(unix)]
-fn interrupt(args: &[&str], signal: &str) -> (Option<i32>, String, Duration) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_grundy"))
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(Duration::from_millis(700));
-    assert!(
-        child.try_wait().unwrap().is_none(),
-        "{args:?} ended before the signal"
-    );
-    let sent = Instant::now();
-    assert!(
-        Command::new("kill")
-            .args([signal, &child.id().to_string()])
-            .status()
-            .unwrap()
-            .success()
-    );
-    // Wait at most 20 s (a loaded machine), then kill it so that the test cannot hang.
-    while child.try_wait().unwrap().is_none() && sent.elapsed() < Duration::from_secs(20) {
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    let _ = child.kill();
-    let out = child.wait_with_output().unwrap();
-    (out.status.code(), stderr(&out), sent.elapsed())
-}
 
 #[cfg(unix)]
 #[test]

@@ -2,13 +2,12 @@
 
 mod common;
 
-use common::{grundy, stderr, stdout};
+use common::{grundy, ok_stdout, stderr, stdout};
 
 #[test]
 fn analyze_hackenbush_in_a_sum_with_nim() {
     let o = grundy(&["analyze", "hackenbush 0-1 1-2 2-0 2-3 3-3 + nim 4"]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    let text = stdout(&o);
+    let text = ok_stdout(&o);
     assert!(text.contains("Value     7"), "{text}");
     for line in [
         "cut 0-1  leaves  hackenbush 1-2 2-0 2-3 3-3 + nim 4",
@@ -69,8 +68,7 @@ fn bad_input_exits_2_with_a_caret_under_the_offending_text() {
 #[test]
 fn draw_a_picture_as_text_and_dot() {
     let o = grundy(&["draw", "hackenbush 0-1 1-2 2-0 2-3 3-3"]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    let text = stdout(&o);
+    let text = ok_stdout(&o);
     assert!(text.starts_with("ground\n└── 1\n"), "{text}");
     assert!(text.contains("loop 3-3"), "{text}");
     assert!(text.ends_with("Value 3\n"), "{text}");

@@ -7,33 +7,13 @@ mod common;
 #[path = "common/server.rs"]
 mod server;
 
-use common::{grundy, grundy_with_input, scratch, stderr, stdout};
+use common::{grundy, grundy_with_bytes, grundy_with_input, scratch, stderr, stdout};
 use serde_json::json;
 use server::Server;
 use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
-
-/// Runs `grundy` with `args` and raw bytes on standard input.
-fn grundy_with_bytes(args: &[&str], input: &[u8]) -> std::process::Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_grundy"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    let mut stdin = child.stdin.take().unwrap();
-    let input = input.to_vec();
-    let writer = std::thread::spawn(move || {
-        // The reader may stop early (a refusal): a broken pipe is fine.
-        let _ = stdin.write_all(&input);
-    });
-    let out = child.wait_with_output().unwrap();
-    writer.join().unwrap();
-    out
-}
 
 /// Starts `grundy args`, sends SIGINT after `after`, and returns its output.
 fn interrupted_after(args: &[&str], after: Duration) -> std::process::Output {
@@ -44,11 +24,7 @@ fn interrupted_after(args: &[&str], after: Duration) -> std::process::Output {
         .spawn()
         .expect("the binary runs");
     std::thread::sleep(after);
-    let sent = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .expect("kill runs");
-    assert!(sent.success());
+    common::send_signal(child.id(), "-INT");
     child.wait_with_output().unwrap()
 }
 

@@ -2,13 +2,12 @@
 //! the quotient and the tame rule, `sequence --misere`.
 
 mod common;
-use common::{grundy, json, stderr, stdout};
+use common::{grundy, json, ok_stdout, stderr, stdout};
 
 #[test]
 fn quotient_of_0_75_prints_r8() {
     let o = grundy(&["quotient", "0.75", "--max-heap", "16"]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    let text = stdout(&o);
+    let text = ok_stdout(&o);
     assert!(text.contains("Order      8\n"), "{text}");
     assert!(text.contains("P-portion  {a, b²} (2 elements)"), "{text}");
     assert!(text.contains("Period     2 from heap 8"), "{text}");

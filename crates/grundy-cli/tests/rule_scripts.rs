@@ -1,7 +1,7 @@
 //! `--rules FILE`: rule scripts in analyze, sequence and graph, end to end.
 
 mod common;
-use common::{grundy, json, scratch, stderr, stdout};
+use common::{grundy, json, ok_stdout, scratch, stderr, stdout};
 
 fn example(name: &str) -> String {
     format!("{}/../../examples/games/{name}", env!("CARGO_MANIFEST_DIR"))
@@ -158,8 +158,7 @@ fn rules_lists_the_scripts_rules_with_an_example() {
     let euclid = example("euclid.rhai");
     let square = example("subtract-square.rhai");
     let o = grundy(&["rules", "--rules", &euclid, "--rules", &square]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    let text = stdout(&o);
+    let text = ok_stdout(&o);
     assert!(text.starts_with("nim "), "{text}");
     assert!(text.contains("euclid A B (from "), "{text}");
     assert!(text.contains("Euclid's game"), "{text}");
@@ -287,40 +286,19 @@ fn the_readme_tutorial_runs() {
 #[cfg(unix)]
 #[test]
 fn ctrl_c_stops_a_script_sequence_with_130() {
-    use std::process::{Command, Stdio};
-    use std::time::{Duration, Instant};
     let kayles = example("kayles.rhai");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_grundy"))
-        .args([
+    let (code, err, took) = common::interrupt(
+        &[
             "sequence",
             "--rules",
             &kayles,
             "my-kayles",
             "--to",
             "100000",
-        ])
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(Duration::from_millis(700));
-    assert!(
-        child.try_wait().unwrap().is_none(),
-        "ended before the signal"
+        ],
+        "-INT",
     );
-    let sent = Instant::now();
-    let kill = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(kill.success());
-    while child.try_wait().unwrap().is_none() && sent.elapsed() < Duration::from_secs(20) {
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    let _ = child.kill();
-    let out = child.wait_with_output().unwrap();
-    assert_eq!(out.status.code(), Some(130), "{}", stderr(&out));
-    assert_eq!(stderr(&out).trim(), "error: interrupted");
-    assert!(sent.elapsed() < Duration::from_secs(10));
+    assert_eq!(code, Some(130), "{err}");
+    assert_eq!(err.trim(), "error: interrupted");
+    assert!(took < std::time::Duration::from_secs(10), "{took:?}");
 }

@@ -2,15 +2,14 @@
 
 mod common;
 
-use common::{grundy, json, scratch, stderr, stdout};
+use common::{grundy, json, ok_stdout, scratch, stderr, stdout};
 
 use std::process::{Child, Command};
 
 #[test]
 fn dawsons_chess_to_200_with_its_proven_period() {
     let o = grundy(&["sequence", "0.137", "--to", "200"]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    let text = stdout(&o);
+    let text = ok_stdout(&o);
     assert!(text.contains("  0:  0 1 1 2 0 3 1 1 0 3\n"), "{text}");
     assert!(text.contains("period 34 from n = 52, proven"), "{text}");
 }
@@ -152,18 +151,7 @@ fn checkpoint_and_resume_give_the_uninterrupted_result() {
         "--json",
     ]));
     assert_eq!(first["computed"], 301);
-    let resumed = json(&grundy(&[
-        "sequence",
-        "0.16",
-        "--to",
-        "700",
-        "--checkpoint",
-        c,
-        "--resume",
-        "--json",
-    ]));
-    let direct = json(&grundy(&["sequence", "0.16", "--to", "700", "--json"]));
-    assert_eq!(resumed["values"], direct["values"]);
+    assert_resumes_as_direct("0.16", "700", c);
     // A checkpoint of another rule is refused.
     let o = grundy(&[
         "sequence",
@@ -211,11 +199,7 @@ fn ctrl_c_saves_a_checkpoint_that_resumes() {
     let ckpt = dir.join("run.ckpt");
     let c = ckpt.to_str().unwrap();
     let child = start_long_run(c);
-    let status = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(status.success());
+    common::send_signal(child.id(), "-INT");
     let out = child.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(130), "{}", stderr(&out));
     assert!(stderr(&out).contains("--resume"), "{}", stderr(&out));
@@ -223,24 +207,7 @@ fn ctrl_c_saves_a_checkpoint_that_resumes() {
     // compare with a direct run.
     let saved = std::fs::metadata(&ckpt).unwrap().len();
     assert!(saved > 100);
-    let resumed = json(&grundy(&[
-        "sequence",
-        "grundys-game",
-        "--to",
-        "3000",
-        "--checkpoint",
-        c,
-        "--resume",
-        "--json",
-    ]));
-    let direct = json(&grundy(&[
-        "sequence",
-        "grundys-game",
-        "--to",
-        "3000",
-        "--json",
-    ]));
-    assert_eq!(resumed["values"], direct["values"]);
+    assert_resumes_as_direct("grundys-game", "3000", c);
     std::fs::remove_dir_all(dir).unwrap();
 }
 
@@ -253,15 +220,9 @@ fn an_interrupt_delivered_twice_still_saves() {
     let ckpt = dir.join("run.ckpt");
     let c = ckpt.to_str().unwrap();
     let child = start_long_run(c);
-    let pid = child.id().to_string();
+    let pid = child.id();
     for _ in 0..2 {
-        assert!(
-            Command::new("kill")
-                .args(["-INT", &pid])
-                .status()
-                .unwrap()
-                .success()
-        );
+        common::send_signal(pid, "-INT");
     }
     let out = child.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(130), "{}", stderr(&out));
@@ -423,33 +384,26 @@ fn sigterm_saves_a_checkpoint_like_ctrl_c() {
     let ckpt = dir.join("run.ckpt");
     let c = ckpt.to_str().unwrap();
     let child = start_long_run(c);
-    assert!(
-        Command::new("kill")
-            .args(["-TERM", &child.id().to_string()])
-            .status()
-            .unwrap()
-            .success()
-    );
+    common::send_signal(child.id(), "-TERM");
     let out = child.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(130), "{}", stderr(&out));
     assert!(stderr(&out).contains("saved to"), "{}", stderr(&out));
+    assert_resumes_as_direct("grundys-game", "2000", c);
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+/// Resuming from the checkpoint `ckpt` to g(`to`) gives the values of a direct run.
+fn assert_resumes_as_direct(rule: &str, to: &str, ckpt: &str) {
     let resumed = json(&grundy(&[
         "sequence",
-        "grundys-game",
+        rule,
         "--to",
-        "2000",
+        to,
         "--checkpoint",
-        c,
+        ckpt,
         "--resume",
         "--json",
     ]));
-    let direct = json(&grundy(&[
-        "sequence",
-        "grundys-game",
-        "--to",
-        "2000",
-        "--json",
-    ]));
-    assert_eq!(resumed["values"], direct["values"]);
-    std::fs::remove_dir_all(dir).unwrap();
+    let direct = json(&grundy(&["sequence", rule, "--to", to, "--json"]));
+    assert_eq!(resumed["values"], direct["values"], "{rule} to {to}");
 }

@@ -16,19 +16,30 @@
 //! assert_eq!(results, ["nim 4 12 8", "nim 13 5 8", "nim 13 12 1"]);
 //! ```
 //!
-//! The layers, from text to answer:
-//! - [`expr`]: the bare game-expression language, text → [`expr::Spec`] (unchecked);
-//!   [`catalog`]: every family's rules, checking a spec into
-//!   [`sum::Sum`] (a checked sum of components) → text again.
-//! - [`sum::Component`]: what every game family offers the analysis: its value by the fastest
-//!   correct method, its moves, and its value by the generic engine for cross-checks.
-//! - [`game::ImpartialGame`] and [`solve`]: positions and options, and the generic engines
-//!   written from the definitions.
-//! - [`misere`]: misère play beyond Nim: Conway's genus, Plambeck–Siegel misère quotients
-//!   and the outcomes of sums of heaps through them.
-//! - [`analysis`]: value, outcome, every winning move and the reason, with notes that teach
-//!   ([`analysis::teach`]: the mex table, staircase Nim, where a heap falls in its period).
-//! - [`words`]: counts that agree in number in every message ("1 vertex", "2 vertices").
+//! The layers, top to bottom; each uses only the ones below it (front ends — the `grundy`
+//! binary, the web page, the Python package — sit above them all):
+//! - **Analysis and play.** [`analysis`]: value, outcome, every winning move and the reason,
+//!   with notes that teach ([`analysis::teach`]) and pictures ([`analysis::picture`]).
+//!   [`play`]: a game in progress against a perfect opponent, with hints and undo.
+//! - **Catalogue.** [`catalog`]: every family's rules, checking an [`expr::Spec`] into a
+//!   [`sum::Sum`] (a checked sum of components), and back to text.
+//! - **Families**, each a rule model, a [`sum::Component`] and its fast path: [`classic`]
+//!   (Nim, staircase Nim, Moore's Nim_k, Wythoff), [`heap`] (take-and-break games and their
+//!   nim-sequences), [`hackenbush`] (Green Hackenbush), [`coins`] (coin-turning games),
+//!   [`boards`] (Cram, Node Kayles, Arc Kayles, Chomp), [`scripted`] (rule scripts).
+//! - **Language and engines.** [`expr`]: the bare expression language, text → [`expr::Spec`]
+//!   with spans (it knows no family). [`solve`]: the generic engines from the definitions
+//!   ([`game::ImpartialGame`] in, values and misère outcomes out). [`search`]: the value of
+//!   one big position (components, canonical forms, bounds). [`misere`]: Conway's genus and
+//!   Plambeck–Siegel misère quotients. [`graph`]: explicit game graphs, with or without
+//!   cycles. The sequence engines and period proofs live in [`heap`].
+//! - **Ground floor.** [`nimber`] (nim-sum, nim-product, mex), [`value`] (values and
+//!   outcomes), [`game`] (the [`game::ImpartialGame`] trait), [`control`] (budgets,
+//!   cancellation, progress), [`sum`] (components, sums and the analysis context) and
+//!   [`words`] (counts that agree in number: "1 vertex", "2 vertices").
+//!
+//! The library never prints, exits or handles signals: long work takes a
+//! [`control::Budget`], and every refusal is a typed error naming the figure.
 
 pub mod analysis;
 pub mod boards;
@@ -44,6 +55,7 @@ pub mod heap;
 pub mod misere;
 pub mod nimber;
 pub mod play;
+mod plot;
 pub mod scripted;
 pub mod search;
 pub mod solve;

@@ -3,7 +3,17 @@
 //! A [`Sum`] is a list of independent [`Component`]s, one per Nim heap, Kayles heap, Wythoff
 //! queen, Hackenbush picture, ... Each game family implements [`Component`]; the analysis
 //! works on sums of any mix of families through it. The value of a sum is the nim-sum of its
-//! components' values (normal play).
+//! components' values (normal play; Sprague 1935, Grundy 1939): one value per component and
+//! `O(c)` nim-sums for `c` components.
+//!
+//! ```
+//! use grundy::sum::Context;
+//! let sum = grundy::catalog::parse("nim 3 + kayles 4").unwrap();
+//! let ctx = Context::default();
+//! let values: Vec<_> = sum.components.iter().map(|c| c.value(&ctx).unwrap()).collect();
+//! assert_eq!(values, [grundy::Nimber(3), grundy::Nimber(1)]); // Kayles: g(4) = 1
+//! assert_eq!(sum.to_string(), "nim 3 + kayles 4");
+//! ```
 
 use crate::Nimber;
 use crate::control::{Budget, BudgetError, Limits};
@@ -225,6 +235,20 @@ pub trait Component: fmt::Debug + Send + Sync {
     fn winning_moves_alone(&self, ctx: &Context) -> Result<Vec<Move>, AnalysisError> {
         self.moves_to_value(Nimber::ZERO, ctx)
     }
+}
+
+/// Charges `ctx`'s budget for listing `count` moves of `component` ([`MOVE_COST`] units each),
+/// refused before any is listed when the budget cannot afford them all.
+pub fn charge_moves(
+    component: &dyn Component,
+    ctx: &Context,
+    count: u64,
+) -> Result<(), AnalysisError> {
+    let units = count.saturating_mul(MOVE_COST);
+    ctx.budget
+        .afford(units)
+        .and_then(|()| ctx.budget.charge(units))
+        .map_err(|e| AnalysisError::budget(component, e))
 }
 
 /// The moves of `component` whose result has value `target`, by evaluating every move with the

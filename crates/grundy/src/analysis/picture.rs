@@ -17,6 +17,7 @@ use crate::control::Control;
 use crate::graph::{self, csr::Csr, explore::explore};
 use crate::hackenbush::{GROUND, Picture};
 use crate::heap::period::Period;
+use crate::plot::{Frame, dot};
 use crate::sum::{AnalysisError, Context, Sum};
 use crate::value::Outcome;
 use layout::backends::svg::SVGWriter;
@@ -369,24 +370,14 @@ fn tick_step(max: f64, target: f64) -> f64 {
 /// P-positions) as red rings, and, with a period, the preperiod as a dashed line and the first
 /// full period shaded.
 pub fn sequence_svg(values: &[u16], period: Option<&Period>, title: &str) -> String {
-    let (left, top, width, height) = (60.0, 40.0, 900.0, 360.0);
+    let frame = Frame::new(60.0, 40.0, 900.0, 360.0);
+    let (left, top, width, height) = frame.parts();
     let count = values.len().max(2);
     let max_v = f64::from(values.iter().copied().max().unwrap_or(0).max(1));
     let x = |n: f64| left + width * n / (count - 1) as f64;
     let y = |v: f64| top + height - height * v / max_v;
     let mut svg = String::new();
-    let _ = writeln!(
-        svg,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{}" height="{}" font-family="sans-serif" font-size="12">"#,
-        left + width + 30.0,
-        top + height + 60.0
-    );
-    let _ = writeln!(svg, r#"<rect width="100%" height="100%" fill="white"/>"#);
-    let _ = writeln!(
-        svg,
-        r#"<text x="{left}" y="22" font-size="16">{}</text>"#,
-        escape(title)
-    );
+    frame.open(&mut svg, (30.0, 60.0), 22.0, title);
     if let Some(p) = period {
         let e = p.preperiod as f64;
         let end = (p.preperiod + p.period) as f64;
@@ -415,12 +406,7 @@ pub fn sequence_svg(values: &[u16], period: Option<&Period>, title: &str) -> Str
         }
     }
     // Axes and ticks.
-    let _ = writeln!(
-        svg,
-        r#"<path d="M{left} {top} V{} H{}" stroke="black" fill="none"/>"#,
-        top + height,
-        left + width
-    );
+    frame.axes(&mut svg);
     let xs = tick_step((count - 1) as f64, 10.0);
     let mut t = 0.0;
     while t <= (count - 1) as f64 + 1e-9 {
@@ -462,12 +448,7 @@ pub fn sequence_svg(values: &[u16], period: Option<&Period>, title: &str) -> Str
     let _ = writeln!(svg, r#"<g fill="navy">"#);
     for (n, &v) in values.iter().enumerate() {
         if v != 0 {
-            let _ = writeln!(
-                svg,
-                r#"<circle cx="{:.1}" cy="{:.1}" r="{r}"/>"#,
-                x(n as f64),
-                y(f64::from(v))
-            );
+            dot(&mut svg, x(n as f64), y(f64::from(v)), r);
         }
     }
     svg.push_str(
@@ -475,23 +456,11 @@ pub fn sequence_svg(values: &[u16], period: Option<&Period>, title: &str) -> Str
     );
     for (n, &v) in values.iter().enumerate() {
         if v == 0 {
-            let _ = writeln!(
-                svg,
-                r#"<circle cx="{:.1}" cy="{:.1}" r="{}"/>"#,
-                x(n as f64),
-                y(0.0),
-                r + 1.5
-            );
+            dot(&mut svg, x(n as f64), y(0.0), r + 1.5);
         }
     }
     svg.push_str("</g>\n</svg>\n");
     svg
-}
-
-fn escape(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
 }
 
 #[cfg(test)]

@@ -122,16 +122,8 @@ impl<'a> SumGame<'a> {
 }
 
 pub(super) fn misere_search(sum: &Sum, ctx: &Context) -> Result<Analysis, AnalysisError> {
-    let game = SumGame {
-        interner: RefCell::new(Interner {
-            ctx,
-            ids: FxHashMap::default(),
-            components: Vec::new(),
-            moves: Vec::new(),
-        }),
-        error: RefCell::new(None),
-    };
-    let root = game.interner.borrow_mut().position(&sum.components);
+    let game = SumGame::new(ctx);
+    let root = game.position_of(&sum.components);
     let mut solver = MisereSolver::with_budget(&game, &ctx.budget);
     let failed = |e: SolveError, game: &SumGame| {
         game.error

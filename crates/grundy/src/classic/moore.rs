@@ -6,7 +6,7 @@
 //! known for the values, so values come from the generic engine (with a limit), while the
 //! outcome and the winning moves of a position played alone come from the theorem.
 
-use super::{MAX_LISTED_MOVES, charge_moves};
+use super::MAX_LISTED_MOVES;
 use crate::Nimber;
 use crate::expr::{ExprError, TermSpec, parse_u64, required_params, some_args};
 use crate::game::ImpartialGame;
@@ -263,7 +263,7 @@ impl MooreNim {
                 format!("{count} moves are too many to list (limit {MAX_LISTED_MOVES})"),
             ));
         }
-        charge_moves(self, ctx, count)?;
+        crate::sum::charge_moves(self, ctx, count)?;
         let mut out = Vec::new();
         for_each_option(self.k, &self.heaps, |next| out.push(next.to_vec()));
         Ok(out)

@@ -1,7 +1,7 @@
 //! Nim (Bouton 1901): heaps of tokens; a move takes any positive number from one heap.
 //! A heap of `n` has value `n`, so a position's value is the nim-sum of its heaps.
 
-use super::{MAX_LISTED_MOVES, charge_moves};
+use super::MAX_LISTED_MOVES;
 use crate::Nimber;
 use crate::expr::{ExprError, TermSpec, no_params, parse_u64, some_args};
 use crate::game::ImpartialGame;
@@ -77,7 +77,7 @@ impl Component for NimHeap {
                 ),
             ));
         }
-        charge_moves(self, ctx, self.0)?;
+        crate::sum::charge_moves(self, ctx, self.0)?;
         Ok((0..self.0).map(|t| self.heap_move(t)).collect())
     }
     /// A heap moves to any smaller value directly.

@@ -6,7 +6,7 @@
 //! exercise 2.6; Sprague 1936): a move from an odd step is a Nim move on the odd steps, and a
 //! move from an even step adds coins to an odd step, which can only change the nim-sum.
 
-use super::{MAX_LISTED_MOVES, charge_moves};
+use super::MAX_LISTED_MOVES;
 use crate::Nimber;
 use crate::expr::{ExprError, TermSpec, no_params, parse_u64, some_args};
 use crate::game::ImpartialGame;
@@ -100,7 +100,7 @@ impl Component for Staircase {
                 format!("too many moves to list (limit {MAX_LISTED_MOVES})"),
             ));
         }
-        charge_moves(self, ctx, total.unwrap_or(u64::MAX))?;
+        crate::sum::charge_moves(self, ctx, total.unwrap_or(u64::MAX))?;
         let mut out = Vec::new();
         for step in 1..=self.coins.len() {
             for k in 1..=self.coins[step - 1] {

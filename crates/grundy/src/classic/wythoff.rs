@@ -7,7 +7,7 @@
 //! the values; they come from a table computed row by row with bit sets for the values seen in
 //! each row, column and diagonal, in `O(xy · (x + y) / 64)` time, up to `x + y ≤ 8000`.
 
-use super::{MAX_LISTED_MOVES, charge_moves};
+use super::MAX_LISTED_MOVES;
 use crate::Nimber;
 use crate::control::{Budget, BudgetError};
 use crate::expr::{ExprError, TermSpec, no_params, parse_u64, some_args};
@@ -245,7 +245,7 @@ impl Component for Wythoff {
                 format!("too many moves to list (limit {MAX_LISTED_MOVES})"),
             ));
         }
-        charge_moves(self, ctx, count)?;
+        crate::sum::charge_moves(self, ctx, count)?;
         Ok(self.options().map(|(x, y)| self.to(x, y)).collect())
     }
     /// One table serves every option.

@@ -21,7 +21,7 @@
 //! `g1(0)` and `g2(1)` are all non-zero, yet `(1,1)` is worth `0 = g1(1) ⊗ g2(1)`, and a field
 //! has no zero divisors.
 
-use super::line::{charge_moves, check_coin, coin_error, toggle};
+use super::line::{check_coin, coin_error, list_moves, toggle};
 use super::rule::{LineRule, Shape};
 use super::values::{CoinError, CoinValues};
 use crate::Nimber;
@@ -363,24 +363,14 @@ impl Component for CoinGrid {
         let count = GridGame(self.rule.clone())
             .option_bound(&self.heads)
             .unwrap_or(u64::MAX);
-        charge_moves(self, ctx, count)?;
-        let mut moves = Vec::new();
-        let mut failure = None;
-        for &(x, y) in &self.heads {
-            let _ = self.rule.for_each_move(x, y, &mut |coins| {
-                // Each move copies the heads and the coins it turns.
-                if let Err(e) = ctx.budget.charge((coins.len() + self.heads.len()) as u64) {
-                    failure = Some(e);
-                    return ControlFlow::Break(());
-                }
-                moves.push(self.after(coins));
-                ControlFlow::Continue(())
-            });
-            if let Some(e) = failure.take() {
-                return Err(AnalysisError::budget(self, e));
-            }
-        }
-        Ok(moves)
+        list_moves(
+            self,
+            ctx,
+            &self.heads,
+            count,
+            |(x, y), visit| self.rule.for_each_move(x, y, visit),
+            |_, coins| self.after(coins),
+        )
     }
 
     /// The moves to value `target`. A product move `A' × B'` changes the value by

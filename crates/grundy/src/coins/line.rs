@@ -188,17 +188,36 @@ pub(crate) fn coin_error(c: &dyn Component, e: CoinError) -> AnalysisError {
     }
 }
 
-/// Refuses, before listing, `count` moves the budget cannot afford, and charges for them.
-pub(crate) fn charge_moves(
-    c: &dyn Component,
+/// Every move of a coin position: the `count` moves are refused before listing when the
+/// budget cannot afford them, then `for_each(head, visit)` visits the coins each head may
+/// turn, `after(head, coins)` builds the move, and each move is charged for the heads and
+/// coins it copies.
+pub(crate) fn list_moves<H: Copy, C>(
+    component: &dyn Component,
     ctx: &Context,
+    heads: &[H],
     count: u64,
-) -> Result<(), AnalysisError> {
-    let units = count.saturating_mul(crate::sum::MOVE_COST);
-    ctx.budget
-        .afford(units)
-        .and_then(|()| ctx.budget.charge(units))
-        .map_err(|e| AnalysisError::budget(c, e))
+    for_each: impl Fn(H, &mut dyn FnMut(&[C]) -> ControlFlow<()>) -> ControlFlow<()>,
+    after: impl Fn(H, &[C]) -> Move,
+) -> Result<Vec<Move>, AnalysisError> {
+    crate::sum::charge_moves(component, ctx, count)?;
+    let mut moves = Vec::new();
+    let mut failure = None;
+    for &head in heads {
+        let _ = for_each(head, &mut |coins| {
+            // Each move copies the heads and the coins it turns.
+            if let Err(e) = ctx.budget.charge((coins.len() + heads.len()) as u64) {
+                failure = Some(e);
+                return ControlFlow::Break(());
+            }
+            moves.push(after(head, coins));
+            ControlFlow::Continue(())
+        });
+        if let Some(e) = failure.take() {
+            return Err(AnalysisError::budget(component, e));
+        }
+    }
+    Ok(moves)
 }
 
 impl Component for CoinRow {
@@ -226,24 +245,14 @@ impl Component for CoinRow {
         let count = LineGame(self.rule.clone())
             .option_bound(&self.heads)
             .unwrap_or(u64::MAX);
-        charge_moves(self, ctx, count)?;
-        let mut moves = Vec::new();
-        let mut failure = None;
-        for &n in &self.heads {
-            let _ = self.rule.for_each_flip_set(n, &mut |set| {
-                // Each move copies the heads and the coins it turns.
-                if let Err(e) = ctx.budget.charge((set.len() + self.heads.len()) as u64) {
-                    failure = Some(e);
-                    return ControlFlow::Break(());
-                }
-                moves.push(self.after(n, set));
-                ControlFlow::Continue(())
-            });
-            if let Some(e) = failure.take() {
-                return Err(AnalysisError::budget(self, e));
-            }
-        }
-        Ok(moves)
+        list_moves(
+            self,
+            ctx,
+            &self.heads,
+            count,
+            |n, visit| self.rule.for_each_flip_set(n, visit),
+            |n, set| self.after(n, set),
+        )
     }
 
     /// The moves to a position of value `target`, by value lookups rather than by listing

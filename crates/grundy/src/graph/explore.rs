@@ -59,21 +59,16 @@ pub fn explore(
     ctx: &Context,
     max_positions: usize,
 ) -> Result<GameGraph, ExploreError> {
-    let mut ids: FxHashMap<Vec<String>, u32> = FxHashMap::default();
-    let mut positions: Vec<Sum> = Vec::new();
-    let mut names: Vec<String> = Vec::new();
     let mut sources = Vec::new();
     let mut targets = Vec::new();
     let max_positions = max_positions.min(super::csr::MAX_VERTICES as usize);
     if max_positions == 0 {
         return Err(ExploreError::TooManyPositions { limit: 0 });
     }
-    ids.insert(start.key(), 0);
-    names.push(start.to_string());
-    positions.push(start.clone());
+    let mut found = Discovered::new(start);
     let mut next = 0;
-    while next < positions.len() {
-        let position = positions[next].clone();
+    while next < found.count() {
+        let position = found.position(next).clone();
         let from = next as u32;
         next += 1;
         ctx.budget.check()?;
@@ -82,33 +77,78 @@ pub fn explore(
             ctx.budget
                 .charge((moves.len() as u64).saturating_mul(MOVE_COST))?;
             for m in moves {
-                let result = position.replaced(i, &m.result);
-                let key = result.key();
-                let to = match ids.get(&key) {
-                    Some(&to) => to,
-                    None => {
-                        if positions.len() >= max_positions {
-                            return Err(ExploreError::TooManyPositions {
-                                limit: max_positions,
-                            });
-                        }
-                        let to = positions.len() as u32;
-                        ids.insert(key, to);
-                        names.push(result.to_string());
-                        positions.push(result);
-                        to
-                    }
-                };
+                let to = found
+                    .vertex(position.replaced(i, &m.result), max_positions)
+                    .ok_or(ExploreError::TooManyPositions {
+                        limit: max_positions,
+                    })?;
                 sources.push(from);
                 targets.push(to);
             }
         }
     }
+    let positions = found.into_positions();
     let csr = Csr::from_edges(positions.len() as u32, &sources, &targets);
     Ok(GameGraph {
         csr,
-        names: Names::Listed(names),
+        names: Names::Listed(positions.iter().map(Sum::to_string).collect()),
     })
+}
+
+/// The positions an exploration has met, numbered in the order met (the start is 0), each
+/// found again by its key ([`Sum::key`]: sums that differ only in order are one position).
+#[derive(Debug)]
+pub(crate) struct Discovered {
+    ids: FxHashMap<Vec<String>, u32>,
+    positions: Vec<Sum>,
+}
+
+impl Discovered {
+    /// The start alone, numbered 0.
+    pub(crate) fn new(start: &Sum) -> Self {
+        let mut ids = FxHashMap::default();
+        ids.insert(start.key(), 0);
+        Discovered {
+            ids,
+            positions: vec![start.clone()],
+        }
+    }
+
+    /// How many positions are known.
+    pub(crate) fn count(&self) -> usize {
+        self.positions.len()
+    }
+
+    /// Position number `v`.
+    pub(crate) fn position(&self, v: usize) -> &Sum {
+        &self.positions[v]
+    }
+
+    /// The number of `sum`: the one it got when first met, or the next one; `None` when it is
+    /// new and `limit` positions are known already.
+    pub(crate) fn vertex(&mut self, sum: Sum, limit: usize) -> Option<u32> {
+        let key = sum.key();
+        if let Some(&v) = self.ids.get(&key) {
+            return Some(v);
+        }
+        if self.positions.len() >= limit {
+            return None;
+        }
+        let v = self.positions.len() as u32;
+        self.ids.insert(key, v);
+        self.positions.push(sum);
+        Some(v)
+    }
+
+    /// The number of a position met before.
+    pub(crate) fn find(&self, sum: &Sum) -> Option<u32> {
+        self.ids.get(&sum.key()).copied()
+    }
+
+    /// The positions, in the order met.
+    pub(crate) fn into_positions(self) -> Vec<Sum> {
+        self.positions
+    }
 }
 
 #[cfg(test)]

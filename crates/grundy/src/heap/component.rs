@@ -200,13 +200,7 @@ impl HeapComponent {
     /// Charges the budget for listing `count` options (refused before listing if it cannot
     /// afford them).
     fn charge_listing(&self, ctx: &Context, count: u128) -> Result<(), AnalysisError> {
-        let units = u64::try_from(count)
-            .unwrap_or(u64::MAX)
-            .saturating_mul(crate::sum::MOVE_COST);
-        ctx.budget
-            .afford(units)
-            .and_then(|()| ctx.budget.charge(units))
-            .map_err(|e| AnalysisError::budget(self, e))
+        crate::sum::charge_moves(self, ctx, u64::try_from(count).unwrap_or(u64::MAX))
     }
 
     /// Lasker's Nim moves to value 0, from its closed form: every heap `m > 0` has

@@ -417,9 +417,8 @@ mod tests {
 
     fn values(rule: &str, n: u64) -> (HeapRule, Vec<u16>) {
         let rule = HeapRule::parse(rule).unwrap();
-        let mut s = PlainSequence::new(&rule);
-        s.extend_to_len(n, &mut Control::none()).unwrap();
-        (rule, s.into_values())
+        let values = crate::heap::plain::reference_values(&rule, n);
+        (rule, values)
     }
 
     fn prove(rule: &str, max: u64) -> Period {

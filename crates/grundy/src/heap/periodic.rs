@@ -164,9 +164,7 @@ impl SequenceEngine for PeriodicEngine {
     }
 
     fn extend_to(&mut self, n: u64, control: &mut Control) -> Result<bool, SequenceError> {
-        let len = n
-            .checked_add(1)
-            .ok_or(SequenceError::TooLong { requested: n })?;
+        let len = SequenceError::count_through(n)?;
         let target = usize::try_from(len).map_err(|_| SequenceError::TooLong { requested: n })?;
         loop {
             self.check();
@@ -244,14 +242,8 @@ impl SequenceEngine for PeriodicEngine {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::heap::plain::PlainSequence;
+    use crate::heap::plain::reference_values as plain;
     use crate::heap::sequence::engine_for;
-
-    fn plain(rule: &HeapRule, n: u64) -> Vec<u16> {
-        let mut s = PlainSequence::new(rule);
-        assert!(s.extend_to_len(n, &mut Control::none()).unwrap());
-        s.into_values()
-    }
 
     #[test]
     fn copies_match_the_plain_engine() {

@@ -48,9 +48,7 @@ impl PlainSequence {
     /// Returns `Ok(false)` when cancelled through `control`; the values computed so far stay
     /// a valid prefix.
     pub fn extend_to(&mut self, n: u64, control: &mut Control) -> Result<bool, SequenceError> {
-        let len = n
-            .checked_add(1)
-            .ok_or(SequenceError::TooLong { requested: n })?;
+        let len = SequenceError::count_through(n)?;
         self.extend_to_len(len, control)
     }
 
@@ -187,14 +185,21 @@ impl PlainSequence {
     }
 }
 
+/// The values of heaps `0..len` of `rule` by the plain engine: the reference the other
+/// engines' tests compare against.
+#[cfg(test)]
+pub(crate) fn reference_values(rule: &HeapRule, len: u64) -> Vec<u16> {
+    let mut s = PlainSequence::new(rule);
+    assert!(s.extend_to_len(len, &mut Control::none()).unwrap());
+    s.into_values()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn first(rule: &str, n: u64) -> Vec<u16> {
-        let mut s = PlainSequence::new(&HeapRule::parse(rule).unwrap());
-        assert!(s.extend_to_len(n, &mut Control::none()).unwrap());
-        s.into_values()
+        reference_values(&HeapRule::parse(rule).unwrap(), n)
     }
 
     #[test]

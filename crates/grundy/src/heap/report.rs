@@ -1,5 +1,11 @@
-//! Looking at nim-sequences: value histograms and scatter plots.
+//! Looking at nim-sequences: value histograms, the values as rows of text, and scatter plots.
+//!
+//! Each is one pass over the values, `O(N)`. The scatter plot draws at most
+//! `PLOT_COLUMNS` (1600) columns, each one dot per distinct value among its heaps, so its size
+//! is bounded by the columns times the distinct values, however long the sequence; it is
+//! drawn the way the literature draws nim-sequences (Flammenkamp's pages of octal games).
 
+use crate::plot::{Frame, dot};
 use std::fmt::Write;
 
 /// How often each value occurs: `counts[v]` heaps have value `v`.
@@ -15,6 +21,24 @@ pub fn histogram(values: &[u16]) -> Vec<u64> {
     counts
 }
 
+/// The values as text, ten to a line, each line headed by the heap of its first value and
+/// the values right-aligned to the widest, the way `grundy sequence` prints them.
+///
+/// ```
+/// let rows = grundy::heap::report::value_rows(&[0, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3, 2]);
+/// assert_eq!(rows, " 0:  0 1 1 2 0 3 1 1 0 3\n10:  3 2\n");
+/// ```
+pub fn value_rows(values: &[u16]) -> String {
+    let width = values.iter().max().map_or(1, |m| m.to_string().len());
+    let index_width = values.len().to_string().len();
+    let mut out = String::new();
+    for (row, chunk) in values.chunks(10).enumerate() {
+        let line: Vec<String> = chunk.iter().map(|v| format!("{v:>width$}")).collect();
+        let _ = writeln!(out, "{:>index_width$}:  {}", row * 10, line.join(" "));
+    }
+    out
+}
+
 /// The widest plot in points; longer sequences are drawn with one column per group of heaps.
 const PLOT_COLUMNS: usize = 1600;
 
@@ -26,29 +50,14 @@ pub fn svg_scatter(values: &[u16], title: &str) -> String {
     let group = values.len().div_ceil(PLOT_COLUMNS).max(1);
     let columns = values.len().div_ceil(group).max(1);
     let max = values.iter().copied().max().unwrap_or(0).max(1);
-    let (left, top, width, height) = (60.0, 40.0, 960.0, 540.0);
+    let frame = Frame::new(60.0, 40.0, 960.0, 540.0);
+    let (left, top, width, height) = frame.parts();
     let x = |col: usize| left + width * col as f64 / columns.max(2).saturating_sub(1).max(1) as f64;
     let y = |v: u16| top + height - height * f64::from(v) / f64::from(max);
     let r = if values.len() <= 200 { 2.5 } else { 1.0 };
     let mut svg = String::new();
-    let _ = writeln!(
-        svg,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{}" height="{}" font-family="sans-serif" font-size="12">"#,
-        left + width + 20.0,
-        top + height + 50.0
-    );
-    let _ = writeln!(svg, r#"<rect width="100%" height="100%" fill="white"/>"#);
-    let _ = writeln!(
-        svg,
-        r#"<text x="{left}" y="24" font-size="16">{}</text>"#,
-        escape(title)
-    );
-    let _ = writeln!(
-        svg,
-        r#"<path d="M{left} {top} V{} H{}" stroke="black" fill="none"/>"#,
-        top + height,
-        left + width
-    );
+    frame.open(&mut svg, (20.0, 50.0), 24.0, title);
+    frame.axes(&mut svg);
     let _ = writeln!(
         svg,
         r#"<text x="{left}" y="{}">0</text>"#,
@@ -79,23 +88,12 @@ pub fn svg_scatter(values: &[u16], title: &str) -> String {
         for &v in chunk {
             if seen[usize::from(v)] != col {
                 seen[usize::from(v)] = col;
-                let _ = writeln!(
-                    svg,
-                    r#"<circle cx="{:.1}" cy="{:.1}" r="{r}"/>"#,
-                    x(col),
-                    y(v)
-                );
+                dot(&mut svg, x(col), y(v), r);
             }
         }
     }
     svg.push_str("</g>\n</svg>\n");
     svg
-}
-
-fn escape(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
 }
 
 #[cfg(test)]

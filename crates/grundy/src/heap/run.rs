@@ -499,7 +499,7 @@ impl SequenceRun {
     }
 
     /// The time between scheduled saves: [`RunOptions::save_every`], stretched so that
-    /// saving a large file takes at most 1/[`SAVE_SHARE`] of the run.
+    /// saving a large file takes at most 1/20 of the run (`SAVE_SHARE`).
     pub fn save_interval(&self) -> Duration {
         self.options
             .save_every

@@ -44,6 +44,13 @@ impl SequenceError {
     pub fn engine(e: impl std::error::Error + Send + Sync + 'static) -> Self {
         SequenceError::Engine(Box::new(e))
     }
+
+    /// How many values `g(0)` to `g(n)` are: `n + 1`, or [`SequenceError::TooLong`] past
+    /// `u64`.
+    pub fn count_through(n: u64) -> Result<u64, Self> {
+        n.checked_add(1)
+            .ok_or(SequenceError::TooLong { requested: n })
+    }
 }
 
 /// A nim-sequence engine: computes `g(0), g(1), ...` in order, resumable and cancellable.

@@ -221,9 +221,7 @@ impl SequenceEngine for SmallSequence {
         "small"
     }
     fn extend_to(&mut self, n: u64, control: &mut Control) -> Result<bool, SequenceError> {
-        let len = n
-            .checked_add(1)
-            .ok_or(SequenceError::TooLong { requested: n })?;
+        let len = SequenceError::count_through(n)?;
         SmallSequence::extend_to_len(self, len, control)
     }
     fn extend_to_len(&mut self, len: u64, control: &mut Control) -> Result<bool, SequenceError> {
@@ -246,13 +244,7 @@ impl SequenceEngine for SmallSequence {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::heap::plain::PlainSequence;
-
-    fn plain(rule: &HeapRule, n: u64) -> Vec<u16> {
-        let mut s = PlainSequence::new(rule);
-        assert!(s.extend_to_len(n, &mut Control::none()).unwrap());
-        s.into_values()
-    }
+    use crate::heap::plain::reference_values as plain;
 
     fn small(rule: &HeapRule, n: u64) -> Vec<u16> {
         let mut s = SmallSequence::new(rule, Vec::new()).unwrap();

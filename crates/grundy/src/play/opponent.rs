@@ -21,6 +21,7 @@
 
 use super::{Choice, Game, PlayError};
 use crate::graph::csr::Csr;
+use crate::graph::explore::Discovered;
 use crate::graph::loopy::{NO_REMOTENESS, win_lose_draw};
 use crate::sum::{AnalysisError, Context, Sum};
 use crate::value::Outcome;
@@ -106,7 +107,7 @@ pub fn solve_exact(
     moves: &[Choice],
     ctx: &Context,
 ) -> Result<Option<Solved>, PlayError> {
-    let Some((positions, adjacency, ids)) = explore(game.position(), ctx)? else {
+    let Some((positions, adjacency, found)) = explore(game.position(), ctx)? else {
         return Ok(None);
     };
     let mut adjacency = adjacency;
@@ -139,9 +140,8 @@ pub fn solve_exact(
     };
     let mut options = Vec::with_capacity(moves.len());
     for m in moves {
-        let v = ids
-            .get(&m.position.key())
-            .copied()
+        let v = found
+            .find(&m.position)
             .ok_or_else(|| AnalysisError::Unsupported {
                 component: m.result.clone(),
                 reason: "a move's result was not met by the exploration".into(),
@@ -157,19 +157,17 @@ pub fn solve_exact(
     }))
 }
 
-type Explored = (usize, Vec<Vec<u32>>, FxHashMap<Vec<String>, u32>);
+type Explored = (usize, Vec<Vec<u32>>, Discovered);
 
-/// Breadth-first exploration from `start` (vertex 0): the successor lists and the vertex of
-/// each position's key. `None` past the exact-search limits.
+/// Breadth-first exploration from `start` (vertex 0): the successor lists and the positions
+/// met. `None` past the exact-search limits.
 fn explore(start: &Sum, ctx: &Context) -> Result<Option<Explored>, PlayError> {
-    let mut ids: FxHashMap<Vec<String>, u32> = FxHashMap::default();
-    let mut positions: Vec<Sum> = vec![start.clone()];
+    let mut found = Discovered::new(start);
     let mut adjacency: Vec<Vec<u32>> = Vec::new();
-    ids.insert(start.key(), 0);
     let mut work: u64 = 0;
     let mut next = 0;
-    while next < positions.len() {
-        let position = positions[next].clone();
+    while next < found.count() {
+        let position = found.position(next).clone();
         next += 1;
         let mut succ = Vec::new();
         for (i, c) in position.components.iter().enumerate() {
@@ -187,26 +185,16 @@ fn explore(start: &Sum, ctx: &Context) -> Result<Option<Explored>, PlayError> {
                 return Ok(None);
             }
             for m in moves {
-                let result = position.replaced(i, &m.result);
-                let key = result.key();
-                let to = match ids.get(&key) {
-                    Some(&to) => to,
-                    None => {
-                        if positions.len() >= EXACT_POSITIONS {
-                            return Ok(None);
-                        }
-                        let to = positions.len() as u32;
-                        ids.insert(key, to);
-                        positions.push(result);
-                        to
-                    }
+                let Some(to) = found.vertex(position.replaced(i, &m.result), EXACT_POSITIONS)
+                else {
+                    return Ok(None);
                 };
                 succ.push(to);
             }
         }
         adjacency.push(succ);
     }
-    Ok(Some((positions.len(), adjacency, ids)))
+    Ok(Some((found.count(), adjacency, found)))
 }
 
 /// The computer's move for the player to move in `game`.

@@ -1,5 +1,4 @@
 use super::*;
-use crate::heap::plain::PlainSequence;
 use std::fs;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -18,9 +17,7 @@ fn rule(text: &str) -> HeapRule {
 /// engine for small counts, as the reference).
 fn direct(rule: &HeapRule, count: u64) -> Vec<u16> {
     if count <= 3000 {
-        let mut s = PlainSequence::new(rule);
-        s.extend_to_len(count, &mut Control::none()).unwrap();
-        return s.into_values();
+        return crate::heap::plain::reference_values(rule, count);
     }
     let mut e = crate::heap::sequence::engine_for(rule, Vec::new()).unwrap();
     e.extend_to_len(count, &mut Control::none()).unwrap();
