@@ -34,6 +34,11 @@ use crate::sum::{Component, Context, Sum};
 /// The most options a mex table lists.
 pub const MAX_TABLE_ROWS: usize = 40;
 
+/// The most work listing a component's moves for a mex table may take: the listing of a
+/// table's rows many times over, so that a component with thousands of moves is refused at
+/// once.
+const LISTING_WORK: u64 = 1 << 20;
+
 /// One option in a mex table.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct MexRow {
@@ -104,7 +109,17 @@ impl MexTable {
 /// The mex table of one component, when it has at most [`MAX_TABLE_ROWS`] moves and every
 /// option's value is in reach.
 pub fn mex_table(c: &dyn Component, ctx: &Context) -> Option<MexTable> {
-    let moves = c.moves(ctx).ok()?;
+    // Listing runs under a small child budget: a component with far more moves than a table
+    // shows is refused before its moves are listed (families charge a listing up front), not
+    // listed in full and then dropped.
+    let listing = Context {
+        engine: ctx.engine,
+        budget: ctx.budget.child(Limits {
+            max_work: LISTING_WORK,
+            ..ctx.budget.limits()
+        }),
+    };
+    let moves = c.moves(&listing).ok()?;
     if moves.len() > MAX_TABLE_ROWS {
         return None;
     }
@@ -362,6 +377,25 @@ mod tests {
             lines.last().unwrap(),
             "  mex{0, 1} = 2: the least value that no option has"
         );
+    }
+
+    #[test]
+    fn a_component_with_many_moves_gets_no_table_and_costs_little() {
+        for text in ["nim 1000000", "kayles 300000", "wythoff 200000 100000"] {
+            let ctx = Context::default();
+            let sum = parse(text).unwrap();
+            let found = notes(&sum, &ctx);
+            assert!(
+                !found.iter().any(|n| matches!(n, Note::MexTable(_))),
+                "{text}"
+            );
+            // Refused before listing: far less than listing every move would charge.
+            assert!(
+                ctx.budget.work_done() <= 2 * LISTING_WORK,
+                "{text}: {}",
+                ctx.budget.work_done()
+            );
+        }
     }
 
     fn lines(notes: &[Note]) -> Vec<String> {
