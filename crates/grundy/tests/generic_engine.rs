@@ -191,11 +191,17 @@ fn nim_values_span_several_words() {
         })
         .collect();
     for split in [false, true] {
-        let game = Dag { moves: Clone::clone(&moves), split };
+        let game = Dag {
+            moves: Clone::clone(&moves),
+            split,
+        };
         let mut solver = Solver::new(&game);
         for i in 0..200u16 {
             assert_eq!(solver.value(&vec![i]).unwrap(), Nimber(u64::from(i)));
         }
-        assert_eq!(solver.value(&vec![199, 64, 63]).unwrap(), Nimber(199 ^ 64 ^ 63));
+        assert_eq!(
+            solver.value(&vec![199, 64, 63]).unwrap(),
+            Nimber(199 ^ 64 ^ 63)
+        );
     }
 }
