@@ -14,8 +14,14 @@ use rustc_hash::FxHashMap;
 /// Cost: every stored component lists its options once (through
 /// [`ImpartialGame::split_options`], into one list shared by the whole search stack, so
 /// listing allocates nothing once the list has grown), so the time is the total number of
-/// options over all reachable components, times the cost of hashing their parts: about
-/// 10 to 30 nanoseconds an option for games whose parts own no memory.
+/// options over all reachable components, times one table look-up per part (a hash and a
+/// comparison of the game's position type). The values seen among a component's options
+/// go into a bit set of `k + 1` bits for `k` options (a larger value cannot be the mex),
+/// kept on one stack beside the option list, and the mex is the first zero bit: no
+/// allocation per component. Measured (`cargo bench -p grundy --bench core`): Kayles to
+/// heap 8000 (3.2 · 10^7 options of two parts) at about 50 million options a second of one
+/// core; Wythoff's game at 85 million while its table fits the caches (x + y ≤ 600) and 20
+/// million once it does not (x + y ≤ 1500, 1.1 million positions).
 #[derive(Debug)]
 pub struct Solver<G: ImpartialGame> {
     game: G,
