@@ -37,9 +37,10 @@ pub struct Args {
     #[arg(long)]
     max_positions: Option<usize>,
     /// The most units of work (one unit is a move generated or a position expanded, 10 to
-    /// 100 ns) [default: 1000000000, under about a minute].
-    #[arg(long, value_name = "N")]
-    max_work: Option<u64>,
+    /// 100 ns); the default is the library's `Limits::DEFAULT`, a few seconds to about twenty
+    /// of one core.
+    #[arg(long, value_name = "N", default_value_t = Limits::DEFAULT.max_work)]
+    max_work: u64,
     /// The most memory one table may take, in MiB [default: 4096].
     #[arg(long, value_name = "MIB")]
     max_memory: Option<u64>,
@@ -74,7 +75,7 @@ impl Args {
             } else {
                 Limits::DEFAULT.max_positions
             }),
-            max_work: self.max_work.unwrap_or(Limits::DEFAULT.max_work),
+            max_work: self.max_work,
             max_bytes,
         })
     }

@@ -73,9 +73,9 @@ pub struct Args {
     #[arg(long, default_value_t = 100_000)]
     max_positions: usize,
     /// With --expr or --kernel: the most units of work (100 a move explored, 16 a step of the
-    /// kernel search) [default: 1000000000].
-    #[arg(long, value_name = "N")]
-    max_work: Option<u64>,
+    /// kernel search); the default is the library's `Limits::DEFAULT`, as in `analyze`.
+    #[arg(long, value_name = "N", default_value_t = Limits::DEFAULT.max_work)]
+    max_work: u64,
     /// The most memory the graph may take, in MiB (default: 90% of the available memory).
     #[arg(long, value_name = "MIB")]
     max_memory: Option<u64>,
@@ -233,7 +233,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
             .map_err(|e| Failure::input(format!("invalid expression\n{}", e.render(expr))))?;
         let limits = Limits {
             max_positions: args.max_positions,
-            max_work: args.max_work.unwrap_or(Limits::DEFAULT.max_work),
+            max_work: args.max_work,
             max_bytes: options.max_bytes,
         };
         let ctx = Context {
@@ -309,7 +309,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
     let sum = (!tokens.is_empty()).then(|| analyze_tokens(&graph.csr, &solution, &tokens));
     let kernel = if args.kernel {
         let limits = Limits {
-            max_work: args.max_work.unwrap_or(Limits::DEFAULT.max_work),
+            max_work: args.max_work,
             ..Limits::DEFAULT
         };
         let budget = Budget::with_cancel_flag(limits, Arc::clone(&cancel));

@@ -197,6 +197,24 @@ impl<P> SplitOptions<P> {
         &self.parts[start..self.ends[i]]
     }
 
+    /// Where option `i` starts in [`parts`](Self::parts): the end of option `i - 1`.
+    ///
+    /// # Panics
+    /// If `i` is above [`option_count`](Self::option_count).
+    pub(crate) fn start_of(&self, i: usize) -> usize {
+        if i == 0 { 0 } else { self.ends[i - 1] }
+    }
+
+    /// The end of each option's parts in [`parts`](Self::parts), option by option.
+    pub(crate) fn ends(&self) -> &[usize] {
+        &self.ends
+    }
+
+    /// Every listed part, option after option.
+    pub(crate) fn parts(&self) -> &[P] {
+        &self.parts
+    }
+
     /// The components from index `start` of all listed parts on.
     pub(crate) fn parts_from(&self, start: usize) -> &[P] {
         &self.parts[start..]

@@ -244,12 +244,14 @@ pub fn values_needed(heaps: u32, max_removal: u64, period: u64, preperiod: u64) 
 }
 
 /// The smallest `e` with `g(n + p) = g(n) + s` for all `e ≤ n < N − p`, or `None` when `p`
-/// is too long for the values.
+/// is too long for the values: the reference the scans through `Base` are tested against.
+#[cfg(test)]
 fn preperiod_for(values: &[u16], p: usize, s: i64) -> Option<usize> {
     preperiod_from(values, p, s, usize::MAX)
 }
 
-/// As [`preperiod_for`], knowing that the pattern already holds for `start ≤ n < N − p`
+/// The smallest `e` with `g(n + p) = g(n) + s` for all `e ≤ n < N − p` (`None` when `p` is
+/// too long for the values), knowing that the pattern already holds for `start ≤ n < N − p`
 /// (so the scan starts at `start`).
 fn preperiod_from(values: &[u16], p: usize, s: i64, start: usize) -> Option<usize> {
     let n = values.len();
@@ -282,11 +284,12 @@ pub fn apparent_period(values: &[u16], arithmetic: bool) -> Option<Period> {
 /// the end of the values.
 fn repeating(values: &[u16], arithmetic: bool, repeats: usize) -> Option<Period> {
     let n = values.len();
+    let mut base = Base::default();
     for p in 1..=n / repeats {
         let Some(s) = saltus_for(values, p, arithmetic) else {
             continue;
         };
-        let Some(e) = preperiod_for(values, p, s) else {
+        let Some(e) = base.preperiod(values, p, s) else {
             continue;
         };
         if n - e >= repeats * p && n - e >= 12 {
@@ -301,26 +304,52 @@ fn repeating(values: &[u16], arithmetic: bool, repeats: usize) -> Option<Period>
     None
 }
 
+/// The pattern with the shortest preperiod met so far in a scan over the periods `p`, so
+/// that the scan of a multiple of it can start where it starts: `g(n + d) = g(n) + s` for
+/// `e ≤ n < N − d` gives `g(n + kd) = g(n) + ks` for `e ≤ n < N − kd`. This keeps a scan
+/// over `p` near-linear where a long stretch repeats (the multiples of its period would
+/// otherwise each compare the whole stretch again); the preperiods found are the same.
+#[derive(Debug, Default)]
+struct Base {
+    /// `(d, e, s)`: the period, its preperiod and its saltus.
+    shortest: Option<(usize, usize, i64)>,
+}
+
+impl Base {
+    /// The preperiod of `p` with saltus `s` (see `preperiod_from`), starting from the base where `p` is a multiple of
+    /// its period with the matching saltus; remembers the result if its preperiod is the
+    /// shortest yet.
+    fn preperiod(&mut self, values: &[u16], p: usize, s: i64) -> Option<usize> {
+        let start = match self.shortest {
+            Some((d, e, sd))
+                if p % d == 0
+                    && i64::try_from(p / d).ok().and_then(|k| k.checked_mul(sd)) == Some(s) =>
+            {
+                e
+            }
+            _ => usize::MAX,
+        };
+        let e = preperiod_from(values, p, s, start)?;
+        if self.shortest.is_none_or(|(_, best, _)| e < best) {
+            self.shortest = Some((p, e, s));
+        }
+        Some(e)
+    }
+}
+
 /// The period of `rule`'s sequence as far as `values` show it: proven if a theorem applies
 /// and the values suffice, else apparent, else `None`.
 pub fn find_period(rule: &HeapRule, values: &[u16]) -> Option<Period> {
     match proof_method(rule) {
         ProofMethod::GuySmith { heaps, max_removal } => {
             let n = values.len();
-            // The first period seen over at least two repeats, `(d, e_d)`: every multiple of
-            // `d` then repeats from `e_d` on too, so its scan starts there (this keeps the
-            // search linear-ish when a short period holds over a long stretch).
-            let mut base: Option<(usize, usize)> = None;
+            // The scan of a multiple of the period with the shortest preperiod yet starts
+            // where that one starts (see `Base`).
+            let mut base = Base::default();
             for p in 1..n {
-                let start = base
-                    .filter(|&(d, _)| p % d == 0)
-                    .map_or(usize::MAX, |(_, e)| e);
-                let Some(e) = preperiod_from(values, p, 0, start) else {
+                let Some(e) = base.preperiod(values, p, 0) else {
                     continue;
                 };
-                if base.is_none() && n - e >= 2 * p {
-                    base = Some((p, e));
-                }
                 let needed = values_needed(heaps, max_removal, p as u64, e as u64);
                 if needed <= n as u64 {
                     return Some(Period {
@@ -495,6 +524,45 @@ mod tests {
                 Some(u64::from(v[n as usize])),
                 "n = {n}"
             );
+        }
+    }
+
+    proptest::proptest! {
+        /// A scan over every `p` through `Base` finds the same preperiods as scanning each
+        /// `p` alone, on sequences with a planted period (and saltus) after random values.
+        #[test]
+        fn scans_from_a_base_find_the_preperiods_of_plain_scans(
+            head in proptest::collection::vec(0u16..4, 0..60),
+            pattern in proptest::collection::vec(0u16..4, 1..8),
+            repeats in 1usize..30,
+            saltus in 0i64..3,
+        ) {
+            let mut values = head.clone();
+            for r in 0..repeats {
+                for &v in &pattern {
+                    values.push(v + (r as i64 * saltus) as u16);
+                }
+            }
+            // The saltus 0, the planted one, and each p's own (as `repeating` takes it).
+            for mode in 0..3 {
+                let mut base = Base::default();
+                for p in 1..values.len() + 1 {
+                    let s = match mode {
+                        0 => 0,
+                        1 => saltus,
+                        _ if p < values.len() => match saltus_for(&values, p, true) {
+                            Some(s) => s,
+                            None => continue,
+                        },
+                        _ => continue,
+                    };
+                    proptest::prop_assert_eq!(
+                        base.preperiod(&values, p, s),
+                        preperiod_for(&values, p, s),
+                        "p = {}, s = {}", p, s
+                    );
+                }
+            }
         }
     }
 }

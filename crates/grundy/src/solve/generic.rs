@@ -1,8 +1,7 @@
 use super::memory::{self, Holdings};
-use super::{Budget, Limits, SolveError};
+use super::{Budget, BudgetError, Limits, SolveError};
 use crate::Nimber;
 use crate::game::{ImpartialGame, SplitOptions};
-use crate::nimber::MexSet;
 use rustc_hash::FxHashMap;
 
 /// The generic normal-play engine: Sprague–Grundy values by memoised search.
@@ -15,20 +14,33 @@ use rustc_hash::FxHashMap;
 /// Cost: every stored component lists its options once (through
 /// [`ImpartialGame::split_options`], into one list shared by the whole search stack, so
 /// listing allocates nothing once the list has grown), so the time is the total number of
-/// options over all reachable components, times the cost of hashing their parts: about
-/// 10 to 30 nanoseconds an option for games whose parts own no memory.
+/// options over all reachable components, times one table look-up per part (a hash and a
+/// comparison of the game's position type). The values seen among a component's options
+/// go into a bit set of `k + 1` bits for `k` options (a larger value cannot be the mex),
+/// kept on one stack beside the option list, and the mex is the first zero bit: no
+/// allocation per component. Measured (`cargo bench -p grundy --bench core`): Kayles to
+/// heap 8000 (3.2 · 10^7 options of two parts) at about 50 million options a second of one
+/// core; Wythoff's game at 85 million while its table fits the caches (x + y ≤ 600) and 20
+/// million once it does not (x + y ≤ 1500, 1.1 million positions).
 #[derive(Debug)]
 pub struct Solver<G: ImpartialGame> {
     game: G,
-    /// `Some(v)` once solved; `None` while on the search stack (to detect cycles).
-    memo: FxHashMap<G::Position, Option<Nimber>>,
+    /// The value once solved; [`ON_STACK`] while on the search stack (to detect cycles).
+    memo: FxHashMap<G::Position, u64>,
     budget: Budget,
     /// The bytes the table's keys own, and the search stack's.
     held: Holdings,
     /// The options of the positions on the search stack, one after another (kept between
     /// searches, so that listing allocates nothing once it has grown).
     list: SplitOptions<G::Position>,
+    /// The values seen among the options of each position on the search stack, one bit set
+    /// after another (kept between searches, like `list`).
+    bits: Vec<u64>,
 }
+
+/// The mark of a component on the search stack in the table of values. No value reaches it:
+/// a value is at most the number of options listed.
+const ON_STACK: u64 = u64::MAX;
 
 /// The most bytes of option list a solver keeps between searches.
 const KEPT_LIST_BYTES: u64 = 64 << 20;
@@ -41,7 +53,60 @@ struct Frame<P> {
     next: usize,
     /// The bytes its listed parts own outside the list.
     owned: u64,
-    seen: MexSet,
+    /// Where its bit set of the values seen starts in the solver's `bits`.
+    bits: usize,
+}
+
+/// What [`scan`] found.
+enum Scan<P> {
+    /// Every option of the frame is valued.
+    Done,
+    /// This component of an option is not solved yet: open it.
+    Open(P),
+    /// This component of an option is on the search stack: the game has a cycle.
+    Cycle,
+}
+
+/// Values the options of `frame` from `frame.next` on, marking each value in its bit set
+/// (`bits` from `frame.bits` on), until one has a component not solved yet.
+///
+/// The hot loop of the engine: per component of an option, one look-up in the table.
+fn scan<P: Eq + std::hash::Hash + Clone>(
+    memo: &FxHashMap<P, u64>,
+    frame: &mut Frame<P>,
+    list: &SplitOptions<P>,
+    bits: &mut [u64],
+) -> Scan<P> {
+    let bits = &mut bits[frame.bits..];
+    // Values above the number of options cannot be the mex (and have no bit).
+    let limit = (bits.len() as u64).saturating_mul(64);
+    let parts = list.parts();
+    let mut start = list.start_of(frame.next);
+    for &end in &list.ends()[frame.next..frame.end] {
+        let mut sum = 0u64;
+        for c in &parts[start..end] {
+            match memo.get(c) {
+                Some(&ON_STACK) => return Scan::Cycle,
+                Some(&v) => sum ^= v,
+                None => return Scan::Open(c.clone()),
+            }
+        }
+        if sum < limit {
+            bits[(sum / 64) as usize] |= 1 << (sum % 64);
+        }
+        frame.next += 1;
+        start = end;
+    }
+    Scan::Done
+}
+
+/// The least value whose bit is not set.
+fn mex(bits: &[u64]) -> u64 {
+    bits.iter()
+        .position(|w| *w != u64::MAX)
+        .map_or(bits.len() as u64 * 64, |i| {
+            i as u64 * 64 + u64::from(bits[i].trailing_ones())
+        })
 }
 
 impl<G: ImpartialGame> Solver<G> {
@@ -64,6 +129,7 @@ impl<G: ImpartialGame> Solver<G> {
             budget: budget.clone(),
             held: Holdings::default(),
             list: SplitOptions::new(),
+            bits: Vec::new(),
         }
     }
 
@@ -124,15 +190,21 @@ impl<G: ImpartialGame> Solver<G> {
     }
 
     fn component_value(&mut self, root: G::Position) -> Result<Nimber, SolveError> {
-        if let Some(Some(v)) = self.memo.get(&root) {
-            return Ok(*v);
+        if let Some(&v) = self.memo.get(&root)
+            && v != ON_STACK
+        {
+            return Ok(Nimber(v));
         }
         let mut list = std::mem::take(&mut self.list);
         list.truncate(0);
+        self.bits.clear();
         let solved = self.search(root, &mut list);
-        // Kept for the next search unless a huge position left it large.
+        // Kept for the next search unless a huge position left them large.
         if list.inline_bytes() <= KEPT_LIST_BYTES {
             self.list = list;
+        }
+        if self.bits.capacity() as u64 > KEPT_LIST_BYTES / 8 {
+            self.bits = Vec::new();
         }
         solved
     }
@@ -149,55 +221,40 @@ impl<G: ImpartialGame> Solver<G> {
             let top = stack
                 .last_mut()
                 .expect("the stack holds the root until it is solved");
-            if top.next == top.end {
-                let done = stack.pop().expect("non-empty");
-                list.truncate(done.first);
-                self.held.stack = self.held.stack.saturating_sub(done.owned);
-                let v = Nimber(done.seen.mex());
-                if let Some(slot) = self.memo.get_mut(&done.position) {
-                    *slot = Some(v);
-                }
-                if stack.is_empty() {
-                    self.held.stack = 0;
-                    return Ok(v);
-                }
-                continue;
-            }
-            let mut sum = Nimber::ZERO;
-            let mut unsolved = None;
-            for c in list.option(top.next) {
-                match self.memo.get(c) {
-                    Some(Some(v)) => sum ^= *v,
-                    Some(None) => return Err(self.abandon(stack, SolveError::Cycle)),
-                    None => {
-                        unsolved = Some(c.clone());
-                        break;
+            match scan(&self.memo, top, list, &mut self.bits) {
+                Scan::Done => {
+                    let done = stack.pop().expect("non-empty");
+                    let v = mex(&self.bits[done.bits..]);
+                    self.bits.truncate(done.bits);
+                    list.truncate(done.first);
+                    self.held.stack = self.held.stack.saturating_sub(done.owned);
+                    if let Some(slot) = self.memo.get_mut(&done.position) {
+                        *slot = v;
+                    }
+                    if stack.is_empty() {
+                        self.held.stack = 0;
+                        return Ok(Nimber(v));
                     }
                 }
-            }
-            match unsolved {
-                Some(c) => match self.open(c, list) {
+                Scan::Open(c) => match self.open(c, list) {
                     Ok(frame) => stack.push(frame),
                     Err(e) => return Err(self.abandon(stack, e)),
                 },
-                None => {
-                    top.seen.insert(sum.0);
-                    top.next += 1;
-                }
+                Scan::Cycle => return Err(self.abandon(stack, SolveError::Cycle)),
             }
         }
     }
 
-    /// Starts solving a component: lists its options at the end of `list` and marks it as
-    /// on the stack.
+    /// Starts solving a component: lists its options at the end of `list`, makes room for
+    /// their values in the bit sets and marks it as on the stack.
     fn open(
         &mut self,
         position: G::Position,
         list: &mut SplitOptions<G::Position>,
     ) -> Result<Frame<G::Position>, SolveError> {
-        // Each option takes at least one part and the end of its range in the list.
-        let option_size = std::mem::size_of::<G::Position>() as u64 + 8;
-        let stack = self.held.stack.saturating_add(list.inline_bytes());
+        // Each option takes at least one part, the end of its range in the list and a bit.
+        let option_size = std::mem::size_of::<G::Position>() as u64 + 9;
+        let stack = self.held.stack.saturating_add(self.inline_bytes(list));
         let opening = memory::admit(
             &self.game,
             &self.budget,
@@ -218,29 +275,50 @@ impl<G: ImpartialGame> Solver<G> {
             .map(|p| memory::block_bytes(self.game.position_words(p)))
             .fold(0, u64::saturating_add);
         let table_owned = self.held.owned.saturating_add(opening.owned);
-        let stack = self
-            .held
-            .stack
-            .saturating_add(owned)
-            .saturating_add(list.inline_bytes());
         let admitted = memory::charge_listing(&self.budget, end - first, opening.words)
-            .and_then(|()| memory::check_held(&self.budget, &self.memo, table_owned, stack))
+            .and_then(|()| {
+                // The value of a position with k options is at most k: k + 1 bits hold
+                // every value that can matter to its mex.
+                let words = (end - first) / 64 + 1;
+                self.bits
+                    .try_reserve(words)
+                    .map_err(|_| BudgetError::Memory {
+                        needed: None,
+                        limit: self.budget.limits().max_bytes,
+                    })
+            })
+            .and_then(|()| {
+                let stack = self
+                    .held
+                    .stack
+                    .saturating_add(owned)
+                    .saturating_add(self.inline_bytes(list));
+                memory::check_held(&self.budget, &self.memo, table_owned, stack)
+            })
             .and_then(|()| memory::reserve_one(&self.budget, &mut self.memo));
         if let Err(e) = admitted {
             list.truncate(first);
             return Err(SolveError::Budget(e));
         }
+        let bits = self.bits.len();
+        self.bits.resize(bits + (end - first) / 64 + 1, 0);
         self.held.owned = table_owned;
         self.held.stack = self.held.stack.saturating_add(owned);
-        self.memo.insert(position.clone(), None);
+        self.memo.insert(position.clone(), ON_STACK);
         Ok(Frame {
-            seen: MexSet::with_capacity(end - first),
             position,
             first,
             end,
             next: first,
             owned,
+            bits,
         })
+    }
+
+    /// The bytes the option list and the bit sets hold inline.
+    fn inline_bytes(&self, list: &SplitOptions<G::Position>) -> u64 {
+        list.inline_bytes()
+            .saturating_add((self.bits.capacity() as u64).saturating_mul(8))
     }
 
     /// Forgets the unfinished components of an abandoned search (a cycle, a limit), so the
@@ -251,6 +329,7 @@ impl<G: ImpartialGame> Solver<G> {
             self.held.owned = self.held.owned.saturating_sub(owned);
             self.memo.remove(&f.position);
         }
+        self.bits.clear();
         self.held.stack = 0;
         error
     }
