@@ -310,14 +310,26 @@ impl<'g, G: SearchGame> Searcher<'g, G> {
             .or_else(|| self.table.get(key).and_then(|k| k.value))
     }
 
+    /// One look at what is known of a component (closed form, then one table lookup).
+    fn lookup(&self, key: &G::Key) -> Look {
+        if let Some(v) = self.game.known_value(key) {
+            return Look::Value(v);
+        }
+        match self.table.get(key) {
+            Some(Knowledge { value: Some(v), .. }) => Look::Value(v),
+            Some(k) => Look::Excluded(k.excluded),
+            None => Look::Excluded(0),
+        }
+    }
+
     /// The value of a component, by aspiration: is it 0? 1? ... Each option is asked
     /// whether its value is the one tried ([`Searcher::in_set`] with one value), and an
     /// option whose value comes out in full is not asked again.
     fn nimber(&mut self, key: G::Key) -> Result<u32, SearchError> {
-        if let Some(v) = self.known(&key) {
-            return Ok(v);
-        }
-        let excluded = self.table.get(&key).map_or(0, |k| k.excluded);
+        let excluded = match self.lookup(&key) {
+            Look::Value(v) => return Ok(v),
+            Look::Excluded(excluded) => excluded,
+        };
         let start = self.nodes;
         let options = self.expand(&key)?;
         let found = if !self.game.prove_values() || options.len() as u32 >= SET_BITS {
@@ -389,11 +401,11 @@ impl<'g, G: SearchGame> Searcher<'g, G> {
     /// (and not above the largest value wanted), and the search stops as soon as `P` and
     /// `want` are apart.
     fn in_set(&mut self, key: G::Key, want: u128) -> Result<Option<u32>, SearchError> {
-        if let Some(v) = self.known(&key) {
-            return Ok(Some(v));
-        }
+        let excluded = match self.lookup(&key) {
+            Look::Value(v) => return Ok(Some(v)),
+            Look::Excluded(excluded) => excluded,
+        };
         let bound = self.game.value_bound(&key).unwrap_or(u32::MAX);
-        let excluded = self.table.get(&key).map_or(0, |k| k.excluded);
         let want = want & low_bits(bound.saturating_add(1)) & !u128::from(excluded);
         if want == 0 {
             return Ok(None);
@@ -566,6 +578,14 @@ impl<'g, G: SearchGame> Searcher<'g, G> {
         let work = u32::try_from(work).unwrap_or(u32::MAX);
         Ok(self.table.update(key, known, work)?)
     }
+}
+
+/// What one look finds of a component.
+enum Look {
+    /// Its value.
+    Value(u32),
+    /// Not its value, but values (bit `k`, `k < 64`) it is known not to have.
+    Excluded(u64),
 }
 
 /// The least value whose bit is not set.
