@@ -13,9 +13,11 @@
 //!   positions share one table entry.
 //! - **Proving instead of computing (aspiration).** To learn the value of a component `C`,
 //!   the search asks "is `g(C) = k`?" for `k = 0, 1, ...`: is there an option of value `k`?
-//!   An option whose value comes out in full on the way is not asked again. For an option
-//!   that is a sum of several components, the values of all but the largest are found (they
-//!   are smaller), and only the largest is asked, with `k` nim-added to their values.
+//!   An option whose value comes out in full on the way (perhaps another value than the
+//!   one asked: the table may know it) is not asked again, and its value is remembered as
+//!   taken for the values still to try. For an option that is a sum of several
+//!   components, the values of all but the largest are found (they are smaller), and only
+//!   the largest is asked, with `k` nim-added to their values.
 //! - **Sets of values (Beling and Rogalski).** The largest part is asked "is your value in
 //!   this set?" ([`Searcher`]'s `in_set`): with `m` options a value is one of `0..=m`; each
 //!   option removes one element of that set of possible values (its own value, or else the
@@ -37,12 +39,12 @@
 //! number of moves a game can last; [`MAX_DEPTH`] stops a game that lasts longer.
 //!
 //! Measured (`cargo bench -p grundy --bench boards`, on a shared two-core machine under a
-//! load of about 12, so CPU time from `/usr/bin/time` is the fair figure): Node Kayles on
-//! the 3 x 14 grid 0.04 s CPU (8 254 nodes), Chomp 10 x 12 3.8 s CPU (646 810 nodes, 210
-//! MB peak), Cram 5 x 7 9.7 s CPU (1.47 million nodes, 610 MB peak), Cram 5 x 8 72 s
-//! CPU (8.98 million nodes, 6.7 million table entries, 1.2 GB peak). Beling's igs is
-//! still much faster on Cram: its Cram-specific reductions (pendant cells, "stars") and
-//! 64-bit keys are not here.
+//! load of about 8, so CPU time from `/usr/bin/time` is the fair figure): Node Kayles on
+//! the 3 x 14 grid 0.03 s CPU (8 254 nodes), Chomp 10 x 12 by this search 2.4 s CPU
+//! (646 568 nodes, 108 MB peak; Chomp itself goes through its staircase table, 0.08 s),
+//! Cram 5 x 7 8.5 s CPU (1.47 million nodes, 313 MB peak). Beling's igs is still much
+//! faster on Cram: its Cram-specific reductions (pendant cells, "stars") and 64-bit keys
+//! are not here.
 //!
 //! Complexity: at worst the number of distinct components reachable, times their options;
 //! in practice far fewer, because proving `g ≠ k` needs one option of value `k`, and an
