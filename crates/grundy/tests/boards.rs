@@ -485,6 +485,8 @@ fn winning_moves_agree_with_the_generic_engine() {
         "cram ..../.#../....",
         "node-kayles 3x4",
         "chomp 3,3,2",
+        "chomp 4x5",
+        "chomp 2,2,2,2,1",
     ] {
         for target in 0..3 {
             let sum = parse(expr).unwrap();
@@ -665,6 +667,38 @@ proptest! {
             let k = if k < 4 { expected } else { k - 4 };
             prop_assert_eq!(s.sum_is(&parts, k).unwrap(), expected == k, "{:?} {}", parts, k);
             prop_assert_eq!(s.value_of_sum(&parts).unwrap(), expected);
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// The staircase table (what `chomp` uses) against the position search over packed
+    /// rows (an independent route), on random staircases up to 9 x 11, and every option of
+    /// the position against the brute force where it is small.
+    #[test]
+    fn chomp_table_matches_the_search(
+        lengths in proptest::collection::vec(1u64..=11, 1..=9),
+    ) {
+        use grundy::boards::staircase::StaircaseTable;
+        use grundy::boards::{ChompBoard, ChompGame};
+        use grundy::control::Budget;
+        use grundy::search::Searcher;
+        let mut rows = lengths;
+        rows.sort_unstable_by(|a, b| b.cmp(a));
+        let table = StaircaseTable::build(&rows, &Budget::default()).unwrap();
+        let key = ChompBoard::Rows(rows.clone()).key().unwrap();
+        let mut s = Searcher::new(&ChompGame, &Budget::default()).unwrap();
+        let searched = s.value(&key).unwrap();
+        prop_assert_eq!(table.value(&rows), Some(searched), "{:?}", rows);
+        prop_assert_eq!(
+            value(&format!("chomp {}", rows.iter().map(|r| r.to_string()).collect::<Vec<_>>().join(","))),
+            u64::from(searched)
+        );
+        if rows.iter().sum::<u64>() <= 30 {
+            let mut memo = HashMap::new();
+            prop_assert_eq!(searched, brute_chomp(&rows, &mut memo));
         }
     }
 }

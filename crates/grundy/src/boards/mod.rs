@@ -42,6 +42,7 @@ pub mod chomp;
 pub mod graph;
 pub mod grid;
 pub mod plain;
+pub mod staircase;
 
 pub use board::{Board, BoardGame};
 pub use chomp::{Chomp, ChompBoard, ChompGame};
