@@ -56,7 +56,7 @@ pub struct GridGame {
 /// Values of the game on a path of `n ≤ max` cells, from the definition: Cram on a path
 /// takes two neighbours (leaving paths of `i` and `n − i − 2`), Node Kayles takes a cell
 /// and its neighbours (leaving `i − 1` and `n − i − 2`).
-fn path_values(rule: GridRule, max: usize) -> Vec<u32> {
+pub(crate) fn path_values(rule: GridRule, max: usize) -> Vec<u32> {
     let mut g = vec![0u32; max + 1];
     for n in 1..=max {
         let mut seen = [false; 256];

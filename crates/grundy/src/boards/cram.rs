@@ -1,0 +1,321 @@
+//! Cram on regions that fit an 8 × 8 frame, for the position search: each region one `u64`.
+//!
+//! A set of cells is a `u64` with bit `8r + c` for cell (`r`, `c`), `r, c < 8`: a row is a
+//! byte. So the moves, the neighbours and the symmetries are word operations: a vertical
+//! mirror is [`u64::swap_bytes`], the half turn is [`u64::reverse_bits`], the transpose is
+//! three delta swaps (Knuth, *The Art of Computer Programming* 4A, 7.1.3; Warren, *Hacker's
+//! Delight*, 7-3). A component's key is the least of its eight images under the symmetries of
+//! the square, each moved to the top-left corner, so equal regions of any board (and of
+//! boards of different sizes) share one table entry, and a table slot is 24 bytes.
+//!
+//! Before a move's result is split into components, it is simplified by two rules that keep
+//! the value (both proved by matching the options of the two positions one to one, and
+//! checked in the tests against the definition on every set of cells of small boxes):
+//!
+//! - **Stars** (Lemoine and Viennot; Beling's igs): a cell with two or more *tufts*
+//!   (neighbours that have no other neighbour) keeps one. Covering the centre with either
+//!   tuft leaves the same position once the other, now isolated, is dropped; covering it
+//!   with any other cell leaves every tuft isolated.
+//! - **Bridges**: a cell that is not a tuft and whose every neighbour is the centre of a
+//!   tuft is dropped. A domino on it and on a centre `s` leaves `s`'s tuft isolated: the
+//!   same position as the domino on `s` and its tuft, which the smaller board has too. (An
+//!   isolated cell is the case with no neighbour: it can never be covered.)
+//!
+//! Both rules run to a fixed point (each pass removes a cell), then the cells split into
+//! connected components by flood fill, and two equal components of one option cancel
+//! (`G + G = 0`).
+//!
+//! Closed forms ([`SearchGame::known_value`]): a path of `n` cells is Dawson's Kayles
+//! (0.07) on `n`, a cycle of `n` cells is worth `mex{g(path of n − 2)}`, a full even × even
+//! rectangle is 0 (the half-turn strategy). The value is at most the length of the longest
+//! play, and a domino covers one black and one white cell of the chessboard colouring:
+//! the bound [`SearchGame::value_bound`] is the smaller colour count.
+//!
+//! Complexity per option listed: `O(d)` word operations for the flood fill (`d` the
+//! region's diameter, at most 64) and a constant for the key; the search above it is the
+//! one of [`crate::search`].
+
+use super::grid::{GridRule, Region, path_values};
+use crate::search::{Options, SearchGame};
+
+/// The side of the frame: a region fits when its bounding box is at most 8 × 8.
+pub const FRAME: usize = 8;
+
+/// Column 0 of the frame.
+const COL0: u64 = 0x0101_0101_0101_0101;
+/// Column 7 of the frame.
+const COL7: u64 = COL0 << 7;
+/// The black cells of the chessboard colouring (`r + c` even).
+const BLACK: u64 = 0xAA55_AA55_AA55_AA55;
+
+/// Each cell moved one column right (cells of column 7 leave).
+fn east(x: u64) -> u64 {
+    (x << 1) & !COL0
+}
+
+/// Each cell moved one column left (cells of column 0 leave).
+fn west(x: u64) -> u64 {
+    (x >> 1) & !COL7
+}
+
+/// Each cell moved one row down (cells of row 7 leave).
+fn south(x: u64) -> u64 {
+    x << 8
+}
+
+/// Each cell moved one row up (cells of row 0 leave).
+fn north(x: u64) -> u64 {
+    x >> 8
+}
+
+/// The cells of `set` in `from` or next to a cell of it.
+fn grow(from: u64, set: u64) -> u64 {
+    (from | east(from) | west(from) | south(from) | north(from)) & set
+}
+
+/// The transpose: cell (`r`, `c`) to (`c`, `r`) (three delta swaps).
+pub fn transpose(mut x: u64) -> u64 {
+    let t = (x ^ (x >> 7)) & 0x00AA_00AA_00AA_00AA;
+    x ^= t ^ (t << 7);
+    let t = (x ^ (x >> 14)) & 0x0000_CCCC_0000_CCCC;
+    x ^= t ^ (t << 14);
+    let t = (x ^ (x >> 28)) & 0x0000_0000_F0F0_F0F0;
+    x ^= t ^ (t << 28);
+    x
+}
+
+/// The occupied columns, as one byte.
+fn columns(x: u64) -> u64 {
+    let c = x | (x >> 32);
+    let c = c | (c >> 16);
+    (c | (c >> 8)) & 0xff
+}
+
+/// `x` moved to the top-left corner.
+pub fn align(x: u64) -> u64 {
+    if x == 0 {
+        return 0;
+    }
+    let x = x >> (x.trailing_zeros() & !7);
+    x >> columns(x).trailing_zeros()
+}
+
+/// The canonical key of a set of cells: the least of its eight images under the symmetries
+/// of the square, each moved to the top-left corner.
+pub fn canonical(x: u64) -> u64 {
+    let x = align(x);
+    if x == 0 {
+        return 0;
+    }
+    // Rows 0..h and columns 0..w are used.
+    let h = (63 - x.leading_zeros()) / 8 + 1;
+    let w = 8 - (columns(x) as u8).leading_zeros();
+    let (dy, dx) = (8 * (8 - h), 8 - w);
+    let vflip = x.swap_bytes() >> dy;
+    let turn = x.reverse_bits() >> (dy + dx);
+    let hflip = turn.swap_bytes() >> (64 - 8 * h);
+    let a = x.min(vflip).min(turn).min(hflip);
+    let b = transpose(x)
+        .min(transpose(vflip))
+        .min(transpose(turn))
+        .min(transpose(hflip));
+    a.min(b)
+}
+
+/// The cells of `x` with exactly one neighbour in `x` (tufts), and the cells next to a tuft
+/// (centres).
+fn tufts_and_centres(x: u64) -> (u64, u64) {
+    let (l, r, u, d) = (
+        x & east(x),
+        x & west(x),
+        x & south(x),
+        x & north(x),
+    );
+    let any = l | r | u | d;
+    let two = (l & r) | (u & d) | ((l | r) & (u | d));
+    let tufts = any & !two;
+    let centres = x & (east(tufts) | west(tufts) | south(tufts) | north(tufts));
+    (tufts, centres)
+}
+
+/// One pass of the two rules of the module docs: extra tufts of a centre go, and bridges
+/// (cells, not tufts or centres, whose neighbours are all centres; isolated cells among them).
+fn reduce_once(x: u64) -> u64 {
+    let (tufts, centres) = tufts_and_centres(x);
+    // Tufts by the side of their centre: (the tufts, their centres, the tufts of cells).
+    let groups: [(u64, fn(u64) -> u64, fn(u64) -> u64); 4] = [
+        // A neighbour below: the centre is the cell below (`south`).
+        (tufts & north(x), south, north),
+        (tufts & south(x), north, south),
+        (tufts & west(x), east, west),
+        (tufts & east(x), west, east),
+    ];
+    let mut kept = 0u64;
+    let mut out = x;
+    for (these, centre_of, tuft_of) in groups {
+        out &= !(these & tuft_of(kept));
+        kept |= centre_of(these);
+    }
+    let others = x & !(tufts | centres);
+    let bridges = others & !(east(others) | west(others) | south(others) | north(others));
+    out & !bridges
+}
+
+/// `x` simplified by the rules of the module docs until none applies; the value is kept.
+pub fn reduce(mut x: u64) -> u64 {
+    loop {
+        let y = reduce_once(x);
+        if y == x {
+            return x;
+        }
+        x = y;
+    }
+}
+
+/// The value of Cram on regions of at most 8 × 8 cells, as a [`SearchGame`] with `u64` keys
+/// (see the module docs).
+#[derive(Clone, Debug)]
+pub struct CramGame {
+    /// The value of a path of `n ≤ 64` cells (Dawson's Kayles).
+    path: Vec<u32>,
+}
+
+impl Default for CramGame {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// The most components one set of frame cells can fall into (each has at least two cells).
+const MAX_PARTS: usize = 32;
+
+impl CramGame {
+    /// The game, with its table of path values.
+    pub fn new() -> Self {
+        CramGame {
+            path: path_values(GridRule::Cram, 64),
+        }
+    }
+
+    /// The cells of a region of at most 8 × 8 cells (bit `r * w + c` of an `h × w` box,
+    /// as in [`super::grid::Region`]) in the frame, or `None` when it is larger.
+    pub fn frame(bits: u128, h: usize, w: usize) -> Option<u64> {
+        if h > FRAME || w > FRAME || w == 0 {
+            return None;
+        }
+        let row_mask = (1u128 << w) - 1;
+        let mut x = 0u64;
+        for r in 0..h {
+            x |= (((bits >> (r * w)) & row_mask) as u64) << (8 * r);
+        }
+        Some(x)
+    }
+
+    /// The keys of board regions (as [`super::grid::GridGame::split`] gives them), if every
+    /// region fits the frame.
+    pub fn keys(&self, regions: &[Region]) -> Option<Vec<u64>> {
+        let mut keys = Vec::new();
+        for r in regions {
+            let x = Self::frame(r.bits, usize::from(r.h), usize::from(r.w))?;
+            self.split(x, |k| keys.push(k));
+        }
+        Some(keys)
+    }
+
+    /// Simplifies the cells `cells` of the frame and calls `f` with the key of each of their
+    /// components (two equal components are both left out: they cancel).
+    pub fn split(&self, cells: u64, mut f: impl FnMut(u64)) {
+        let mut parts = [0u64; MAX_PARTS];
+        let n = self.split_into(cells, &mut parts);
+        parts[..n].iter().for_each(|&p| f(p));
+    }
+
+    /// The keys of the components of `cells` (simplified, equal pairs cancelled) into
+    /// `parts`; returns how many.
+    fn split_into(&self, cells: u64, parts: &mut [u64; MAX_PARTS]) -> usize {
+        let mut rest = reduce(cells);
+        let mut n = 0;
+        while rest != 0 {
+            let mut comp = rest & rest.wrapping_neg();
+            loop {
+                let grown = grow(comp, rest);
+                if grown == comp {
+                    break;
+                }
+                comp = grown;
+            }
+            rest &= !comp;
+            let key = canonical(comp);
+            if let Some(i) = parts[..n].iter().position(|&p| p == key) {
+                n -= 1;
+                parts[i] = parts[n];
+            } else if n < MAX_PARTS {
+                parts[n] = key;
+                n += 1;
+            }
+        }
+        n
+    }
+
+    fn push_result(&self, cells: u64, out: &mut Options<u64>) {
+        let mut parts = [0u64; MAX_PARTS];
+        let n = self.split_into(cells, &mut parts);
+        for &p in &parts[..n] {
+            out.push_part(p);
+        }
+        out.end_option();
+    }
+}
+
+impl SearchGame for CramGame {
+    type Key = u64;
+
+    fn options(&self, &x: &u64, out: &mut Options<u64>) {
+        let mut horizontal = x & west(x);
+        while horizontal != 0 {
+            let i = horizontal.trailing_zeros();
+            horizontal &= horizontal - 1;
+            self.push_result(x & !(3u64 << i), out);
+        }
+        let mut vertical = x & north(x);
+        while vertical != 0 {
+            let i = vertical.trailing_zeros();
+            vertical &= vertical - 1;
+            self.push_result(x & !(0x101u64 << i), out);
+        }
+    }
+
+    fn size(&self, &x: &u64) -> u32 {
+        x.count_ones()
+    }
+
+    /// The longest play: each domino covers a black and a white cell.
+    fn value_bound(&self, &x: &u64) -> Option<u32> {
+        Some((x & BLACK).count_ones().min((x & !BLACK).count_ones()))
+    }
+
+    fn known_value(&self, &x: &u64) -> Option<u32> {
+        let cells = x.count_ones();
+        if cells < 2 {
+            return Some(0);
+        }
+        let (l, r, u, d) = (x & east(x), x & west(x), x & south(x), x & north(x));
+        let edges = r.count_ones() + d.count_ones();
+        if edges + 1 != cells && edges != cells {
+            // A full even x even rectangle (aligned at the corner).
+            let h = (63 - x.leading_zeros()) / 8 + 1;
+            let w = 8 - (columns(x) as u8).leading_zeros();
+            let full = (0..h).fold(0u64, |m, row| m | ((1u64 << w) - 1) << (8 * row));
+            return (x == full && h % 2 == 0 && w % 2 == 0).then_some(0);
+        }
+        if (l & r & (u | d)) | (u & d & (l | r)) != 0 {
+            return None;
+        }
+        let n = cells as usize;
+        if edges + 1 == cells {
+            return self.path.get(n).copied();
+        }
+        // A cycle: every move leaves one path of n - 2 cells.
+        self.path.get(n - 2).map(|&v| u32::from(v == 0))
+    }
+}
