@@ -7,7 +7,7 @@
 //! here counts the waiting too.
 
 use grundy::boards::{Board, ChompBoard, ChompGame, CramGame, GridGame, GridRule};
-use grundy::control::Budget;
+use grundy::control::{Budget, Limits};
 use grundy::search::{SearchStats, Searcher};
 use std::time::Instant;
 
@@ -47,7 +47,12 @@ fn cram(name: &str, rows: u64, cols: u64) {
     let keys = game
         .keys(&board_regions(&GridGame::new(GridRule::Cram), rows, cols))
         .expect("a board of at most 8 x 8 cells");
-    let mut s = Searcher::new(&game, &Budget::default()).expect("table");
+    // Cram 6 x 7 takes more work than the default budget allows.
+    let budget = Budget::new(Limits {
+        max_work: 1 << 40,
+        ..Limits::DEFAULT
+    });
+    let mut s = Searcher::new(&game, &budget).expect("table");
     let v = s.value_of_sum(&keys).expect("search");
     report(name, v, start, s.stats());
 }

@@ -100,26 +100,34 @@ pub fn align(x: u64) -> u64 {
     x >> columns(x).trailing_zeros()
 }
 
-/// The canonical key of a set of cells: the least of its eight images under the symmetries
-/// of the square, each moved to the top-left corner.
+/// The canonical key of a set of cells: the least of its images under the symmetries of
+/// the square, each moved to the top-left corner, among those at least as tall as wide
+/// (four for a box that is not square: transposes are only taken for a square box).
 pub fn canonical(x: u64) -> u64 {
-    let x = align(x);
+    let mut x = align(x);
     if x == 0 {
         return 0;
     }
     // Rows 0..h and columns 0..w are used.
-    let h = (63 - x.leading_zeros()) / 8 + 1;
-    let w = 8 - (columns(x) as u8).leading_zeros();
+    let mut h = (63 - x.leading_zeros()) / 8 + 1;
+    let mut w = 8 - (columns(x) as u8).leading_zeros();
+    if h < w {
+        x = transpose(x);
+        std::mem::swap(&mut h, &mut w);
+    }
     let (dy, dx) = (8 * (8 - h), 8 - w);
     let vflip = x.swap_bytes() >> dy;
     let turn = x.reverse_bits() >> (dy + dx);
-    let hflip = turn.swap_bytes() >> (64 - 8 * h);
-    let a = x.min(vflip).min(turn).min(hflip);
-    let b = transpose(x)
+    let hflip = turn.swap_bytes() >> dy;
+    let least = x.min(vflip).min(turn).min(hflip);
+    if h != w {
+        return least;
+    }
+    least
+        .min(transpose(x))
         .min(transpose(vflip))
         .min(transpose(turn))
-        .min(transpose(hflip));
-    a.min(b)
+        .min(transpose(hflip))
 }
 
 /// The cells of `x` with exactly one neighbour in `x` (tufts), and the cells next to a tuft
@@ -178,6 +186,9 @@ pub fn reduce(mut x: u64) -> u64 {
 pub struct CramGame {
     /// The value of a path of `n ≤ 64` cells (Dawson's Kayles).
     path: Vec<u32>,
+    /// `order[8 * (h - 1) + w - 1]`: the cells of an `h × w` box, the central first (the
+    /// order moves are listed in; the search tries options of equal difficulty in it).
+    order: Vec<[u8; 64]>,
 }
 
 impl Default for CramGame {
@@ -192,8 +203,25 @@ const MAX_PARTS: usize = 32;
 impl CramGame {
     /// The game, with its table of path values.
     pub fn new() -> Self {
+        let mut order = Vec::with_capacity(64);
+        for h in 1..=FRAME {
+            for w in 1..=FRAME {
+                let mut cells: Vec<u8> = (0..64u8).collect();
+                // Distance of a domino's first cell (r, c) from the centre of the box, doubled.
+                let far = |i: u8| {
+                    let (r, c) = (i as i32 / 8, i as i32 % 8);
+                    let (dr, dc) = ((2 * r + 1 - h as i32).abs(), (2 * c + 2 - w as i32).abs());
+                    dr * dr + dc * dc
+                };
+                cells.sort_by_key(|&i| (far(i), i));
+                let mut o = [0u8; 64];
+                o.copy_from_slice(&cells);
+                order.push(o);
+            }
+        }
         CramGame {
             path: path_values(GridRule::Cram, 64),
+            order,
         }
     }
 
@@ -271,17 +299,20 @@ impl SearchGame for CramGame {
     type Key = u64;
 
     fn options(&self, &x: &u64, out: &mut Options<u64>) {
-        let mut horizontal = x & west(x);
-        while horizontal != 0 {
-            let i = horizontal.trailing_zeros();
-            horizontal &= horizontal - 1;
-            self.push_result(x & !(3u64 << i), out);
+        if x == 0 {
+            return;
         }
-        let mut vertical = x & north(x);
-        while vertical != 0 {
-            let i = vertical.trailing_zeros();
-            vertical &= vertical - 1;
-            self.push_result(x & !(0x101u64 << i), out);
+        let horizontal = x & west(x);
+        let vertical = x & north(x);
+        let h = (63 - x.leading_zeros()) as usize / 8 + 1;
+        let w = 8 - (columns(x) as u8).leading_zeros() as usize;
+        for &i in &self.order[8 * (h - 1) + w - 1] {
+            if horizontal >> i & 1 == 1 {
+                self.push_result(x & !(3u64 << i), out);
+            }
+            if vertical >> i & 1 == 1 {
+                self.push_result(x & !(0x101u64 << i), out);
+            }
         }
     }
 
