@@ -186,9 +186,12 @@ pub fn reduce(mut x: u64) -> u64 {
 pub struct CramGame {
     /// The value of a path of `n ≤ 64` cells (Dawson's Kayles).
     path: Vec<u32>,
-    /// `order[8 * (h - 1) + w - 1]`: the cells of an `h × w` box, the central first (the
-    /// order moves are listed in; the search tries options of equal difficulty in it).
-    order: Vec<[u8; 64]>,
+    /// `order[8 * (h - 1) + w - 1]`: the dominoes of an `h × w` box (`i` for cells `i` and
+    /// `i + 1`, `64 + i` for cells `i` and `i + 8`), the nearest the centre first: the
+    /// order moves are listed in, and the search tries options of equal difficulty in it.
+    /// (Measured: Cram 5 x 7 takes 2 million nodes with the farthest first, 0.36 million
+    /// with the nearest first, 1.0 to 1.2 million in the order of the cells.)
+    order: Vec<Vec<u8>>,
 }
 
 impl Default for CramGame {
@@ -204,19 +207,30 @@ impl CramGame {
     /// The game, with its table of path values.
     pub fn new() -> Self {
         let mut order = Vec::with_capacity(64);
-        for h in 1..=FRAME {
-            for w in 1..=FRAME {
-                let mut cells: Vec<u8> = (0..64u8).collect();
-                // Distance of a domino's first cell (r, c) from the centre of the box, doubled.
-                let far = |i: u8| {
-                    let (r, c) = (i as i32 / 8, i as i32 % 8);
-                    let (dr, dc) = ((2 * r + 1 - h as i32).abs(), (2 * c + 2 - w as i32).abs());
+        for h in 1..=FRAME as i32 {
+            for w in 1..=FRAME as i32 {
+                // The dominoes inside the box.
+                let inside = |m: u8| {
+                    let (r, c) = (i32::from(m % 64) / 8, i32::from(m % 64) % 8);
+                    if m < 64 {
+                        r < h && c + 1 < w
+                    } else {
+                        r + 1 < h && c < w
+                    }
+                };
+                let mut moves: Vec<u8> = (0..128u8).filter(|&m| inside(m)).collect();
+                // The distance of a domino's centre from the box's centre, doubled, squared.
+                let far = |m: u8| {
+                    let (r, c) = (i32::from(m % 64) / 8, i32::from(m % 64) % 8);
+                    let (dr, dc) = if m < 64 {
+                        (2 * r + 1 - h, 2 * c + 2 - w)
+                    } else {
+                        (2 * r + 2 - h, 2 * c + 1 - w)
+                    };
                     dr * dr + dc * dc
                 };
-                cells.sort_by_key(|&i| (far(i), i));
-                let mut o = [0u8; 64];
-                o.copy_from_slice(&cells);
-                order.push(o);
+                moves.sort_by_key(|&m| (far(m), m));
+                order.push(moves);
             }
         }
         CramGame {
@@ -306,11 +320,13 @@ impl SearchGame for CramGame {
         let vertical = x & north(x);
         let h = (63 - x.leading_zeros()) as usize / 8 + 1;
         let w = 8 - (columns(x) as u8).leading_zeros() as usize;
-        for &i in &self.order[8 * (h - 1) + w - 1] {
-            if horizontal >> i & 1 == 1 {
-                self.push_result(x & !(3u64 << i), out);
-            }
-            if vertical >> i & 1 == 1 {
+        for &m in &self.order[8 * (h - 1) + w - 1] {
+            let i = m % 64;
+            if m < 64 {
+                if horizontal >> i & 1 == 1 {
+                    self.push_result(x & !(3u64 << i), out);
+                }
+            } else if vertical >> i & 1 == 1 {
                 self.push_result(x & !(0x101u64 << i), out);
             }
         }
