@@ -1,11 +1,13 @@
 //! The position search on big single positions: Cram 5x7, 5x8, 6x7, Node Kayles on the 3x14
-//! grid, Chomp 10x12. Prints the value, the time, the nodes searched and the peak table.
+//! grid, Chomp 10x12 and 12x14 (by the staircase table; `chomp-search:10x12` by the
+//! search). Prints the value, the time, the nodes searched and the peak table.
 //!
 //! `cargo bench -p grundy --bench boards` (all), or name some: `-- cram:5x8 chomp:10x12`.
 //! On a loaded machine run each case under `/usr/bin/time -f "%U s user, %M KB peak"` (the
 //! binary in target/release/deps) for its CPU time and peak memory; the wall time printed
 //! here counts the waiting too.
 
+use grundy::boards::staircase::StaircaseTable;
 use grundy::boards::{Board, ChompBoard, ChompGame, CramGame, GridGame, GridRule};
 use grundy::control::{Budget, Limits};
 use grundy::search::{SearchStats, Searcher};
@@ -57,6 +59,20 @@ fn cram(name: &str, rows: u64, cols: u64) {
     report(name, v, start, s.stats());
 }
 
+/// Chomp by the staircase table (what `grundy analyze "chomp RxC"` uses).
+fn chomp_table(name: &str, rows: u64, cols: u64) {
+    let board = vec![cols; rows as usize];
+    let start = Instant::now();
+    let table = StaircaseTable::build(&board, &Budget::default()).expect("table");
+    let v = table.value(&board).expect("in the table");
+    println!(
+        "{name:<22} value {v:>2}   {:>8.3} s   {:>10} staircases",
+        start.elapsed().as_secs_f64(),
+        StaircaseTable::positions(&board).unwrap_or(0),
+    );
+}
+
+/// Chomp by the generic position search.
 fn chomp(name: &str, rows: u64, cols: u64) {
     let key = ChompBoard::Rect { rows, cols }.key().expect("fits");
     let start = Instant::now();
@@ -75,7 +91,13 @@ fn main() {
         grid("node-kayles:3x14", GridRule::NodeKayles, 3, 14);
     }
     if run("chomp:10x12") {
-        chomp("chomp:10x12", 10, 12);
+        chomp_table("chomp:10x12", 10, 12);
+    }
+    if run("chomp-search:10x12") {
+        chomp("chomp-search:10x12", 10, 12);
+    }
+    if run("chomp:12x14") {
+        chomp_table("chomp:12x14", 12, 14);
     }
     // The general region search (u128 keys, no Cram simplifications), for comparison: only
     // when named.

@@ -485,6 +485,8 @@ fn winning_moves_agree_with_the_generic_engine() {
         "cram ..../.#../....",
         "node-kayles 3x4",
         "chomp 3,3,2",
+        "chomp 4x5",
+        "chomp 2,2,2,2,1",
     ] {
         for target in 0..3 {
             let sum = parse(expr).unwrap();
@@ -555,4 +557,148 @@ fn too_big_is_refused_with_the_limit() {
     ctx.budget.cancel();
     let e = sum.components[0].value(&ctx).unwrap_err();
     assert_eq!(e.budget_error(), Some(BudgetError::Cancelled));
+}
+
+// -- Regressions: positions a faster search once got wrong (values from the brute force) ---
+
+/// The rows of a board written `..#/...`: its free cells as a mask, its rows and columns.
+fn board_from_text(text: &str) -> (u64, u32, u32) {
+    let rows: Vec<&str> = text.split('/').collect();
+    let cols = rows[0].len() as u32;
+    let mut free = 0u64;
+    for (r, row) in rows.iter().enumerate() {
+        assert_eq!(row.len() as u32, cols, "{text}");
+        for (c, ch) in row.chars().enumerate() {
+            if ch == '.' {
+                free |= 1 << (r as u32 * cols + c as u32);
+            }
+        }
+    }
+    (free, rows.len() as u32, cols)
+}
+
+/// Node Kayles on the edges `edges` (vertices `0..n`), by brute force.
+fn brute_edges(n: usize, edges: &[(usize, usize)], arc: bool) -> u32 {
+    let mut adj = vec![0u32; n];
+    for &(a, b) in edges {
+        adj[a] |= 1 << b;
+        adj[b] |= 1 << a;
+    }
+    brute_graph((1u32 << n) - 1, &adj, edges, arc, &mut HashMap::new())
+}
+
+#[test]
+fn regression_node_kayles_grid_with_holes() {
+    // The value-set search once answered 6 here (the right value is 10).
+    // (Cram on the same board too.)
+    for (text, node) in [
+        ("..#../...../..#.#/...../...#.", true),
+        ("..#../...../..#.#/...../...#.", false),
+    ] {
+        let (free, rows, cols) = board_from_text(text);
+        let expected = brute_board(free, cols, rows, node, &mut HashMap::new());
+        let game = if node { "node-kayles" } else { "cram" };
+        let expr = format!("{game} {text}");
+        assert_eq!(value(&expr), u64::from(expected), "{expr}");
+    }
+}
+
+#[test]
+fn regression_random_graph_of_seventeen_vertices() {
+    // The value-set search once answered 5 here (the right value is 6).
+    let text = "0-1 0-4 0-6 0-14 0-16 1-3 1-4 1-6 1-8 1-10 2-6 3-6 3-9 3-10 3-11 3-13 \
+                3-14 4-7 4-9 4-11 5-8 6-8 6-9 6-10 7-10 7-16 8-10 8-14 9-10 9-12 9-13 \
+                9-16 10-14 10-16 13-16 14-15";
+    let edges: Vec<(usize, usize)> = text
+        .split_whitespace()
+        .map(|e| {
+            let (a, b) = e.split_once('-').unwrap();
+            (a.parse().unwrap(), b.parse().unwrap())
+        })
+        .collect();
+    let n = edges.iter().map(|&(a, b)| a.max(b) + 1).max().unwrap();
+    for arc in [false, true] {
+        let expected = brute_edges(n, &edges, arc);
+        let rule = if arc { "arc-kayles" } else { "node-kayles" };
+        let expr = format!("{rule} {text}");
+        assert_eq!(value(&expr), u64::from(expected), "{expr}");
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// One searcher asked many questions about one random graph (values and "is the sum
+    /// n?" of random vertex sets), with a tiny table so that entries are replaced, against
+    /// the brute force.
+    #[test]
+    fn one_searcher_many_questions_on_a_random_graph(
+        n in 2usize..=16,
+        edge_bits in proptest::collection::vec(any::<u8>(), 16 * 16),
+        density in 1u8..6,
+        arc in any::<bool>(),
+        table in prop_oneof![Just(8usize), Just(64), Just(1 << 20)],
+        questions in proptest::collection::vec((any::<u32>(), 0u32..12), 1..24),
+    ) {
+        use grundy::boards::{GraphGame, GraphRule};
+        use grundy::control::Budget;
+        use grundy::search::Searcher;
+        let mut adj = vec![0u32; n];
+        let mut edges = Vec::new();
+        for a in 0..n {
+            for b in a + 1..n {
+                if edge_bits[a * 16 + b] % 16 < density * 2 {
+                    adj[a] |= 1 << b;
+                    adj[b] |= 1 << a;
+                    edges.push((a, b));
+                }
+            }
+        }
+        let rule = if arc { GraphRule::ArcKayles } else { GraphRule::NodeKayles };
+        let game = GraphGame::new(rule, n, &edges).unwrap();
+        let budget = Budget::new(Limits { max_positions: table, ..Limits::DEFAULT });
+        let mut s = Searcher::new(&game, &budget).unwrap();
+        let mut memo = HashMap::new();
+        for (set, k) in questions {
+            let alive = set & ((1u32 << n) - 1);
+            let expected = brute_graph(alive, &adj, &edges, arc, &mut memo);
+            let mut parts = Vec::new();
+            game.split(u128::from(alive), |c| parts.push(c));
+            let k = if k < 4 { expected } else { k - 4 };
+            prop_assert_eq!(s.sum_is(&parts, k).unwrap(), expected == k, "{:?} {}", parts, k);
+            prop_assert_eq!(s.value_of_sum(&parts).unwrap(), expected);
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// The staircase table (what `chomp` uses) against the position search over packed
+    /// rows (an independent route), on random staircases up to 9 x 11, and every option of
+    /// the position against the brute force where it is small.
+    #[test]
+    fn chomp_table_matches_the_search(
+        lengths in proptest::collection::vec(1u64..=11, 1..=9),
+    ) {
+        use grundy::boards::staircase::StaircaseTable;
+        use grundy::boards::{ChompBoard, ChompGame};
+        use grundy::control::Budget;
+        use grundy::search::Searcher;
+        let mut rows = lengths;
+        rows.sort_unstable_by(|a, b| b.cmp(a));
+        let table = StaircaseTable::build(&rows, &Budget::default()).unwrap();
+        let key = ChompBoard::Rows(rows.clone()).key().unwrap();
+        let mut s = Searcher::new(&ChompGame, &Budget::default()).unwrap();
+        let searched = s.value(&key).unwrap();
+        prop_assert_eq!(table.value(&rows), Some(searched), "{:?}", rows);
+        prop_assert_eq!(
+            value(&format!("chomp {}", rows.iter().map(|r| r.to_string()).collect::<Vec<_>>().join(","))),
+            u64::from(searched)
+        );
+        if rows.iter().sum::<u64>() <= 30 {
+            let mut memo = HashMap::new();
+            prop_assert_eq!(searched, brute_chomp(&rows, &mut memo));
+        }
+    }
 }

@@ -43,6 +43,7 @@ pub mod cram;
 pub mod graph;
 pub mod grid;
 pub mod plain;
+pub mod staircase;
 
 pub use board::{Board, BoardGame};
 pub use chomp::{Chomp, ChompBoard, ChompGame};

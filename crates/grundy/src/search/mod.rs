@@ -342,7 +342,7 @@ impl<'g, G: SearchGame> Searcher<'g, G> {
             }
         }
         pending.sort();
-        let skip = seen | u128::from(excluded);
+        let mut skip = seen | u128::from(excluded);
         'values: for r in 0..options.len() as u32 {
             if skip & (1 << r) != 0 {
                 continue;
@@ -358,9 +358,16 @@ impl<'g, G: SearchGame> Searcher<'g, G> {
                 };
                 match answer {
                     Some(v) => {
+                        // The option's value came out in full (perhaps not `r`: the table
+                        // or a search below may know more than was asked): it is taken,
+                        // and the option is not asked again, so it must be remembered
+                        // for the values still to try.
                         pending.options.remove(i);
                         if v ^ x == r {
                             continue 'values;
+                        }
+                        if v ^ x < SET_BITS {
+                            skip |= 1 << (v ^ x);
                         }
                     }
                     None => i += 1,
@@ -680,90 +687,4 @@ impl PossibleValues {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::control::Limits;
-
-    /// Kayles (0.77) on a row of pins, split into rows.
-    struct Kayles;
-    impl SearchGame for Kayles {
-        type Key = u32;
-        fn options(&self, &n: &u32, out: &mut Options<u32>) {
-            for take in 1..=2u32.min(n) {
-                for left in 0..=n - take {
-                    out.push_option([left, n - take - left].into_iter().filter(|&h| h > 0));
-                }
-            }
-        }
-        fn size(&self, &n: &u32) -> u32 {
-            n
-        }
-    }
-
-    fn kayles_by_mex(max: usize) -> Vec<u32> {
-        let mut g = vec![0u32; max + 1];
-        for n in 1..=max {
-            let mut seen = vec![false; 2 * n + 2];
-            for take in 1..=2.min(n) {
-                for left in 0..=n - take {
-                    seen[(g[left] ^ g[n - take - left]) as usize] = true;
-                }
-            }
-            g[n] = seen.iter().position(|s| !s).unwrap() as u32;
-        }
-        g
-    }
-
-    #[test]
-    fn kayles_values_match_the_mex_recurrence() {
-        let expected = kayles_by_mex(60);
-        let mut s = Searcher::new(&Kayles, &Budget::default()).unwrap();
-        for (n, &e) in expected.iter().enumerate() {
-            assert_eq!(s.value(&(n as u32)).unwrap(), e, "kayles {n}");
-        }
-        for n in 0..40u32 {
-            for k in 0..8 {
-                let parts = [n, 7];
-                assert_eq!(
-                    s.sum_is(&parts, k).unwrap(),
-                    expected[n as usize] ^ expected[7] == k
-                );
-            }
-        }
-    }
-
-    #[test]
-    fn a_tiny_table_still_gives_right_values() {
-        // Far too small for Kayles 18: entries are replaced and searched again.
-        let expected = kayles_by_mex(18);
-        let budget = Budget::new(Limits {
-            max_positions: 8,
-            ..Limits::DEFAULT
-        });
-        let mut s = Searcher::new(&Kayles, &budget).unwrap();
-        assert_eq!(s.value(&18).unwrap(), expected[18]);
-        assert!(s.stats().peak_entries <= 8);
-        assert!(s.stats().replaced > 0);
-    }
-
-    #[test]
-    fn the_budget_stops_the_search() {
-        let budget = Budget::new(Limits {
-            max_work: 50,
-            max_positions: 8,
-            ..Limits::DEFAULT
-        });
-        let mut s = Searcher::new(&Kayles, &budget).unwrap();
-        assert_eq!(
-            s.value(&60),
-            Err(SearchError::Budget(BudgetError::Work { limit: 50 }))
-        );
-        let budget = Budget::default();
-        budget.cancel();
-        let mut s = Searcher::new(&Kayles, &budget).unwrap();
-        assert_eq!(
-            s.value(&30),
-            Err(SearchError::Budget(BudgetError::Cancelled))
-        );
-    }
-}
+mod tests;
