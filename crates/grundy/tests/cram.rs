@@ -159,6 +159,23 @@ fn simplifying_keeps_the_value_on_every_set_of_small_boxes() {
 }
 
 #[test]
+fn the_parts_of_every_set_of_small_boxes_add_up_to_its_value() {
+    let game = CramGame::new();
+    let mut memo = HashMap::new();
+    for (h, w) in [(4, 4), (3, 5), (2, 8), (5, 3), (3, 6)] {
+        for bits in 0u64..1 << (h * w) {
+            let x = boxed(bits, h, w);
+            let mut sum = 0;
+            game.split(x, |p| {
+                assert_eq!(p, canonical(p), "{x:#x}: a part is a key");
+                sum ^= brute(p, &mut memo);
+            });
+            assert_eq!(sum, brute(x, &mut memo), "{x:#x}");
+        }
+    }
+}
+
+#[test]
 fn the_search_agrees_with_the_definition_on_every_set_of_small_boxes() {
     let game = CramGame::new();
     let budget = Budget::default();

@@ -68,9 +68,38 @@ fn north(x: u64) -> u64 {
     x >> 8
 }
 
-/// The cells of `set` in `from` or next to a cell of it.
-fn grow(from: u64, set: u64) -> u64 {
-    (from | east(from) | west(from) | south(from) | north(from)) & set
+/// The cells of `set` in `from` or next to a cell of it, where a cell of `cut` is not
+/// joined to its right neighbour.
+fn grow_cut(from: u64, set: u64, cut: u64) -> u64 {
+    (from | east(from & !cut) | (west(from) & !cut) | south(from) | north(from)) & set
+}
+
+/// The horizontal edges of `x` that can be cut (marked at their left cell): in a 2 × 2
+/// block `a b / c d` of free cells where `a`'s left and upper neighbours and `d`'s right
+/// and lower neighbours are not free (or the same mirrored: `b`'s right and upper, `c`'s
+/// left and lower), the edges `a-b` and `c-d` go. (Beling's igs, `forbidden_horizontal_moves`.)
+///
+/// Why: a domino on `a-b` leaves `d` a tuft of `c`; a domino on `b-d` leaves `a` a tuft of
+/// `c`: the same position up to a swap of two cells with the same neighbours. Likewise `c-d`
+/// and `a-c`. So the horizontal dominoes of the block only repeat other options, and the
+/// board without those two edges has the same options (by induction: the pattern stays, or
+/// what is left of the block is a star the rules above reduce alike).
+fn cut_edges(x: u64) -> u64 {
+    let has_left = x & east(x);
+    let has_right = x & west(x);
+    let has_up = x & south(x);
+    let has_down = x & north(x);
+    // `a` with `b` and `c`, its left and top closed; `d` with `b` and `c`, its right and
+    // bottom closed; `d` is `a + 9`.
+    let a = x & !has_left & !has_up & has_right & has_down;
+    let d = x & !has_right & !has_down & has_left & has_up;
+    let first = a & (d >> 9);
+    // Mirrored: `b` with `a` and `d`, right and top closed; `c` (`b + 7`) with `a` and `d`,
+    // left and bottom closed.
+    let b = x & !has_right & !has_up & has_left & has_down;
+    let c = x & !has_left & !has_down & has_right & has_up;
+    let second = b & (c >> 7);
+    first | (first << 8) | (second >> 1) | (second << 7)
 }
 
 /// The transpose: cell (`r`, `c`) to (`c`, `r`) (three delta swaps).
@@ -275,25 +304,44 @@ impl CramGame {
     /// The keys of the components of `cells` (simplified, equal pairs cancelled) into
     /// `parts`; returns how many.
     fn split_into(&self, cells: u64, parts: &mut [u64; MAX_PARTS]) -> usize {
-        let mut rest = reduce(cells);
+        // Sets still to split: disjoint, so at most 64 (a cell each).
+        let mut stack = [0u64; 64];
+        let mut todo = 1;
+        stack[0] = reduce(cells);
         let mut n = 0;
-        while rest != 0 {
-            let mut comp = rest & rest.wrapping_neg();
-            loop {
-                let grown = grow(comp, rest);
-                if grown == comp {
-                    break;
+        while todo > 0 {
+            todo -= 1;
+            let x = stack[todo];
+            let cut = cut_edges(x);
+            let mut rest = x;
+            while rest != 0 {
+                let mut comp = rest & rest.wrapping_neg();
+                loop {
+                    let grown = grow_cut(comp, rest, cut);
+                    if grown == comp {
+                        break;
+                    }
+                    comp = grown;
                 }
-                comp = grown;
-            }
-            rest &= !comp;
-            let key = canonical(comp);
-            if let Some(i) = parts[..n].iter().position(|&p| p == key) {
-                n -= 1;
-                parts[i] = parts[n];
-            } else if n < MAX_PARTS {
-                parts[n] = key;
-                n += 1;
+                rest &= !comp;
+                if comp != x {
+                    // A part of a set that came apart at cut edges: simplified and split
+                    // again, as its cells have fewer neighbours now.
+                    let y = reduce(comp);
+                    if y != 0 && todo < stack.len() {
+                        stack[todo] = y;
+                        todo += 1;
+                    }
+                    continue;
+                }
+                let key = canonical(comp);
+                if let Some(i) = parts[..n].iter().position(|&p| p == key) {
+                    n -= 1;
+                    parts[i] = parts[n];
+                } else if n < MAX_PARTS {
+                    parts[n] = key;
+                    n += 1;
+                }
             }
         }
         n
