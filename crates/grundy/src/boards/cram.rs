@@ -68,10 +68,45 @@ fn north(x: u64) -> u64 {
     x >> 8
 }
 
-/// The cells of `set` in `from` or next to a cell of it, where a cell of `cut` is not
-/// joined to its right neighbour.
-fn grow_cut(from: u64, set: u64, cut: u64) -> u64 {
-    (from | east(from & !cut) | (west(from) & !cut) | south(from) | north(from)) & set
+/// The cells of `set` joined to a cell of `from` (`from` in `set`), where a cell of `cut`
+/// is not joined to its right neighbour: flood fill, each round spreading along whole rows
+/// and columns at once (Kogge–Stone "occluded fills", three shifts per direction), so the
+/// rounds are the turns of the longest shortest path, not its length.
+fn fill(mut from: u64, set: u64, cut: u64) -> u64 {
+    // Cells a spread may enter, per direction.
+    let east_pass = set & !COL0 & !(cut << 1);
+    let west_pass = set & !COL7 & !cut;
+    loop {
+        let (mut s, mut p) = (from, set);
+        s |= p & (s << 8);
+        p &= p << 8;
+        s |= p & (s << 16);
+        p &= p << 16;
+        s |= p & (s << 32);
+        let (mut n, mut p) = (from, set);
+        n |= p & (n >> 8);
+        p &= p >> 8;
+        n |= p & (n >> 16);
+        p &= p >> 16;
+        n |= p & (n >> 32);
+        let (mut e, mut p) = (from, east_pass);
+        e |= p & (e << 1);
+        p &= p << 1;
+        e |= p & (e << 2);
+        p &= p << 2;
+        e |= p & (e << 4);
+        let (mut w, mut p) = (from, west_pass);
+        w |= p & (w >> 1);
+        p &= p >> 1;
+        w |= p & (w >> 2);
+        p &= p >> 2;
+        w |= p & (w >> 4);
+        let grown = s | n | e | w;
+        if grown == from {
+            return from;
+        }
+        from = grown;
+    }
 }
 
 /// The horizontal edges of `x` that can be cut (marked at their left cell): in a 2 × 2
@@ -229,7 +264,7 @@ impl Default for CramGame {
     }
 }
 
-/// The most components one set of frame cells can fall into (each has at least two cells).
+/// The most sets of frame cells of two cells or more that are disjoint.
 const MAX_PARTS: usize = 32;
 
 impl CramGame {
@@ -294,66 +329,45 @@ impl CramGame {
     }
 
     /// Simplifies the cells `cells` of the frame and calls `f` with the key of each of their
-    /// components (two equal components are both left out: they cancel).
+    /// components (the search cancels equal pairs).
     pub fn split(&self, cells: u64, mut f: impl FnMut(u64)) {
-        let mut parts = [0u64; MAX_PARTS];
-        let n = self.split_into(cells, &mut parts);
-        parts[..n].iter().for_each(|&p| f(p));
-    }
-
-    /// The keys of the components of `cells` (simplified, equal pairs cancelled) into
-    /// `parts`; returns how many.
-    fn split_into(&self, cells: u64, parts: &mut [u64; MAX_PARTS]) -> usize {
-        // Sets still to split: disjoint, so at most 64 (a cell each).
-        let mut stack = [0u64; 64];
+        let x = reduce(cells);
+        let cut = cut_edges(x);
+        if cut == 0 {
+            // The usual case: the components of a simplified set are simplified.
+            let mut rest = x;
+            while rest != 0 {
+                let comp = fill(rest & rest.wrapping_neg(), rest, 0);
+                rest &= !comp;
+                f(canonical(comp));
+            }
+            return;
+        }
+        // Sets still to split: disjoint, of two cells or more, so at most 32.
+        let mut stack = [0u64; MAX_PARTS];
         let mut todo = 1;
-        stack[0] = reduce(cells);
-        let mut n = 0;
+        stack[0] = x;
         while todo > 0 {
             todo -= 1;
             let x = stack[todo];
             let cut = cut_edges(x);
             let mut rest = x;
             while rest != 0 {
-                let mut comp = rest & rest.wrapping_neg();
-                loop {
-                    let grown = grow_cut(comp, rest, cut);
-                    if grown == comp {
-                        break;
-                    }
-                    comp = grown;
-                }
+                let comp = fill(rest & rest.wrapping_neg(), rest, cut);
                 rest &= !comp;
-                if comp != x {
+                if comp == x {
+                    f(canonical(comp));
+                } else {
                     // A part of a set that came apart at cut edges: simplified and split
                     // again, as its cells have fewer neighbours now.
                     let y = reduce(comp);
-                    if y != 0 && todo < stack.len() {
+                    if y != 0 && todo < MAX_PARTS {
                         stack[todo] = y;
                         todo += 1;
                     }
-                    continue;
-                }
-                let key = canonical(comp);
-                if let Some(i) = parts[..n].iter().position(|&p| p == key) {
-                    n -= 1;
-                    parts[i] = parts[n];
-                } else if n < MAX_PARTS {
-                    parts[n] = key;
-                    n += 1;
                 }
             }
         }
-        n
-    }
-
-    fn push_result(&self, cells: u64, out: &mut Options<u64>) {
-        let mut parts = [0u64; MAX_PARTS];
-        let n = self.split_into(cells, &mut parts);
-        for &p in &parts[..n] {
-            out.push_part(p);
-        }
-        out.end_option();
     }
 }
 
@@ -372,10 +386,12 @@ impl SearchGame for CramGame {
             let i = m % 64;
             if m < 64 {
                 if horizontal >> i & 1 == 1 {
-                    self.push_result(x & !(3u64 << i), out);
+                            self.split(x & !(3u64 << i), |p| out.push_part(p));
+                    out.end_option();
                 }
             } else if vertical >> i & 1 == 1 {
-                self.push_result(x & !(0x101u64 << i), out);
+                self.split(x & !(0x101u64 << i), |p| out.push_part(p));
+                out.end_option();
             }
         }
     }
