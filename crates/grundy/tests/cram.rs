@@ -130,7 +130,9 @@ fn every_image_and_every_place_gives_one_key() {
             assert_eq!(canonical(image), key, "{shape:#x}");
             let a = align(image);
             // The image's own box: its free rows and columns below and right.
-            let spare_rows = (0..8).take_while(|r| a >> (8 * (7 - r)) & 0xff == 0).count();
+            let spare_rows = (0..8)
+                .take_while(|r| a >> (8 * (7 - r)) & 0xff == 0)
+                .count();
             let spare_cols = (0..8)
                 .take_while(|c| (0..8).all(|r| !cell(a, r, 7 - c)))
                 .count();

@@ -276,11 +276,11 @@ impl BoardGame {
 
     /// The keys of the board's regions for the 8 × 8 Cram search, if it is Cram and every
     /// region fits the frame.
-    fn cram_keys(&self, cram: &CramGame) -> Option<Vec<u64>> {
+    fn cram_keys(&self, grid: &GridGame, cram: &CramGame) -> Option<Vec<u64>> {
         if self.rule != GridRule::Cram {
             return None;
         }
-        cram.keys(&self.regions(&GridGame::new(self.rule))?)
+        cram.keys(&self.regions(grid)?)
     }
 
     /// The value of the sum of `parts` by the position search over `game`.
@@ -357,11 +357,11 @@ impl Component for BoardGame {
         if let Some(v) = self.closed_form(ctx)? {
             return Ok(Nimber(v));
         }
+        let game = GridGame::new(self.rule);
         let cram = CramGame::new();
-        if let Some(keys) = self.cram_keys(&cram) {
+        if let Some(keys) = self.cram_keys(&game, &cram) {
             return self.search_value(&cram, &keys, ctx);
         }
-        let game = GridGame::new(self.rule);
         let regions = self.regions(&game).ok_or_else(|| self.too_big())?;
         self.search_value(&game, &regions, ctx)
     }
@@ -399,12 +399,12 @@ impl Component for BoardGame {
         let Ok(target) = u32::try_from(target.0) else {
             return Ok(Vec::new());
         };
-        let cram = CramGame::new();
-        if self.cram_keys(&cram).is_some() {
-            // The boards a move leaves are smaller: they fit the frame too.
-            return self.search_moves(&cram, |b| b.cram_keys(&cram), target, ctx);
-        }
         let game = GridGame::new(self.rule);
+        let cram = CramGame::new();
+        if self.cram_keys(&game, &cram).is_some() {
+            // The boards a move leaves are smaller: they fit the frame too.
+            return self.search_moves(&cram, |b| b.cram_keys(&game, &cram), target, ctx);
+        }
         self.search_moves(&game, |b| b.regions(&game), target, ctx)
     }
 

@@ -8,6 +8,10 @@
 //! half turn), 8 for a square (with the transposes). A move's result is split into its
 //! regions by flood fill with shifts (a handful of word operations per step).
 //!
+//! Cram on a board whose regions fit 8 × 8 cells goes through [`super::cram`] instead (one
+//! `u64` a region, Cram's own simplifications); this search is the one for Node Kayles and
+//! for larger Cram boards.
+//!
 //! Closed forms, answered without search: a region that is a path of `n` cells (straight or
 //! bent) is Dawson's Kayles (0.07) for Cram and Dawson's chess (0.137) for Node Kayles; a
 //! cycle of `n` cells has one kind of move, to the path of `n − 2` (Cram) or `n − 3` (Node
