@@ -215,12 +215,15 @@ fn tufts_and_centres(x: u64) -> (u64, u64) {
     (tufts, centres)
 }
 
+/// A move of every cell one step in a direction.
+type Shift = fn(u64) -> u64;
+
 /// One pass of the two rules of the module docs: extra tufts of a centre go, and bridges
 /// (cells, not tufts or centres, whose neighbours are all centres; isolated cells among them).
 fn reduce_once(x: u64) -> (u64, bool) {
     let (tufts, centres) = tufts_and_centres(x);
     // Tufts by the side of their centre: (the tufts, their centres, the tufts of cells).
-    let groups: [(u64, fn(u64) -> u64, fn(u64) -> u64); 4] = [
+    let groups: [(u64, Shift, Shift); 4] = [
         // A neighbour below: the centre is the cell below (`south`).
         (tufts & north(x), south, north),
         (tufts & south(x), north, south),
