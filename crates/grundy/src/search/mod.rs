@@ -13,9 +13,11 @@
 //!   positions share one table entry.
 //! - **Proving instead of computing (aspiration).** To learn the value of a component `C`,
 //!   the search asks "is `g(C) = k`?" for `k = 0, 1, ...`: is there an option of value `k`?
-//!   An option whose value comes out in full on the way is not asked again. For an option
-//!   that is a sum of several components, the values of all but the largest are found (they
-//!   are smaller), and only the largest is asked, with `k` nim-added to their values.
+//!   An option whose value comes out in full on the way (perhaps another value than the
+//!   one asked: the table may know it) is not asked again, and its value is remembered as
+//!   taken for the values still to try. For an option that is a sum of several
+//!   components, the values of all but the largest are found (they are smaller), and only
+//!   the largest is asked, with `k` nim-added to their values.
 //! - **Sets of values (Beling and Rogalski).** The largest part is asked "is your value in
 //!   this set?" ([`Searcher`]'s `in_set`): with `m` options a value is one of `0..=m`; each
 //!   option removes one element of that set of possible values (its own value, or else the
@@ -37,12 +39,12 @@
 //! number of moves a game can last; [`MAX_DEPTH`] stops a game that lasts longer.
 //!
 //! Measured (`cargo bench -p grundy --bench boards`, on a shared two-core machine under a
-//! load of about 12, so CPU time from `/usr/bin/time` is the fair figure): Node Kayles on
-//! the 3 x 14 grid 0.04 s CPU (8 254 nodes), Chomp 10 x 12 3.8 s CPU (646 810 nodes, 210
-//! MB peak), Cram 5 x 7 9.7 s CPU (1.47 million nodes, 610 MB peak), Cram 5 x 8 72 s
-//! CPU (8.98 million nodes, 6.7 million table entries, 1.2 GB peak). Beling's igs is
-//! still much faster on Cram: its Cram-specific reductions (pendant cells, "stars") and
-//! 64-bit keys are not here.
+//! load of about 8, so CPU time from `/usr/bin/time` is the fair figure): Node Kayles on
+//! the 3 x 14 grid 0.03 s CPU (8 254 nodes), Chomp 10 x 12 by this search 2.4 s CPU
+//! (646 568 nodes, 108 MB peak; Chomp itself goes through its staircase table, 0.08 s),
+//! Cram 5 x 7 8.5 s CPU (1.47 million nodes, 313 MB peak). Beling's igs is still much
+//! faster on Cram: its Cram-specific reductions (pendant cells, "stars") and 64-bit keys
+//! are not here.
 //!
 //! Complexity: at worst the number of distinct components reachable, times their options;
 //! in practice far fewer, because proving `g ≠ k` needs one option of value `k`, and an
@@ -310,14 +312,26 @@ impl<'g, G: SearchGame> Searcher<'g, G> {
             .or_else(|| self.table.get(key).and_then(|k| k.value))
     }
 
+    /// One look at what is known of a component (closed form, then one table lookup).
+    fn lookup(&self, key: &G::Key) -> Look {
+        if let Some(v) = self.game.known_value(key) {
+            return Look::Value(v);
+        }
+        match self.table.get(key) {
+            Some(Knowledge { value: Some(v), .. }) => Look::Value(v),
+            Some(k) => Look::Excluded(k.excluded),
+            None => Look::Excluded(0),
+        }
+    }
+
     /// The value of a component, by aspiration: is it 0? 1? ... Each option is asked
     /// whether its value is the one tried ([`Searcher::in_set`] with one value), and an
     /// option whose value comes out in full is not asked again.
     fn nimber(&mut self, key: G::Key) -> Result<u32, SearchError> {
-        if let Some(v) = self.known(&key) {
-            return Ok(v);
-        }
-        let excluded = self.table.get(&key).map_or(0, |k| k.excluded);
+        let excluded = match self.lookup(&key) {
+            Look::Value(v) => return Ok(v),
+            Look::Excluded(excluded) => excluded,
+        };
         let start = self.nodes;
         let options = self.expand(&key)?;
         let found = if !self.game.prove_values() || options.len() as u32 >= SET_BITS {
@@ -389,11 +403,11 @@ impl<'g, G: SearchGame> Searcher<'g, G> {
     /// (and not above the largest value wanted), and the search stops as soon as `P` and
     /// `want` are apart.
     fn in_set(&mut self, key: G::Key, want: u128) -> Result<Option<u32>, SearchError> {
-        if let Some(v) = self.known(&key) {
-            return Ok(Some(v));
-        }
+        let excluded = match self.lookup(&key) {
+            Look::Value(v) => return Ok(Some(v)),
+            Look::Excluded(excluded) => excluded,
+        };
         let bound = self.game.value_bound(&key).unwrap_or(u32::MAX);
-        let excluded = self.table.get(&key).map_or(0, |k| k.excluded);
         let want = want & low_bits(bound.saturating_add(1)) & !u128::from(excluded);
         if want == 0 {
             return Ok(None);
@@ -566,6 +580,14 @@ impl<'g, G: SearchGame> Searcher<'g, G> {
         let work = u32::try_from(work).unwrap_or(u32::MAX);
         Ok(self.table.update(key, known, work)?)
     }
+}
+
+/// What one look finds of a component.
+enum Look {
+    /// Its value.
+    Value(u32),
+    /// Not its value, but values (bit `k`, `k < 64`) it is known not to have.
+    Excluded(u64),
 }
 
 /// The least value whose bit is not set.

@@ -57,12 +57,12 @@ fn a_tiny_table_still_gives_right_values() {
     // Far too small for Kayles 18: entries are replaced and searched again.
     let expected = kayles_by_mex(18);
     let budget = Budget::new(Limits {
-        max_positions: 8,
+        max_positions: 16,
         ..Limits::DEFAULT
     });
     let mut s = Searcher::new(&Kayles, &budget).unwrap();
     assert_eq!(s.value(&18).unwrap(), expected[18]);
-    assert!(s.stats().peak_entries <= 8);
+    assert!(s.stats().peak_entries <= 16);
     assert!(s.stats().replaced > 0);
 }
 
