@@ -1,12 +1,13 @@
 //! A board of cells as written in expressions (`5x7`, `##..#/....#/#....`), and Cram and
 //! Node Kayles on it as a component of a sum.
 
+use super::cram::CramGame;
 use super::grid::{GridGame, GridRule, MAX_CELLS, Region};
 use super::plain::PlainBoard;
 use super::{charge_listing, heap_value, search_error};
 use crate::Nimber;
 use crate::expr::{ExprError, Spanned, parse_u64};
-use crate::search::Searcher;
+use crate::search::{SearchGame, Searcher};
 use crate::solve::Solver;
 use crate::sum::{AnalysisError, Component, Context, Engine, Move, moves_to_value_by_search};
 use crate::value::Outcome;
@@ -273,6 +274,57 @@ impl BoardGame {
         Some(out)
     }
 
+    /// The keys of the board's regions for the 8 × 8 Cram search, if it is Cram and every
+    /// region fits the frame.
+    fn cram_keys(&self, grid: &GridGame, cram: &CramGame) -> Option<Vec<u64>> {
+        if self.rule != GridRule::Cram {
+            return None;
+        }
+        cram.keys(&self.regions(grid)?)
+    }
+
+    /// The value of the sum of `parts` by the position search over `game`.
+    fn search_value<G: SearchGame>(
+        &self,
+        game: &G,
+        parts: &[G::Key],
+        ctx: &Context,
+    ) -> Result<Nimber, AnalysisError> {
+        let mut searcher =
+            Searcher::new(game, &ctx.budget).map_err(|e| AnalysisError::budget(self, e))?;
+        let v = searcher
+            .value_of_sum(parts)
+            .map_err(|e| search_error(self, e))?;
+        Ok(Nimber(u64::from(v)))
+    }
+
+    /// The moves to a position of value `target`, by the position search over `game`
+    /// (`parts` gives the keys of a board the moves leave).
+    fn search_moves<G: SearchGame>(
+        &self,
+        game: &G,
+        parts: impl Fn(&BoardGame) -> Option<Vec<G::Key>>,
+        target: u32,
+        ctx: &Context,
+    ) -> Result<Vec<Move>, AnalysisError> {
+        let mut searcher =
+            Searcher::new(game, &ctx.budget).map_err(|e| AnalysisError::budget(self, e))?;
+        let mut found = Vec::new();
+        for (description, b) in self.move_list(ctx)? {
+            let keys = parts(&b).ok_or_else(|| self.too_big())?;
+            if searcher
+                .sum_is(&keys, target)
+                .map_err(|e| search_error(self, e))?
+            {
+                found.push(Move {
+                    description,
+                    result: vec![Box::new(b)],
+                });
+            }
+        }
+        Ok(found)
+    }
+
     fn too_big(&self) -> AnalysisError {
         let (rows, cols) = self.board.dims();
         AnalysisError::unsupported(
@@ -306,13 +358,12 @@ impl Component for BoardGame {
             return Ok(Nimber(v));
         }
         let game = GridGame::new(self.rule);
+        let cram = CramGame::new();
+        if let Some(keys) = self.cram_keys(&game, &cram) {
+            return self.search_value(&cram, &keys, ctx);
+        }
         let regions = self.regions(&game).ok_or_else(|| self.too_big())?;
-        let mut searcher =
-            Searcher::new(&game, &ctx.budget).map_err(|e| AnalysisError::budget(self, e))?;
-        let v = searcher
-            .value_of_sum(&regions)
-            .map_err(|e| search_error(self, e))?;
-        Ok(Nimber(u64::from(v)))
+        self.search_value(&game, &regions, ctx)
     }
 
     fn value_generic(&self, ctx: &Context) -> Result<Nimber, AnalysisError> {
@@ -345,26 +396,16 @@ impl Component for BoardGame {
         if ctx.engine == Engine::Generic {
             return moves_to_value_by_search(self, target, ctx);
         }
-        let game = GridGame::new(self.rule);
         let Ok(target) = u32::try_from(target.0) else {
             return Ok(Vec::new());
         };
-        let mut searcher =
-            Searcher::new(&game, &ctx.budget).map_err(|e| AnalysisError::budget(self, e))?;
-        let mut found = Vec::new();
-        for (description, b) in self.move_list(ctx)? {
-            let regions = b.regions(&game).ok_or_else(|| self.too_big())?;
-            if searcher
-                .sum_is(&regions, target)
-                .map_err(|e| search_error(self, e))?
-            {
-                found.push(Move {
-                    description,
-                    result: vec![Box::new(b)],
-                });
-            }
+        let game = GridGame::new(self.rule);
+        let cram = CramGame::new();
+        if self.cram_keys(&game, &cram).is_some() {
+            // The boards a move leaves are smaller: they fit the frame too.
+            return self.search_moves(&cram, |b| b.cram_keys(&game, &cram), target, ctx);
         }
-        Ok(found)
+        self.search_moves(&game, |b| b.regions(&game), target, ctx)
     }
 
     fn outcome(&self, ctx: &Context) -> Result<Outcome, AnalysisError> {

@@ -8,6 +8,10 @@
 //! half turn), 8 for a square (with the transposes). A move's result is split into its
 //! regions by flood fill with shifts (a handful of word operations per step).
 //!
+//! Cram on a board whose regions fit 8 × 8 cells goes through [`super::cram`] instead (one
+//! `u64` a region, Cram's own simplifications); this search is the one for Node Kayles and
+//! for larger Cram boards.
+//!
 //! Closed forms, answered without search: a region that is a path of `n` cells (straight or
 //! bent) is Dawson's Kayles (0.07) for Cram and Dawson's chess (0.137) for Node Kayles; a
 //! cycle of `n` cells has one kind of move, to the path of `n − 2` (Cram) or `n − 3` (Node
@@ -56,7 +60,7 @@ pub struct GridGame {
 /// Values of the game on a path of `n ≤ max` cells, from the definition: Cram on a path
 /// takes two neighbours (leaving paths of `i` and `n − i − 2`), Node Kayles takes a cell
 /// and its neighbours (leaving `i − 1` and `n − i − 2`).
-fn path_values(rule: GridRule, max: usize) -> Vec<u32> {
+pub(crate) fn path_values(rule: GridRule, max: usize) -> Vec<u32> {
     let mut g = vec![0u32; max + 1];
     for n in 1..=max {
         let mut seen = [false; 256];

@@ -39,6 +39,7 @@
 
 pub mod board;
 pub mod chomp;
+pub mod cram;
 pub mod graph;
 pub mod grid;
 pub mod plain;
@@ -46,6 +47,7 @@ pub mod staircase;
 
 pub use board::{Board, BoardGame};
 pub use chomp::{Chomp, ChompBoard, ChompGame};
+pub use cram::CramGame;
 pub use graph::{GraphGame, GraphGameComponent, GraphRule};
 pub use grid::{GridGame, GridRule, Region};
 

@@ -1,0 +1,268 @@
+//! Cram in the 8 × 8 frame (`grundy::boards::cram`): its keys, its simplifications and its
+//! search, each against a brute force written here from the definition (bit masks, memo,
+//! no simplification, no symmetry).
+
+use grundy::boards::CramGame;
+use grundy::boards::cram::{align, canonical, reduce, transpose};
+use grundy::control::{Budget, Limits};
+use grundy::search::Searcher;
+use proptest::prelude::*;
+use std::collections::HashMap;
+
+/// Cram on the cells `free` of the 8 × 8 frame (bit `8r + c`), from the definition.
+fn brute(free: u64, memo: &mut HashMap<u64, u32>) -> u32 {
+    if let Some(&v) = memo.get(&free) {
+        return v;
+    }
+    let mut seen = 0u128;
+    for i in 0..64 {
+        if free >> i & 1 == 0 {
+            continue;
+        }
+        let (r, c) = (i / 8, i % 8);
+        let mut partners = Vec::new();
+        if c + 1 < 8 {
+            partners.push(i + 1);
+        }
+        if r + 1 < 8 {
+            partners.push(i + 8);
+        }
+        for j in partners {
+            if free >> j & 1 == 1 {
+                let v = brute(free & !(1 << i) & !(1 << j), memo);
+                seen |= 1 << v.min(127);
+            }
+        }
+    }
+    let v = (!seen).trailing_zeros();
+    memo.insert(free, v);
+    v
+}
+
+/// The cells of an `h × w` box at the corner of the frame.
+fn boxed(bits: u64, h: usize, w: usize) -> u64 {
+    let mut x = 0;
+    for r in 0..h {
+        x |= ((bits >> (r * w)) & ((1 << w) - 1)) << (8 * r);
+    }
+    x
+}
+
+fn cell(x: u64, r: usize, c: usize) -> bool {
+    x >> (8 * r + c) & 1 == 1
+}
+
+/// The eight images of `x` under the symmetries of the frame, cell by cell.
+fn images(x: u64) -> Vec<u64> {
+    let mut out = Vec::new();
+    for t in 0..8 {
+        let mut y = 0u64;
+        for r in 0..8 {
+            for c in 0..8 {
+                if !cell(x, r, c) {
+                    continue;
+                }
+                let (mut a, mut b) = (r, c);
+                if t & 1 == 1 {
+                    a = 7 - a;
+                }
+                if t & 2 == 2 {
+                    b = 7 - b;
+                }
+                if t & 4 == 4 {
+                    std::mem::swap(&mut a, &mut b);
+                }
+                y |= 1 << (8 * a + b);
+            }
+        }
+        out.push(y);
+    }
+    out
+}
+
+/// A random set of frame cells: each of the `h × w` box free with probability 4/5.
+fn random_cells(seed: u64, h: usize, w: usize) -> u64 {
+    let mut x = seed | 1;
+    let mut free = 0u64;
+    for r in 0..h {
+        for c in 0..w {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            if x % 5 != 0 {
+                free |= 1 << (8 * r + c);
+            }
+        }
+    }
+    free
+}
+
+#[test]
+fn transpose_swaps_rows_and_columns() {
+    let mut x = 0x9e37_79b9_7f4a_7c15u64;
+    for _ in 0..1000 {
+        x = x.rotate_left(17).wrapping_mul(0xbf58_476d_1ce4_e5b9) ^ 0x94d0_49bb;
+        let t = transpose(x);
+        for r in 0..8 {
+            for c in 0..8 {
+                assert_eq!(cell(t, c, r), cell(x, r, c));
+            }
+        }
+    }
+}
+
+#[test]
+fn every_image_and_every_place_gives_one_key() {
+    let mut x = 0x2545_f491_4f6c_dd1du64;
+    for _ in 0..2000 {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        // A random shape in a random box, at a random place.
+        let (h, w) = ((x % 8 + 1) as usize, ((x >> 3) % 8 + 1) as usize);
+        let shape = boxed(x >> 6, h, w);
+        if shape == 0 {
+            continue;
+        }
+        let key = canonical(shape);
+        assert_eq!(key, align(key), "{shape:#x}");
+        for image in images(shape) {
+            assert_eq!(canonical(image), key, "{shape:#x}");
+            let a = align(image);
+            // The image's own box: its free rows and columns below and right.
+            let spare_rows = (0..8)
+                .take_while(|r| a >> (8 * (7 - r)) & 0xff == 0)
+                .count();
+            let spare_cols = (0..8)
+                .take_while(|c| (0..8).all(|r| !cell(a, r, 7 - c)))
+                .count();
+            let (rows, cols) = (spare_rows, spare_cols);
+            for (dr, dc) in [(0, 0), (rows, cols), (rows / 2, 0), (0, cols / 2)] {
+                let moved = (a << (8 * dr)) << dc;
+                assert_eq!(canonical(moved), key, "{shape:#x} moved {dr},{dc}");
+            }
+        }
+        // The key is one of the images, so no two shapes share one by accident.
+        assert!(images(shape).iter().any(|&i| align(i) == key));
+    }
+}
+
+#[test]
+fn simplifying_keeps_the_value_on_every_set_of_small_boxes() {
+    let mut memo = HashMap::new();
+    for (h, w) in [(4, 4), (3, 5), (2, 8), (5, 3)] {
+        for bits in 0u64..1 << (h * w) {
+            let x = boxed(bits, h, w);
+            let y = reduce(x);
+            assert_eq!(y & !x, 0, "{x:#x}: simplifying only removes cells");
+            assert_eq!(brute(y, &mut memo), brute(x, &mut memo), "{x:#x} -> {y:#x}");
+        }
+    }
+}
+
+#[test]
+fn the_parts_of_every_set_of_small_boxes_add_up_to_its_value() {
+    let game = CramGame::new();
+    let mut memo = HashMap::new();
+    for (h, w) in [(4, 4), (3, 5), (2, 8), (5, 3), (3, 6)] {
+        for bits in 0u64..1 << (h * w) {
+            let x = boxed(bits, h, w);
+            let mut sum = 0;
+            game.split(x, |p| {
+                assert_eq!(p, canonical(p), "{x:#x}: a part is a key");
+                sum ^= brute(p, &mut memo);
+            });
+            assert_eq!(sum, brute(x, &mut memo), "{x:#x}");
+        }
+    }
+}
+
+#[test]
+fn the_search_agrees_with_the_definition_on_every_set_of_small_boxes() {
+    let game = CramGame::new();
+    let budget = Budget::default();
+    let mut memo = HashMap::new();
+    for (h, w) in [(4, 4), (3, 5), (2, 7), (6, 2), (1, 8)] {
+        // One searcher for all: the table carries over from shape to shape.
+        let mut s = Searcher::new(&game, &budget).unwrap();
+        for bits in 0u64..1 << (h * w) {
+            let x = boxed(bits, h, w);
+            let mut parts = Vec::new();
+            game.split(x, |p| parts.push(p));
+            let v = s.value_of_sum(&parts).unwrap();
+            assert_eq!(v, brute(x, &mut memo), "{x:#x}");
+        }
+    }
+}
+
+#[test]
+fn a_tiny_table_still_gives_right_values() {
+    let game = CramGame::new();
+    let budget = Budget::new(Limits {
+        max_positions: 16,
+        ..Limits::DEFAULT
+    });
+    let mut memo = HashMap::new();
+    let mut s = Searcher::new(&game, &budget).unwrap();
+    for seed in 1..40u64 {
+        let x = random_cells(seed * 0x9e37_79b9, 4, 5);
+        let mut parts = Vec::new();
+        game.split(x, |p| parts.push(p));
+        assert_eq!(s.value_of_sum(&parts).unwrap(), brute(x, &mut memo));
+    }
+    assert!(s.stats().replaced > 0);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// Random shapes of up to 20 cells anywhere in the frame: the search and each
+    /// option's value against the definition.
+    #[test]
+    fn random_shapes_match_the_definition(
+        h in 2usize..=8,
+        w in 2usize..=8,
+        seed in any::<u64>(),
+        blocked in 0u32..64,
+    ) {
+        let mut free = random_cells(seed, h, w);
+        // At most 20 cells, so that the brute force stays quick.
+        while free.count_ones() > 20 {
+            free &= free - 1;
+        }
+        free = free.rotate_left(blocked % 3) & !blocked_column(blocked);
+        let game = CramGame::new();
+        let mut s = Searcher::new(&game, &Budget::default()).unwrap();
+        let mut memo = HashMap::new();
+        let mut parts = Vec::new();
+        game.split(free, |p| parts.push(p));
+        prop_assert_eq!(s.value_of_sum(&parts).unwrap(), brute(free, &mut memo), "{:#x}", free);
+        // Every key is worth what its cells are worth.
+        for &p in &parts {
+            prop_assert_eq!(s.value(&p).unwrap(), brute(p, &mut memo), "{:#x}", p);
+        }
+        // Winning moves: the sum after each domino, asked "is it 0?".
+        let v = brute(free, &mut memo);
+        for i in 0..64 {
+            for j in [i + 1, i + 8] {
+                if j < 64 && (j != i + 1 || i % 8 != 7) && free >> i & 1 == 1 && free >> j & 1 == 1 {
+                    let next = free & !(1 << i) & !(1 << j);
+                    let mut parts = Vec::new();
+                    game.split(next, |p| parts.push(p));
+                    let is_zero = s.sum_is(&parts, 0).unwrap();
+                    prop_assert_eq!(is_zero, brute(next, &mut memo) == 0, "{:#x}", next);
+                    prop_assert!(v != 0 || !is_zero);
+                }
+            }
+        }
+    }
+}
+
+/// A column to block (none for most draws), so shapes have holes right through.
+fn blocked_column(k: u32) -> u64 {
+    if k < 48 {
+        0
+    } else {
+        0x0101_0101_0101_0101 << (k % 8)
+    }
+}
