@@ -359,6 +359,9 @@ pub fn compute(
     Ok(q)
 }
 
+/// The most refinement rounds (candidates with more generators freed) before the slow search.
+const REFINE_ROUNDS: usize = 6;
+
 /// Adding generator `i` to the verified quotient `old` of generators `0..i`.
 struct Step<'a> {
     gens: &'a Generators,
@@ -405,12 +408,19 @@ impl Step<'_> {
     fn run(mut self) -> Result<Quotient, MisereError> {
         // The candidate built from the old quotient's structure: right unless the new heap
         // splits an old element.
+        let mut failure = None;
         if let Some(q) =
             super::extend::candidate(self.gens, self.old, self.i, self.budget, self.max_elements)?
         {
-            if self.verify(&Self::bare_candidate(&q), &q)?.is_none() {
-                return Ok(q);
+            match self.verify(&Self::bare_candidate(&q), &q)? {
+                None => return Ok(q),
+                Some(w) => failure = Some(w),
             }
+        }
+        // The new heap splits old elements: free the generators of the failing sum and
+        // refine (MisereSolver's recalibration), each candidate verified.
+        if let Some(q) = self.refine(failure)? {
+            return Ok(q);
         }
         // First the cheap hypothesis: the new heap acts like an element already there. The
         // verification decides it without any search; the elements stay told apart.
@@ -467,6 +477,43 @@ impl Step<'_> {
                 }
             }
         }
+    }
+
+    /// Candidates with more and more generators freed ([`super::refine`]), each verified;
+    /// `None` when the rounds run out or the model grows too large.
+    fn refine(&mut self, failure: Option<Vec<u32>>) -> Result<Option<Quotient>, MisereError> {
+        use super::refine::{Freed, candidate, widen};
+        let mut freed = vec![Freed {
+            generator: self.i,
+            index: 4,
+        }];
+        if let Some(w) = failure {
+            if let Some(f) = widen(&freed, &w) {
+                freed = f;
+            }
+        }
+        for _ in 0..REFINE_ROUNDS {
+            self.budget.check()?;
+            let Some(q) = candidate(
+                self.gens,
+                self.old,
+                self.i,
+                &freed,
+                self.budget,
+                self.max_elements,
+            )?
+            else {
+                return Ok(None);
+            };
+            match self.verify(&Self::bare_candidate(&q), &q)? {
+                None => return Ok(Some(q)),
+                Some(w) => match widen(&freed, &w) {
+                    Some(f) => freed = f,
+                    None => return Ok(None),
+                },
+            }
+        }
+        Ok(None)
     }
 
     /// The candidate view of a finished table (for [`Self::verify`]).
