@@ -422,15 +422,15 @@ fn misere_sequence(
         }
         Some(e) => {
             let hint = match &e {
-                grundy::misere::MisereError::Budget(grundy::control::BudgetError::Work { .. }) => {
-                    " (raise it with --max-work)"
-                }
-                grundy::misere::MisereError::Budget(
-                    grundy::control::BudgetError::Positions { .. },
-                ) => " (raise it with --max-positions)",
-                grundy::misere::MisereError::Budget(grundy::control::BudgetError::Memory { .. }) => {
-                    " (raise it with --max-memory)"
-                }
+                grundy::misere::MisereError::Budget(grundy::control::BudgetError::Work {
+                    ..
+                }) => " (raise it with --max-work)",
+                grundy::misere::MisereError::Budget(grundy::control::BudgetError::Positions {
+                    ..
+                }) => " (raise it with --max-positions)",
+                grundy::misere::MisereError::Budget(grundy::control::BudgetError::Memory {
+                    ..
+                }) => " (raise it with --max-memory)",
                 _ => "",
             };
             Err(Failure::compute(format!(

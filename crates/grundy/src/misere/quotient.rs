@@ -246,7 +246,63 @@ pub struct MapPeriod {
     pub preperiod: u64,
 }
 
+/// A heap map's period as reported: observed over the heaps computed, never proven here.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct ReportedPeriod {
+    /// The period.
+    pub period: u64,
+    /// The first heap size from which it holds.
+    pub preperiod: u64,
+    /// Always `false`: extending the period beyond the heaps computed is observed.
+    pub proven: bool,
+}
+
+/// A quotient as the front ends show it (`grundy quotient --json`): elements by name, the
+/// table by element index, the heap map by name.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct QuotientReport {
+    /// The rule's name.
+    pub rule: String,
+    /// The largest heap of the closure.
+    pub max_heap: u64,
+    /// The number of elements.
+    pub order: usize,
+    /// The names of the elements of the P-portion.
+    pub p_portion: Vec<String>,
+    /// The name of each element (`1`, `a`, `ab²`, …), index = element.
+    pub elements: Vec<String>,
+    /// The multiplication table by element index.
+    pub table: Vec<Vec<u32>>,
+    /// The element (by name) of each heap size `0..=max_heap`.
+    pub heap_map: Vec<String>,
+    /// The order of the quotient of the heaps `1..=n`, for each `n`.
+    pub orders: Vec<usize>,
+    /// The heap map's period, if one shows.
+    pub period: Option<ReportedPeriod>,
+}
+
 impl HeapQuotient {
+    /// The typed report of this quotient (what `grundy quotient --json` prints).
+    pub fn report(&self) -> QuotientReport {
+        let names = self.quotient.names();
+        let name = |x: &u32| names[*x as usize].clone();
+        QuotientReport {
+            rule: self.rule.name().to_string(),
+            max_heap: self.generators.max_heap(),
+            order: self.quotient.order(),
+            p_portion: self.quotient.p_portion().iter().map(name).collect(),
+            elements: names.clone(),
+            table: self.quotient.table().to_vec(),
+            heap_map: self.heap_map.iter().map(name).collect(),
+            orders: self.orders.clone(),
+            period: self.period().map(|p| ReportedPeriod {
+                period: p.period,
+                preperiod: p.preperiod,
+                proven: false,
+            }),
+        }
+    }
+
     /// The element of heap `size`, from the computed map, or through `period` for a heap
     /// beyond it.
     pub fn element_of_heap(&self, size: u64, period: Option<MapPeriod>) -> Option<u32> {
