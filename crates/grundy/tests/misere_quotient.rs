@@ -309,3 +309,26 @@ fn refinement_candidate_splits_old_elements() {
     assert_eq!(fine.order(), real.order());
     assert_eq!(wrong(&fine), 0);
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 12, ..ProptestConfig::default() })]
+
+    /// Random codes, heaps to 12 (where new heaps often split old elements): every sum of at
+    /// most 16 tokens agrees with the definition.
+    #[test]
+    fn quotients_to_heap_12_match_every_small_sum(
+        digits in proptest::collection::vec(0u8..8, 1..4),
+    ) {
+        prop_assume!(digits.iter().any(|&d| d != 0));
+        let code = format!("0.{}", digits.iter().map(|d| d.to_string()).collect::<String>());
+        let rule = HeapRule::parse(&code).unwrap();
+        let budget = Budget::new(Limits { max_work: 400_000_000, ..Limits::DEFAULT });
+        // A quotient too large for the budget is refused, never wrong.
+        let Ok(q) = heap_quotient(&rule, 12, &budget, 2000) else { return Ok(()) };
+        check_monoid(&q);
+        for (pos, is_p) in all_outcomes(&rule, 16, 12) {
+            let v = sum_verdict(&q, &pos, None).unwrap();
+            prop_assert_eq!(v.is_p, is_p, "{} {:?}", code, pos);
+        }
+    }
+}

@@ -27,9 +27,12 @@
 //!    (adding a heap updates both), so a breadth-first search over its states checks every sum
 //!    at once. A failing state gives a shortest counterexample sum, whose prefixes, suffixes
 //!    and options join the test games, and the candidate is rebuilt.
-//!    Before any search, the hypothesis that the new heap acts like an element already
-//!    there is put to the verification, element by element: in the periodic regime of a heap
-//!    map this settles the heap without a single outcome searched.
+//!    Before any search, the candidate of [`super::extend`] (the old class of the rest and
+//!    the copies of the new heap) is put to the verification; when the new heap splits old
+//!    elements it fails, and [`super::refine`] frees the generators of the failing sum and
+//!    tries again, for a few rounds. Then the hypothesis that the new heap acts like an
+//!    element already there is tried, element by element; the signature search below is the
+//!    last resort.
 //! 3. **Reduction.** Elements of a verified candidate are told apart by real outcomes, and the
 //!    monoid laws are checked on the table, so the candidate *is* the quotient of the heaps
 //!    `1..=n`: this is proven, not observed.
