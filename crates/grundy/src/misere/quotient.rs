@@ -419,7 +419,7 @@ pub fn compute(
 }
 
 /// The most refinement rounds (candidates with more generators freed) before the slow search.
-const REFINE_ROUNDS: usize = 6;
+const REFINE_ROUNDS: usize = 3;
 
 /// Adding generator `i` to the verified quotient `old` of generators `0..i`.
 struct Step<'a> {
@@ -564,6 +564,11 @@ impl Step<'_> {
             else {
                 return Ok(None);
             };
+            // A model growing far past the old quotient is not converging: leave it to the
+            // slow search.
+            if q.order() > 4 * self.old.order().max(4) {
+                return Ok(None);
+            }
             match self.verify(&Self::bare_candidate(&q), &q)? {
                 None => return Ok(Some(q)),
                 Some(w) => match widen(&freed, &w) {
