@@ -5,7 +5,6 @@ use grundy::control::{Budget, Limits};
 use grundy::heap::rules::HeapRule;
 use grundy::misere::MisereError;
 use grundy::misere::quotient::{HeapQuotient, heap_quotient};
-use serde_json::json;
 
 /// The misère quotient of the sums of a heap game's heaps 1 to N: order, P-portion,
 /// multiplication table, and the element of each heap size.
@@ -77,28 +76,12 @@ pub fn run(args: Args) -> Result<(), Failure> {
         Failure::compute(format!("{e}{hint}"))
     })?;
     if args.json {
-        let text = serde_json::to_string_pretty(&to_json(&q, args.max_heap))
+        let text = serde_json::to_string_pretty(&q.report())
             .map_err(|e| Failure::compute(e.to_string()))?;
         emit(&(text + "\n"))
     } else {
         emit(&render(&q, args.max_heap))
     }
-}
-
-fn to_json(q: &HeapQuotient, max_heap: u64) -> serde_json::Value {
-    let names = q.quotient.names();
-    let name = |x: &u32| names[*x as usize].clone();
-    json!({
-        "rule": q.rule.name(),
-        "max_heap": max_heap,
-        "order": q.quotient.order(),
-        "p_portion": q.quotient.p_portion().iter().map(name).collect::<Vec<_>>(),
-        "elements": names,
-        "table": q.quotient.table(),
-        "heap_map": q.heap_map.iter().map(name).collect::<Vec<_>>(),
-        "orders": q.orders,
-        "period": q.period().map(|p| json!({"period": p.period, "preperiod": p.preperiod, "proven": false})),
-    })
 }
 
 fn render(q: &HeapQuotient, max_heap: u64) -> String {

@@ -65,6 +65,15 @@ pub struct Args {
     /// Misère play: the genus of each heap size and where the game stops being tame.
     #[arg(long, conflicts_with_all = ["prove", "csv", "plot", "stats", "checkpoint"])]
     misere: bool,
+    /// With --misere: the most units of work [default: 250000000].
+    #[arg(long, value_name = "N", requires = "misere")]
+    max_work: Option<u64>,
+    /// With --misere: the most positions or quotient states stored [default: 20000000].
+    #[arg(long, value_name = "N", requires = "misere")]
+    max_positions: Option<usize>,
+    /// With --misere: the most memory one table may take, in MiB [default: 4096].
+    #[arg(long, value_name = "MIB", requires = "misere")]
+    max_memory: Option<u64>,
     /// Load a rule script (Rhai); RULE may then name its heap rule (--to, --json, --csv and
     /// --plot apply; its period is reported as apparent).
     #[arg(long, value_name = "FILE")]
@@ -95,7 +104,24 @@ pub fn run(args: Args) -> Result<(), Failure> {
     let rule = HeapRule::parse(&args.rule)
         .map_err(|e| Failure::input(format!("invalid rule\n{}", e.render(&args.rule))))?;
     if args.misere {
-        return misere_sequence(&rule, args.to.unwrap_or(DEFAULT_TO), args.json);
+        let max_bytes = match args.max_memory {
+            Some(mib) => mib.checked_mul(1 << 20).ok_or_else(|| {
+                Failure::input(format!(
+                    "--max-memory {mib}: too large (the figure is in MiB)"
+                ))
+            })?,
+            None => grundy::control::Limits::DEFAULT.max_bytes,
+        };
+        let limits = grundy::control::Limits {
+            max_positions: args
+                .max_positions
+                .unwrap_or(grundy::control::Limits::DEFAULT.max_positions),
+            max_work: args
+                .max_work
+                .unwrap_or(grundy::control::Limits::DEFAULT.max_work),
+            max_bytes,
+        };
+        return misere_sequence(&rule, args.to.unwrap_or(DEFAULT_TO), args.json, limits);
     }
     let goal = if args.prove {
         Goal::Prove { max: args.max }
@@ -336,12 +362,16 @@ fn write_plot(path: &Path, values: &[u16], rule: &HeapRule) -> Result<(), Failur
 
 /// `--misere`: the genus sequence, read through the misère quotient (or, where that stops
 /// early, from the definition) until the budget ends.
-fn misere_sequence(rule: &HeapRule, to: u64, as_json: bool) -> Result<(), Failure> {
+fn misere_sequence(
+    rule: &HeapRule,
+    to: u64,
+    as_json: bool,
+    limits: grundy::control::Limits,
+) -> Result<(), Failure> {
     use grundy::misere::sequence::genus_sequence;
     // Ctrl-C, SIGTERM and SIGHUP stop the run: the heaps finished are printed first.
     let cancel = crate::front::interrupt_flag()?;
-    let budget =
-        grundy::control::Budget::with_cancel_flag(grundy::control::Limits::DEFAULT, cancel);
+    let budget = grundy::control::Budget::with_cancel_flag(limits, cancel);
     let watch = crate::front::Watch::new("computing genera".to_owned(), &budget);
     let seq = genus_sequence(rule, to, &budget);
     drop(watch);
@@ -390,10 +420,24 @@ fn misere_sequence(rule: &HeapRule, to: u64, as_json: bool) -> Result<(), Failur
         Some(grundy::misere::MisereError::Budget(grundy::control::BudgetError::Cancelled)) => {
             Err(crate::front::interrupted())
         }
-        Some(e) => Err(Failure::compute(format!(
-            "stopped after heap {}: {e}",
-            seq.entries.len() as i64 - 1
-        ))),
+        Some(e) => {
+            let hint = match &e {
+                grundy::misere::MisereError::Budget(grundy::control::BudgetError::Work {
+                    ..
+                }) => " (raise it with --max-work)",
+                grundy::misere::MisereError::Budget(grundy::control::BudgetError::Positions {
+                    ..
+                }) => " (raise it with --max-positions)",
+                grundy::misere::MisereError::Budget(grundy::control::BudgetError::Memory {
+                    ..
+                }) => " (raise it with --max-memory)",
+                _ => "",
+            };
+            Err(Failure::compute(format!(
+                "stopped after heap {}: {e}{hint}",
+                seq.entries.len() as i64 - 1
+            )))
+        }
         None => Ok(()),
     }
 }

@@ -145,3 +145,38 @@ fn misere_sequence_lists_genera() {
     let o = grundy(&["sequence", "kayles", "--misere", "--to", "8"]);
     assert!(stdout(&o).contains("first wild"), "{}", stdout(&o));
 }
+
+#[test]
+fn misere_sequence_honours_the_budget_flags() {
+    let o = grundy(&[
+        "sequence",
+        "kayles",
+        "--misere",
+        "--to",
+        "60",
+        "--max-work",
+        "100000",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let e = stderr(&o);
+    assert!(
+        e.contains("100000 steps of work") && e.contains("--max-work"),
+        "{e}"
+    );
+    // The heaps finished before the limit are printed.
+    assert!(stdout(&o).contains("0^120"), "{}", stdout(&o));
+    // The flags belong to --misere.
+    let o = grundy(&["sequence", "kayles", "--to", "6", "--max-work", "100000"]);
+    assert_eq!(o.status.code(), Some(2));
+    let o = grundy(&[
+        "sequence",
+        "kayles",
+        "--misere",
+        "--to",
+        "6",
+        "--max-memory",
+        "18446744073709551615",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--max-memory"), "{}", stderr(&o));
+}

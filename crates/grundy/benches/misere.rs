@@ -4,8 +4,9 @@
 //! - the time to compute and verify the quotient of the heaps 1..N of a few octal games;
 //! - the time of one misère outcome of five heaps of 0.75 near 10^9, through the quotient
 //!   and the period of its heap map (averaged over many calls);
-//! - the genus sequence of Kayles as far as a fixed work budget reaches, through the
-//!   quotient and from the definition (the figure says how far each gets).
+//! - the genus sequences of Kayles, Dawson's Kayles and Dawson's chess as far as a fixed work
+//!   budget reaches, through the quotient and from the definition (the figure says how far
+//!   each gets).
 
 use grundy::control::{Budget, Limits};
 use grundy::heap::rules::HeapRule;
@@ -90,22 +91,25 @@ fn main() {
         start.elapsed().as_secs_f64() * 1e3
     );
 
-    println!("== genus sequence of Kayles");
+    println!("== genus sequences to heap 500");
     type Run = fn(&HeapRule, u64, &Budget) -> grundy::misere::sequence::GenusSequence;
     let runs: [(&str, Run); 2] = [
         ("quotient", genus_sequence_by_quotient),
         ("definition", genus_sequence_by_definition),
     ];
-    for (how, run) in runs {
+    for (rule, (how, run)) in ["kayles", "0.07", "0.137"]
+        .into_iter()
+        .flat_map(|r| runs.iter().map(move |x| (r, *x)))
+    {
         let work = 100_000_000u64;
         let budget = Budget::new(Limits {
             max_work: work,
             ..Limits::DEFAULT
         });
         let start = Instant::now();
-        let seq = run(&HeapRule::parse("kayles").unwrap(), 500, &budget);
+        let seq = run(&HeapRule::parse(rule).unwrap(), 500, &budget);
         println!(
-            "{how:<10} work limit {work:>11}: heaps 0..{} in {:.3} s (first wild heap {:?}){}",
+            "{rule:<6} {how:<10} work limit {work:>11}: heaps 0..{} in {:.3} s (first wild heap {:?}){}",
             seq.entries.len() as i64 - 1,
             start.elapsed().as_secs_f64(),
             seq.first_wild,

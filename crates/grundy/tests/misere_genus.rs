@@ -188,3 +188,33 @@ proptest! {
         prop_assert_eq!(is_p, expected, "{} {:?} {:?}", code, heaps, genera.iter().map(|g| g.to_string()).collect::<Vec<_>>());
     }
 }
+
+/// Published single-heap genus sequences (tests/data/misere/genus.txt, sources there), read
+/// through the quotient and from the definition.
+#[test]
+fn published_genus_sequences() {
+    let text = include_str!("data/misere/genus.txt");
+    let mut checked = 0;
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
+        let mut f = line.split_whitespace();
+        let rule = HeapRule::parse(f.next().unwrap()).unwrap();
+        let expected: Vec<&str> = f.collect();
+        let to = expected.len() as u64;
+        for seq in [
+            genus_sequence(&rule, to, &Budget::default()),
+            genus_sequence_by_definition(&rule, to, &Budget::default()),
+        ] {
+            assert!(seq.stopped.is_none(), "{line}");
+            let got: Vec<String> = seq.entries[1..]
+                .iter()
+                .map(|e| e.genus.to_string())
+                .collect();
+            assert_eq!(got, expected, "{line}");
+        }
+        checked += 1;
+    }
+    assert!(checked > 0);
+}

@@ -21,6 +21,7 @@ pub mod genus;
 pub mod oracle;
 pub mod outcome;
 pub mod quotient;
+pub mod refine;
 pub mod sequence;
 
 use crate::control::BudgetError;

@@ -27,9 +27,12 @@
 //!    (adding a heap updates both), so a breadth-first search over its states checks every sum
 //!    at once. A failing state gives a shortest counterexample sum, whose prefixes, suffixes
 //!    and options join the test games, and the candidate is rebuilt.
-//!    Before any search, the hypothesis that the new heap acts like an element already
-//!    there is put to the verification, element by element: in the periodic regime of a heap
-//!    map this settles the heap without a single outcome searched.
+//!    Before any search, the candidate of [`super::extend`] (the old class of the rest and
+//!    the copies of the new heap) is put to the verification; when the new heap splits old
+//!    elements it fails, and [`super::refine`] frees the generators of the failing sum and
+//!    tries again, for a few rounds. Then the hypothesis that the new heap acts like an
+//!    element already there is tried, element by element; the signature search below is the
+//!    last resort.
 //! 3. **Reduction.** Elements of a verified candidate are told apart by real outcomes, and the
 //!    monoid laws are checked on the table, so the candidate *is* the quotient of the heaps
 //!    `1..=n`: this is proven, not observed.
@@ -246,7 +249,63 @@ pub struct MapPeriod {
     pub preperiod: u64,
 }
 
+/// A heap map's period as reported: observed over the heaps computed, never proven here.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct ReportedPeriod {
+    /// The period.
+    pub period: u64,
+    /// The first heap size from which it holds.
+    pub preperiod: u64,
+    /// Always `false`: extending the period beyond the heaps computed is observed.
+    pub proven: bool,
+}
+
+/// A quotient as the front ends show it (`grundy quotient --json`): elements by name, the
+/// table by element index, the heap map by name.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct QuotientReport {
+    /// The rule's name.
+    pub rule: String,
+    /// The largest heap of the closure.
+    pub max_heap: u64,
+    /// The number of elements.
+    pub order: usize,
+    /// The names of the elements of the P-portion.
+    pub p_portion: Vec<String>,
+    /// The name of each element (`1`, `a`, `ab²`, …), index = element.
+    pub elements: Vec<String>,
+    /// The multiplication table by element index.
+    pub table: Vec<Vec<u32>>,
+    /// The element (by name) of each heap size `0..=max_heap`.
+    pub heap_map: Vec<String>,
+    /// The order of the quotient of the heaps `1..=n`, for each `n`.
+    pub orders: Vec<usize>,
+    /// The heap map's period, if one shows.
+    pub period: Option<ReportedPeriod>,
+}
+
 impl HeapQuotient {
+    /// The typed report of this quotient (what `grundy quotient --json` prints).
+    pub fn report(&self) -> QuotientReport {
+        let names = self.quotient.names();
+        let name = |x: &u32| names[*x as usize].clone();
+        QuotientReport {
+            rule: self.rule.name().to_string(),
+            max_heap: self.generators.max_heap(),
+            order: self.quotient.order(),
+            p_portion: self.quotient.p_portion().iter().map(name).collect(),
+            elements: names.clone(),
+            table: self.quotient.table().to_vec(),
+            heap_map: self.heap_map.iter().map(name).collect(),
+            orders: self.orders.clone(),
+            period: self.period().map(|p| ReportedPeriod {
+                period: p.period,
+                preperiod: p.preperiod,
+                proven: false,
+            }),
+        }
+    }
+
     /// The element of heap `size`, from the computed map, or through `period` for a heap
     /// beyond it.
     pub fn element_of_heap(&self, size: u64, period: Option<MapPeriod>) -> Option<u32> {
@@ -359,6 +418,9 @@ pub fn compute(
     Ok(q)
 }
 
+/// The most refinement rounds (candidates with more generators freed) before the slow search.
+const REFINE_ROUNDS: usize = 3;
+
 /// Adding generator `i` to the verified quotient `old` of generators `0..i`.
 struct Step<'a> {
     gens: &'a Generators,
@@ -405,12 +467,19 @@ impl Step<'_> {
     fn run(mut self) -> Result<Quotient, MisereError> {
         // The candidate built from the old quotient's structure: right unless the new heap
         // splits an old element.
+        let mut failure = None;
         if let Some(q) =
             super::extend::candidate(self.gens, self.old, self.i, self.budget, self.max_elements)?
         {
-            if self.verify(&Self::bare_candidate(&q), &q)?.is_none() {
-                return Ok(q);
+            match self.verify(&Self::bare_candidate(&q), &q)? {
+                None => return Ok(q),
+                Some(w) => failure = Some(w),
             }
+        }
+        // The new heap splits old elements: free the generators of the failing sum and
+        // refine (MisereSolver's recalibration), each candidate verified.
+        if let Some(q) = self.refine(failure)? {
+            return Ok(q);
         }
         // First the cheap hypothesis: the new heap acts like an element already there. The
         // verification decides it without any search; the elements stay told apart.
@@ -467,6 +536,48 @@ impl Step<'_> {
                 }
             }
         }
+    }
+
+    /// Candidates with more and more generators freed ([`super::refine`]), each verified;
+    /// `None` when the rounds run out or the model grows too large.
+    fn refine(&mut self, failure: Option<Vec<u32>>) -> Result<Option<Quotient>, MisereError> {
+        use super::refine::{Freed, candidate, widen};
+        let mut freed = vec![Freed {
+            generator: self.i,
+            index: 4,
+        }];
+        if let Some(w) = failure {
+            if let Some(f) = widen(&freed, &w) {
+                freed = f;
+            }
+        }
+        for _ in 0..REFINE_ROUNDS {
+            self.budget.check()?;
+            let Some(q) = candidate(
+                self.gens,
+                self.old,
+                self.i,
+                &freed,
+                self.budget,
+                self.max_elements,
+            )?
+            else {
+                return Ok(None);
+            };
+            // A model growing far past the old quotient is not converging: leave it to the
+            // slow search.
+            if q.order() > 4 * self.old.order().max(4) {
+                return Ok(None);
+            }
+            match self.verify(&Self::bare_candidate(&q), &q)? {
+                None => return Ok(Some(q)),
+                Some(w) => match widen(&freed, &w) {
+                    Some(f) => freed = f,
+                    None => return Ok(None),
+                },
+            }
+        }
+        Ok(None)
     }
 
     /// The candidate view of a finished table (for [`Self::verify`]).

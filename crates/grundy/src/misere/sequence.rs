@@ -61,6 +61,8 @@ pub struct GenusSequence {
 
 /// The most elements of the quotient behind a genus sequence.
 pub const GENUS_ELEMENTS: usize = 4096;
+/// The most heaps the quotient route takes (the definition may go on past them).
+pub const QUOTIENT_HEAPS: u64 = 512;
 /// The largest Nim heap joined to the closure to read misère Grundy values.
 pub const MAX_NIM: u32 = 63;
 
@@ -111,7 +113,10 @@ fn attempt(
         stopped: None,
         quotient_order: None,
     };
-    let gens = match Generators::nim_then_heaps(nim, rule, to, budget) {
+    // The heaps' options are listed before the quotient starts: at most QUOTIENT_HEAPS of
+    // them, so that a huge `to` starts at once.
+    let built = to.min(QUOTIENT_HEAPS);
+    let gens = match Generators::nim_then_heaps(nim, rule, built, budget) {
         Ok(g) => g,
         Err(e) => {
             seq.stopped = Some(e);
@@ -149,6 +154,12 @@ fn attempt(
         }
     });
     seq.quotient_order = Some(order);
+    if result.is_ok() && to > built {
+        seq.stopped = Some(MisereError::HeapBound {
+            max_heap: to,
+            limit: built,
+        });
+    }
     if let Err(e) = result {
         if too_big {
             seq.stopped = Some(e);

@@ -1,0 +1,337 @@
+//! Splitting old quotient elements when a new generator distinguishes them: the candidate of
+//! [`super::extend`] with some generators *freed* (as Siegel's MisereSolver recalibrates).
+//!
+//! The candidate of [`super::extend`] keeps only the class of the old part `A` of a sum
+//! `A + k·h`. When the new heap `h` tells apart two sums with the same old class, that
+//! candidate fails verification and the failing sum names the generators involved. Here
+//! those generators are *freed*: a sum is modelled by the class in the old quotient `Q` of its
+//! other generators, times the number of copies of each freed generator `f` (exact up to an
+//! index `L_f`, then alternating with period 2, as powers in misère quotients end). The model
+//! monoid `M = Q × C(L_1) × … × C(L_r)` is at least as fine as needed once enough generators
+//! are freed with large enough indices.
+//!
+//! - **P-portion by least words.** The elements of `M` reached by sums of generators are
+//!   listed in the order of their least word (words compared by their exponent vectors, the
+//!   highest generator first: a total order kept by adding a generator, in which every option
+//!   of a word comes before it, since a move replaces one generator by smaller ones). An
+//!   element is P exactly when no option of its least word maps to a P element; the options'
+//!   elements are always decided already. This is the induction a true quotient obeys.
+//! - **Reduction.** Moore's partition refinement merges the elements that no sequence of
+//!   generators tells apart (a congruence, as the monoid is commutative): the candidate.
+//! - **Verification** stays with the caller ([`super::quotient`]): the finite automaton checks
+//!   every sum of the new closure; a failure returns the shortest failing sum, whose
+//!   generators are freed (or whose exponents raise the indices) for the next round.
+//!
+//! Nothing here is trusted: a candidate that is wrong is refused by the verification, and the
+//! caller falls back to the slow search after a bounded number of rounds. Cost per round:
+//! `O(|M'|·(g + o))` for the `|M'|` reachable model elements, `g` distinct generator images
+//! and `o` options of a least word, plus `O(|M'|·g)` per refinement pass.
+
+use super::MisereError;
+use super::generators::Generators;
+use super::quotient::Quotient;
+use crate::control::Budget;
+use rustc_hash::FxHashMap;
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+/// The most model elements (`|Q| × Π (L_f + 1)`) a refinement round may span.
+pub const MAX_MODEL: u64 = 1 << 18;
+
+/// A freed generator and the index of its powers (exact below `index`, then period 2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Freed {
+    /// The generator.
+    pub generator: u32,
+    /// Copies `0..=index` are told apart; `index + 1` copies act as `index - 1`.
+    pub index: u32,
+}
+
+/// The model monoid: the old quotient times one truncated counter per freed generator.
+struct Model<'a> {
+    old: &'a Quotient,
+    freed: &'a [Freed],
+    /// For each generator `0..=i`: `Some(slot)` if freed, else `None`.
+    slot: Vec<Option<usize>>,
+    /// Mixed radix: element = old + n·(k_0 + (L_0+1)·(k_1 + …)).
+    radix: Vec<u64>,
+    n: u64,
+}
+
+impl Model<'_> {
+    fn split(&self, s: u64) -> (u32, Vec<u32>) {
+        let a = (s % self.n) as u32;
+        let mut rest = s / self.n;
+        let mut ks = Vec::with_capacity(self.freed.len());
+        for f in self.freed {
+            let r = u64::from(f.index) + 1;
+            ks.push((rest % r) as u32);
+            rest /= r;
+        }
+        (a, ks)
+    }
+
+    fn join(&self, a: u32, ks: &[u32]) -> u64 {
+        let mut s = u64::from(a);
+        for (k, r) in ks.iter().zip(&self.radix) {
+            s += u64::from(*k) * r;
+        }
+        s
+    }
+
+    fn wrap(index: u32, mut k: u32) -> u32 {
+        while k > index {
+            k -= 2;
+        }
+        k
+    }
+
+    /// The element times generator `g`.
+    fn step(&self, s: u64, g: u32) -> u64 {
+        match self.slot[g as usize] {
+            None => {
+                let a = (s % self.n) as u32;
+                let b = self.old.mul(a, self.old.image_of_generator(g));
+                s - u64::from(a) + u64::from(b)
+            }
+            Some(j) => {
+                let r = self.radix[j];
+                let size = u64::from(self.freed[j].index) + 1;
+                let k = (s / r) % size;
+                let k2 = u64::from(Self::wrap(self.freed[j].index, k as u32 + 1));
+                s - k * r + k2 * r
+            }
+        }
+    }
+
+    fn mul(&self, s: u64, t: u64) -> u64 {
+        let (a, ks) = self.split(s);
+        let (b, ls) = self.split(t);
+        let sum: Vec<u32> = ks
+            .iter()
+            .zip(&ls)
+            .zip(self.freed)
+            .map(|((k, l), f)| Self::wrap(f.index, k + l))
+            .collect();
+        self.join(self.old.mul(a, b), &sum)
+    }
+}
+
+/// The candidate quotient after adding generator `i` to `old`, with the generators of
+/// `freed` (which must include `i`) counted exactly up to their indices. `None` when the
+/// model is larger than [`MAX_MODEL`] or the candidate has more than `max_elements`
+/// elements.
+pub fn candidate(
+    gens: &Generators,
+    old: &Quotient,
+    i: u32,
+    freed: &[Freed],
+    budget: &Budget,
+    max_elements: usize,
+) -> Result<Option<Quotient>, MisereError> {
+    let n = old.order() as u64;
+    let mut slot = vec![None; i as usize + 1];
+    let mut radix = Vec::with_capacity(freed.len());
+    let mut size = n;
+    for (j, f) in freed.iter().enumerate() {
+        if f.generator > i || f.index < 2 || slot[f.generator as usize].is_some() {
+            return Err(MisereError::Invariant(format!(
+                "a freed generator {} (index {}) is out of range or repeated",
+                f.generator, f.index
+            )));
+        }
+        slot[f.generator as usize] = Some(j);
+        radix.push(size);
+        size = match size.checked_mul(u64::from(f.index) + 1) {
+            Some(s) if s <= MAX_MODEL => s,
+            _ => return Ok(None),
+        };
+    }
+    if slot[i as usize].is_none() {
+        return Err(MisereError::Invariant(
+            "the new generator must be freed".into(),
+        ));
+    }
+    let model = Model {
+        old,
+        freed,
+        slot,
+        radix,
+        n,
+    };
+    // Letters: one generator per distinct action (the smallest index), identity actions left out.
+    let mut letters: Vec<u32> = Vec::new();
+    let mut seen_images: Vec<u32> = Vec::new();
+    for g in 0..=i {
+        if model.slot[g as usize].is_some() {
+            letters.push(g);
+        } else {
+            let x = old.image_of_generator(g);
+            if x != 0 && !seen_images.contains(&x) {
+                seen_images.push(x);
+                letters.push(g);
+            }
+        }
+    }
+    // Elements in the order of their least words (descending generator lists compare as the
+    // exponent vectors, highest generator first).
+    let mut index: FxHashMap<u64, u32> = FxHashMap::default();
+    let mut words: Vec<Vec<u32>> = Vec::new();
+    let mut states: Vec<u64> = Vec::new();
+    let mut p: Vec<bool> = Vec::new();
+    let mut queue: BinaryHeap<Reverse<(Vec<u32>, u64)>> = BinaryHeap::new();
+    queue.push(Reverse((Vec::new(), 0)));
+    let elem = |word: &[u32]| word.iter().fold(0u64, |s, &g| model.step(s, g));
+    while let Some(Reverse((word, s))) = queue.pop() {
+        if index.contains_key(&s) {
+            continue;
+        }
+        budget.check_positions(index.len() + 1)?;
+        // P exactly when no option of this least word is P.
+        let mut is_p = !word.is_empty();
+        let mut units = 1u64;
+        'options: for (pos, &g) in word.iter().enumerate() {
+            if pos > 0 && word[pos - 1] == g {
+                continue;
+            }
+            let mut rest = word.clone();
+            rest.remove(pos);
+            let base = elem(&rest);
+            for o in gens.options(g) {
+                units += 1 + o.len() as u64;
+                let t = o.iter().fold(base, |t, &h| model.step(t, h));
+                match index.get(&t) {
+                    Some(&e) => {
+                        if p[e as usize] {
+                            is_p = false;
+                            break 'options;
+                        }
+                    }
+                    None => {
+                        return Err(MisereError::Invariant(
+                            "an option's element was not decided before its game".into(),
+                        ));
+                    }
+                }
+            }
+        }
+        budget.charge(units + word.len() as u64 * letters.len() as u64)?;
+        let e = words.len() as u32;
+        index.insert(s, e);
+        p.push(is_p);
+        states.push(s);
+        for &l in &letters {
+            let t = model.step(s, l);
+            if index.contains_key(&t) {
+                continue;
+            }
+            let mut w = Vec::with_capacity(word.len() + 1);
+            let at = word.iter().position(|&x| x < l).unwrap_or(word.len());
+            w.extend_from_slice(&word[..at]);
+            w.push(l);
+            w.extend_from_slice(&word[at..]);
+            queue.push(Reverse((w, t)));
+        }
+        words.push(word);
+    }
+    // Moore's refinement over the reachable elements.
+    let m = states.len();
+    let succ = |e: usize, l: u32| index[&model.step(states[e], l)];
+    let mut block: Vec<u32> = p.iter().map(|&b| u32::from(b)).collect();
+    let mut count = 0;
+    loop {
+        budget.charge((m * (letters.len() + 1)) as u64 + 1)?;
+        let mut keys: FxHashMap<Vec<u32>, u32> = FxHashMap::default();
+        let mut next = Vec::with_capacity(m);
+        for e in 0..m {
+            let mut key = Vec::with_capacity(letters.len() + 1);
+            key.push(block[e]);
+            for &l in &letters {
+                key.push(block[succ(e, l) as usize]);
+            }
+            let fresh = keys.len() as u32;
+            next.push(*keys.entry(key).or_insert(fresh));
+        }
+        let c = keys.len();
+        block = next;
+        if c == count {
+            break;
+        }
+        count = c;
+    }
+    if count > max_elements {
+        return Ok(None);
+    }
+    // Number the blocks by their first element in least-word order (the identity first).
+    let mut number: FxHashMap<u32, u32> = FxHashMap::default();
+    let mut first: Vec<usize> = Vec::new();
+    for (e, &b) in block.iter().enumerate() {
+        if let std::collections::hash_map::Entry::Vacant(v) = number.entry(b) {
+            v.insert(first.len() as u32);
+            first.push(e);
+        }
+    }
+    let class = |s: u64| -> Result<u32, MisereError> {
+        index
+            .get(&s)
+            .map(|&e| number[&block[e as usize]])
+            .ok_or_else(|| MisereError::Invariant("a product left the reachable elements".into()))
+    };
+    let k = first.len();
+    budget.charge((k * k) as u64)?;
+    let mut table = vec![vec![0u32; k]; k];
+    for (x, &ex) in first.iter().enumerate() {
+        for (y, &ey) in first.iter().enumerate().skip(x) {
+            let z = class(model.mul(states[ex], states[ey]))?;
+            table[x][y] = z;
+            table[y][x] = z;
+        }
+    }
+    let pp = first.iter().map(|&e| p[e]).collect();
+    let reps = first
+        .iter()
+        .map(|&e| {
+            let mut w = words[e].clone();
+            w.sort_unstable();
+            w
+        })
+        .collect();
+    let mut images = Vec::with_capacity(i as usize + 1);
+    for g in 0..=i {
+        images.push(class(model.step(0, g))?);
+    }
+    Ok(Some(Quotient::from_parts(table, pp, reps, images)))
+}
+
+/// The freed generators for the next round after a failing sum `witness`: its generators
+/// freed (index two above their count in it), indices raised where its count reached them.
+/// `None` when nothing changes (no progress possible this way).
+pub fn widen(freed: &[Freed], witness: &[u32]) -> Option<Vec<Freed>> {
+    let mut out = freed.to_vec();
+    let mut changed = false;
+    let mut counts: Vec<(u32, u32)> = Vec::new();
+    for &g in witness {
+        match counts.iter_mut().find(|(h, _)| *h == g) {
+            Some((_, c)) => *c += 1,
+            None => counts.push((g, 1)),
+        }
+    }
+    for (g, c) in counts {
+        match out.iter_mut().find(|f| f.generator == g) {
+            Some(f) => {
+                if c + 1 >= f.index {
+                    f.index = c + 2;
+                    changed = true;
+                }
+            }
+            None => {
+                out.push(Freed {
+                    generator: g,
+                    index: (c + 1).max(2),
+                });
+                changed = true;
+            }
+        }
+    }
+    changed.then_some(out)
+}
