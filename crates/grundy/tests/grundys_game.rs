@@ -78,3 +78,35 @@ fn the_sparse_engine_matches_the_plain_one_to_2_17() {
     assert_eq!(values, plain_values(n));
     assert_eq!(values.iter().filter(|&&v| is_rare(v)).count(), 1274);
 }
+
+/// The deepest tier (minutes of CPU): every rare value to 48,400,000 on the sparse engine
+/// against tests/data/grundys-game-far-rare-values.txt (13 values past `2^17`, found by our
+/// own deep run; with the 1274 below `2^17` they make the 1287 Flammenkamp's page counts).
+#[test]
+#[ignore]
+fn the_far_rare_values_to_48_4_million() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/grundys-game-far-rare-values.txt"
+    );
+    let text = std::fs::read_to_string(path).unwrap();
+    let expected: Vec<(usize, u16)> = text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| {
+            let (n, v) = l.split_once(' ').unwrap();
+            (n.parse().unwrap(), v.trim().parse().unwrap())
+        })
+        .collect();
+    assert_eq!(expected.len(), 13);
+    let values = engine_values(48_400_000);
+    let rare: Vec<(usize, u16)> = values
+        .iter()
+        .enumerate()
+        .filter(|&(_, &v)| is_rare(v))
+        .map(|(n, &v)| (n, v))
+        .collect();
+    assert_eq!(rare.len(), 1287);
+    let far: Vec<(usize, u16)> = rare.into_iter().filter(|&(n, _)| n >= 1 << 17).collect();
+    assert_eq!(far, expected);
+}
