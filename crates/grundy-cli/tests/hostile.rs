@@ -100,8 +100,12 @@ fn misere_sequence_on_a_huge_to_stops_on_ctrl_c_with_what_it_finished() {
             "--misere",
             "--to",
             "18446744073709551615",
+            // A work limit far out of reach: the run must be stopped by the signal, not by
+            // the default limit (reached in about 2 s on an idle machine).
+            "--max-work",
+            "1000000000000",
         ],
-        Duration::from_millis(2500),
+        Duration::from_millis(4000),
     );
     assert_refused(&o, 130, &["interrupted"]);
     let out = stdout(&o);
