@@ -23,6 +23,7 @@
 
 pub mod adaptive;
 pub mod checkpoint;
+pub mod domain;
 pub mod code;
 pub mod component;
 pub mod kind;

@@ -1,0 +1,455 @@
+//! Sparse space in the domain: a near-linear engine for octal codes whose *positions*, not
+//! their values, split into a rare and a common class.
+//!
+//! The sparse-space method ([`super::sparse`]) classes a value `v` by the parity
+//! `P(v) = popcount(v & mask) mod 2`; a nim-sum's parity is the sum of the parities, so the
+//! option values of one parity come only from pairs with one rare heap, and are listed in
+//! `O(R)` per heap. Some games have no such mask, but have one once the heap's own parity is
+//! added (A. Flammenkamp, *Sparse- and common-positions of Sprague–Grundy values of octal
+//! games*, <http://wwwhomes.uni-bielefeld.de/achim/octal_sparse.html>, "sparse space in the
+//! domain"): class the *position* `a` by
+//!
+//! `class(a) = P(g(a)) xor (a mod 2)`.
+//!
+//! For a split of `m` tokens into `a + b = m`,
+//! `P(g(a) ^ g(b)) = class(a) xor class(b) xor (m mod 2)`: a pair of one position of each
+//! class gives a value of parity `q = 1 xor (m mod 2)`, a pair of one class the other parity.
+//! Whichever class is rare (a few positions), every option value of parity `q` comes from a
+//! pair with a rare part (or from a move that leaves at most one heap), so:
+//!
+//! 1. mark the options that leave at most one heap, and the pairs `(p, m − p)` for every rare
+//!    position `p < m` (`O(R)`);
+//! 2. the *candidate* `c` is the smallest unmarked value of parity `q` (or the table size):
+//!    every option of parity `q` is marked, so `c` is not an option and `g(n) ≤ c`;
+//! 3. the values below `c` of the other parity still unmarked are looked for among all the
+//!    splits `(a, m − a)`, `a = 1, 2, ...`, until all are found (then `g(n) = c`) or the splits
+//!    run out (then `g(n)` is the smallest value still unmarked).
+//!
+//! This needs every split to have the same `m` parity for one heap, so the engine takes plain
+//! octal codes whose split digits (those with the 4 bit) sit at indices of one parity. The
+//! class only decides the speed: step 3 looks at every split when it must, so the values are
+//! the definition's whatever the mask (checked against [`super::plain`] on random codes).
+//! The mask and the rare class are chosen from the values (each mask below the table size,
+//! from a histogram of values by position parity, `O(N + V²)`), and chosen again as the
+//! values grow ([`DomainSequence::rechoose`]); rare positions met later are added to the list.
+//!
+//! Cost `O(R + s)` per heap for `R` rare positions and a scan of `s` splits: near-linear where
+//! the rare positions are few and the values bounded. Among the codes of up to three digits,
+//! 0.104, 0.106, 0.205, 0.215, 0.207, 0.217, 0.324 and 0.325 have no sparse space in the values
+//! but at most a handful of rare positions in the domain past the first few thousand; without
+//! this engine they cost `O(n)` per heap ([`super::small`]).
+//!
+//! ```
+//! use grundy::control::Control;
+//! use grundy::heap::domain::DomainSequence;
+//! use grundy::heap::rules::HeapRule;
+//! let rule = HeapRule::parse("0.106").unwrap();
+//! let mut s = DomainSequence::new(&rule, Vec::new()).unwrap();
+//! assert!(s.extend_to_len(20, &mut Control::none()).unwrap());
+//! assert_eq!(s.values()[..8], [0, 1, 0, 1, 0, 1, 2, 2]);
+//! ```
+
+use super::rules::{HeapRule, RuleKind};
+use super::sequence::{SequenceEngine, SequenceError};
+use crate::control::Control;
+
+/// Values computed between progress reports and cancellation checks, at most.
+const REPORT_EVERY: usize = 1 << 12;
+/// Engine steps (rare pairs and scanned splits) between cancellation checks, at most.
+const WORK_EVERY: u64 = 1 << 24;
+/// Tables (values) larger than this are not looked at for a mask: the engine is for games
+/// with small values.
+const MAX_TABLE: usize = 1 << 12;
+
+/// A nim-sequence computed with sparse space in the domain: see the
+/// [module documentation](self).
+#[derive(Clone, Debug)]
+pub struct DomainSequence {
+    /// `j ≥ 1` that may take a whole heap of `j`.
+    take_all: Vec<usize>,
+    /// `j ≥ 1` that may leave one heap.
+    take_one: Vec<usize>,
+    /// `j ≥ 0` that may leave two non-empty heaps (all of one parity).
+    split: Vec<usize>,
+    values: Vec<u16>,
+    max_value: u16,
+    /// The mask of the value parity.
+    mask: u16,
+    /// The class (`P(g(a)) xor (a mod 2)`) of the rare positions.
+    rare_class: u8,
+    /// The positions `a ≥ 1` of the rare class, ascending.
+    rare: Vec<u32>,
+    /// `seen[v] != 0` when value `v` is among the options of the heap being computed.
+    seen: Vec<u8>,
+    /// Work counters: rare pairs marked, splits scanned.
+    rare_steps: u64,
+    scan_steps: u64,
+}
+
+/// `popcount(v & mask) mod 2`.
+#[inline]
+fn parity(v: usize, mask: u16) -> u8 {
+    ((v & usize::from(mask)).count_ones() & 1) as u8
+}
+
+impl DomainSequence {
+    /// The engine for `rule`, continuing from `prefix` (its first values, each a `u16`);
+    /// `None` unless the rule is a plain octal code (no constraint, no three-heap digit) that
+    /// splits, with its split digits at indices of one parity.
+    pub fn new(rule: &HeapRule, prefix: Vec<u16>) -> Option<Self> {
+        let RuleKind::TakeBreak(tb) = rule.kind() else {
+            return None;
+        };
+        let code = tb.as_plain_code()?;
+        if code.is_hex() || code.digit(0) & 3 != 0 {
+            return None;
+        }
+        let mut s = DomainSequence {
+            take_all: Vec::new(),
+            take_one: Vec::new(),
+            split: Vec::new(),
+            max_value: prefix.iter().copied().max().unwrap_or(0),
+            values: prefix,
+            mask: 0,
+            rare_class: 0,
+            rare: Vec::new(),
+            seen: Vec::new(),
+            rare_steps: 0,
+            scan_steps: 0,
+        };
+        for (j, &d) in code.digits().iter().enumerate() {
+            if d & 1 != 0 && j > 0 {
+                s.take_all.push(j);
+            }
+            if d & 2 != 0 && j > 0 {
+                s.take_one.push(j);
+            }
+            if d & 4 != 0 {
+                s.split.push(j);
+            }
+        }
+        let first = *s.split.first()?;
+        if s.split.iter().any(|&j| (j ^ first) & 1 != 0) {
+            return None;
+        }
+        s.rechoose();
+        Some(s)
+    }
+
+    /// The values computed so far: `values()[n]` is `g(n)`.
+    pub fn values(&self) -> &[u16] {
+        &self.values
+    }
+
+    /// The values, giving up the engine.
+    pub fn into_values(self) -> Vec<u16> {
+        self.values
+    }
+
+    /// How many positions are rare under the current mask and class.
+    pub fn rare_positions(&self) -> usize {
+        self.rare.len()
+    }
+
+    /// The mask of the value parity and the class of the rare positions.
+    pub fn mask(&self) -> (u16, u8) {
+        (self.mask, self.rare_class)
+    }
+
+    /// Rare pairs marked and splits scanned so far.
+    pub fn steps(&self) -> (u64, u64) {
+        (self.rare_steps, self.scan_steps)
+    }
+
+    fn class(&self, a: usize) -> u8 {
+        parity(usize::from(self.values[a]), self.mask) ^ (a & 1) as u8
+    }
+
+    /// Chooses the mask and rare class that leave the fewest rare positions among the values
+    /// so far (every mask below the table size), and lists the rare positions again.
+    /// Values past [`MAX_TABLE`] keep the mask.
+    pub fn rechoose(&mut self) {
+        let size = (usize::from(self.max_value) + 1).next_power_of_two();
+        if size <= MAX_TABLE && self.values.len() > 1 {
+            // hist[2v + s]: positions a ≥ 1 with g(a) = v and a mod 2 = s.
+            let mut hist = vec![0u64; 2 * size];
+            for (a, &v) in self.values.iter().enumerate().skip(1) {
+                hist[2 * usize::from(v) + (a & 1)] += 1;
+            }
+            let total = (self.values.len() - 1) as u64;
+            let mut best = (u64::MAX, 0u16, 0u8);
+            for mask in 0..size {
+                let mask = mask as u16;
+                let class0: u64 = (0..2 * size)
+                    .filter(|&i| parity(i / 2, mask) ^ (i & 1) as u8 == 0)
+                    .map(|i| hist[i])
+                    .sum();
+                for (count, class) in [(class0, 0u8), (total - class0, 1)] {
+                    if count < best.0 {
+                        best = (count, mask, class);
+                    }
+                }
+            }
+            self.mask = best.1;
+            self.rare_class = best.2;
+        }
+        self.rare = (1..self.values.len())
+            .filter(|&a| self.class(a) == self.rare_class)
+            .map(|a| a as u32)
+            .collect();
+    }
+
+    /// Computes the values of heaps `0..len`; `Ok(false)` when cancelled through `control`
+    /// (the values so far stay a valid prefix).
+    pub fn extend_to_len(
+        &mut self,
+        len: u64,
+        control: &mut Control,
+    ) -> Result<bool, SequenceError> {
+        let target = usize::try_from(len).map_err(|_| SequenceError::TooLong { requested: len })?;
+        if target <= self.values.len() {
+            return Ok(true);
+        }
+        // Positions are kept in 32 bits.
+        if u32::try_from(target).is_err() {
+            return Err(SequenceError::TooLong { requested: len });
+        }
+        self.values
+            .try_reserve(target - self.values.len())
+            .map_err(|_| SequenceError::TooLong { requested: len })?;
+        let mut since_report = 0usize;
+        let mut work_mark = self.rare_steps + self.scan_steps;
+        while self.values.len() < target {
+            let n = self.values.len();
+            let v = self.value_of(n);
+            let v =
+                u16::try_from(v).map_err(|_| SequenceError::ValueTooLarge { heap: n as u64 })?;
+            self.values.push(v);
+            self.max_value = self.max_value.max(v);
+            if n >= 1 && self.class(n) == self.rare_class {
+                self.rare.push(n as u32);
+            }
+            since_report += 1;
+            let work = self.rare_steps + self.scan_steps;
+            if since_report >= REPORT_EVERY || work - work_mark >= WORK_EVERY {
+                since_report = 0;
+                work_mark = work;
+                control.report(self.values.len() as u64, len);
+                if control.is_cancelled() {
+                    return Ok(self.values.len() >= target);
+                }
+            }
+        }
+        control.report(self.values.len() as u64, len);
+        Ok(true)
+    }
+
+    /// `g(n)` from `g(0..n)`: see the [module documentation](self).
+    fn value_of(&mut self, n: usize) -> usize {
+        // Every option value is below `size`, so `g(n) ≤ size`.
+        let size = (usize::from(self.max_value) + 1)
+            .next_power_of_two()
+            .max(64);
+        let mut seen = std::mem::take(&mut self.seen);
+        seen.clear();
+        seen.resize(size, 0);
+        let values = &self.values;
+        for &j in &self.take_all {
+            if n == j {
+                seen[0] = 1;
+            }
+        }
+        for &j in &self.take_one {
+            if n > j {
+                seen[usize::from(values[n - j])] = 1;
+            }
+        }
+        // 1. The pairs with a rare part.
+        let mask = size - 1;
+        let mut splits = 0usize;
+        for &j in &self.split {
+            if n < j + 2 {
+                continue;
+            }
+            splits += 1;
+            let m = n - j;
+            for &p in &self.rare {
+                let p = p as usize;
+                if p >= m {
+                    break;
+                }
+                seen[usize::from(values[p] ^ values[m - p]) & mask] = 1;
+                self.rare_steps += 1;
+            }
+        }
+        if splits == 0 {
+            let mex = memchr::memchr(0, &seen).unwrap_or(size);
+            self.seen = seen;
+            return mex;
+        }
+        // 2. The candidate: the smallest unmarked value of the mixed pairs' parity.
+        let q = 1 ^ ((n - self.split[0]) & 1) as u8;
+        let cand = (0..size)
+            .find(|&v| seen[v] == 0 && parity(v, self.mask) == q)
+            .unwrap_or(size);
+        // 3. The values below it still missing, looked for among all the splits.
+        let mut need = (0..cand).filter(|&v| seen[v] == 0).count();
+        if need > 0 {
+            'scan: for &j in &self.split {
+                if n < j + 2 {
+                    continue;
+                }
+                let m = n - j;
+                for a in 1..=m / 2 {
+                    let v = usize::from(values[a] ^ values[m - a]) & mask;
+                    self.scan_steps += 1;
+                    if seen[v] == 0 {
+                        seen[v] = 1;
+                        if v < cand {
+                            need -= 1;
+                            if need == 0 {
+                                break 'scan;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        let g = if need == 0 {
+            cand
+        } else {
+            memchr::memchr(0, &seen[..cand]).unwrap_or(cand)
+        };
+        self.seen = seen;
+        g
+    }
+}
+
+impl SequenceEngine for DomainSequence {
+    fn name(&self) -> &'static str {
+        "domain"
+    }
+    fn extend_to(&mut self, n: u64, control: &mut Control) -> Result<bool, SequenceError> {
+        let len = SequenceError::count_through(n)?;
+        DomainSequence::extend_to_len(self, len, control)
+    }
+    fn extend_to_len(&mut self, len: u64, control: &mut Control) -> Result<bool, SequenceError> {
+        DomainSequence::extend_to_len(self, len, control)
+    }
+    fn values(&self) -> &[u16] {
+        DomainSequence::values(self)
+    }
+    fn into_values(self: Box<Self>) -> Vec<u16> {
+        DomainSequence::into_values(*self)
+    }
+    fn memory_needed(&self, n: u64) -> u64 {
+        // The values (two bytes each, grown by at most doubling), the rare list (at most
+        // four bytes a position, in the worst case) and the tables.
+        n.saturating_add(1)
+            .saturating_mul(8)
+            .saturating_add(1 << 13)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::heap::plain::reference_values as plain;
+
+    fn domain(rule: &HeapRule, n: u64) -> DomainSequence {
+        let mut s = DomainSequence::new(rule, Vec::new()).unwrap();
+        assert!(s.extend_to_len(n, &mut Control::none()).unwrap());
+        s
+    }
+
+    #[test]
+    fn refuses_what_it_does_not_compute() {
+        // Constraints, hexadecimal, subtraction games, no split, splits of both parities.
+        for rule in [
+            "grundys-game",
+            "0.8",
+            "sub(1,3)",
+            "lasker",
+            "0.7!7",
+            "0.33",
+            "0.44",
+        ] {
+            let rule = HeapRule::parse(rule).unwrap();
+            assert!(DomainSequence::new(&rule, Vec::new()).is_none(), "{rule}");
+        }
+    }
+
+    #[test]
+    fn domain_sparse_codes_match_the_plain_engine_with_few_rare_positions() {
+        for code in ["0.106", "0.104", "0.205", "0.217", "0.325"] {
+            let rule = HeapRule::parse(code).unwrap();
+            let mut s = domain(&rule, 3000);
+            assert_eq!(s.values(), plain(&rule, 3000).as_slice(), "{code}");
+            // The mask chosen from 3000 values leaves few of them rare.
+            s.rechoose();
+            assert!(s.rare_positions() < 300, "{code}: {}", s.rare_positions());
+        }
+    }
+
+    #[test]
+    fn any_mask_gives_the_definition() {
+        // A bad mask (kept from the first few values) is slow, not wrong; values that grow.
+        for code in ["0.04", "0.007", "0.142", "4.04", "0.6"] {
+            let rule = HeapRule::parse(code).unwrap();
+            let s = domain(&rule, 2500);
+            assert_eq!(s.values(), plain(&rule, 2500).as_slice(), "{code}");
+        }
+    }
+
+    #[test]
+    fn resumes_from_a_prefix_and_stops_when_cancelled() {
+        let rule = HeapRule::parse("0.106").unwrap();
+        let whole = plain(&rule, 2500);
+        let mut s = DomainSequence::new(&rule, whole[..700].to_vec()).unwrap();
+        assert!(s.extend_to_len(2500, &mut Control::none()).unwrap());
+        assert_eq!(s.values(), whole.as_slice());
+        let flag = std::sync::atomic::AtomicBool::new(true);
+        let mut s = DomainSequence::new(&rule, Vec::new()).unwrap();
+        assert!(
+            !s.extend_to_len(1 << 20, &mut Control::none().with_cancel(&flag))
+                .unwrap()
+        );
+        let n = s.values().len();
+        assert!(n < 1 << 20);
+        assert_eq!(&s.values()[..n.min(2500)], &whole[..n.min(2500)]);
+    }
+
+    /// Octal codes `d0.d1d2d3` (`d0` 0 or 4) the engine takes.
+    fn code() -> impl proptest::strategy::Strategy<Value = HeapRule> {
+        use proptest::prelude::*;
+        (
+            prop::sample::select(vec!["0", "4"]),
+            prop::collection::vec(0u8..8, 1..=4),
+        )
+            .prop_filter_map("a rule the engine takes", |(d0, digits)| {
+                let digits: String = digits.iter().map(|d| char::from(b'0' + d)).collect();
+                let rule = HeapRule::parse(&format!("{d0}.{digits}")).ok()?;
+                DomainSequence::new(&rule, Vec::new()).map(|_| rule)
+            })
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
+
+        /// Whatever the code and the mask (chosen again at a random point), the plain
+        /// engine's values.
+        #[test]
+        fn random_codes_match_the_plain_engine(
+            rule in code(),
+            len in 1u64..2000,
+            again in 0u64..2000,
+        ) {
+            let mut s = DomainSequence::new(&rule, Vec::new()).unwrap();
+            proptest::prop_assert!(s.extend_to_len(again.min(len), &mut Control::none()).unwrap());
+            s.rechoose();
+            proptest::prop_assert!(s.extend_to_len(len, &mut Control::none()).unwrap());
+            let expected = plain(&rule, len);
+            proptest::prop_assert_eq!(s.values(), expected.as_slice());
+        }
+    }
+}
