@@ -9,18 +9,27 @@
 //! seen only in its values, and it can change as they grow: 0.6 (Officers) has no sparse
 //! space in its first few thousand values and has it later.
 //!
+//! A third case lies between: no sparse space in the values, but in the *domain* (the class
+//! of a position is the parity of its value under a mask plus the parity of the position;
+//! [`super::domain`]), where the domain engine costs `O(R + s)` per heap like the sparse one.
+//!
 //! [`AdaptiveEngine`] starts on the sparse engine and looks at the values at `2^12`, `2^13`,
 //! ... values (doubling, so the looks cost `O(N)` in all):
 //! - on the sparse engine, when it computes in full (no mask leaves at most an eighth of the
-//!   positions rare, the sparse engine's own test), it moves to the small-values engine;
-//! - on the small-values engine, it asks a sparse engine started from the values so far
-//!   whether it finds sparse space (the same test), and moves back to it when it does.
+//!   positions rare, the sparse engine's own test), it moves to the domain engine if some
+//!   mask leaves at most an eighth of the positions rare in the domain, else to the
+//!   small-values engine;
+//! - on the small-values or the domain engine, it asks a sparse engine started from the
+//!   values so far whether it finds sparse space (the same test), and moves back to it when
+//!   it does; else to (or on with) the domain engine while the domain is sparse (the mask
+//!   chosen again), else to the small-values engine.
 //!
-//! Both engines compute the definition, so the choice never changes a value (the property
+//! All three engines compute the definition, so the choice never changes a value (the property
 //! tests compare with [`super::plain`]); [`AdaptiveEngine::note`] says which engine runs
 //! and why, and the run report carries it.
 
 use super::code::Code;
+use super::domain::DomainSequence;
 use super::rules::HeapRule;
 use super::sequence::{SequenceEngine, SequenceError, SparseEngine};
 use super::small::SmallSequence;
@@ -41,6 +50,7 @@ const FIRST_CHECK: usize = 1 << 12;
 enum Inner {
     Sparse(Box<SparseEngine>),
     Small(SmallSequence),
+    Domain(Box<DomainSequence>),
 }
 
 /// Sparse space or the small-values engine, chosen by the values seen: see the
@@ -88,6 +98,7 @@ impl AdaptiveEngine {
         match &self.inner {
             Inner::Sparse(s) => s.as_ref(),
             Inner::Small(s) => s,
+            Inner::Domain(s) => s.as_ref(),
         }
     }
 
@@ -95,7 +106,24 @@ impl AdaptiveEngine {
         match &mut self.inner {
             Inner::Sparse(s) => s.as_mut(),
             Inner::Small(s) => s,
+            Inner::Domain(s) => s.as_mut(),
         }
+    }
+
+    /// A domain engine from `values` when its best mask leaves at most an eighth of the
+    /// positions rare (the sparse engine's own test, in the domain), with the note saying so.
+    fn domain_for(rule: &HeapRule, values: &[u16]) -> Option<(DomainSequence, String)> {
+        let domain = DomainSequence::new(rule, values.to_vec())?;
+        let len = values.len();
+        (domain.rare_positions() <= len / 8).then(|| {
+            let (mask, class) = domain.mask();
+            let note = format!(
+                "no sparse space in the values of g(0..{len}), but in the domain: {} rare \
+                 positions of class {class} under mask {mask:#b} (the domain engine)",
+                domain.rare_positions()
+            );
+            (domain, note)
+        })
     }
 
     /// Looks at the values at the check points and moves to the engine that fits them.
@@ -117,6 +145,11 @@ impl AdaptiveEngine {
                     );
                     return Ok(());
                 }
+                if let Some((domain, note)) = Self::domain_for(&self.rule, s.values()) {
+                    self.inner = Inner::Domain(Box::new(domain));
+                    self.note = note;
+                    return Ok(());
+                }
                 // The small-values engine computes every plain octal code (checked in `new`).
                 let empty = SmallSequence::new(&self.rule, Vec::new()).ok_or_else(unsupported)?;
                 let Inner::Sparse(s) = std::mem::replace(&mut self.inner, Inner::Small(empty))
@@ -127,14 +160,16 @@ impl AdaptiveEngine {
                     SmallSequence::new(&self.rule, s.into_values()).ok_or_else(unsupported)?;
                 self.inner = Inner::Small(small);
                 self.note = format!(
-                    "no sparse space in g(0..{len}) (every mask leaves more than an eighth \
-                     of the positions rare): the small-values engine computes every split"
+                    "no sparse space in g(0..{len}), in the values or the domain (every mask \
+                     leaves more than an eighth of the positions rare): the small-values \
+                     engine computes every split"
                 );
             }
-            Inner::Small(s) => {
+            Inner::Small(_) | Inner::Domain(_) => {
+                let values = self.engine().values().to_vec();
                 // Would the sparse engine find sparse space in these values? Its own test,
                 // on a copy, computing one more value.
-                let mut trial = SparseSequence::from_prefix(&self.code, s.values().to_vec())
+                let mut trial = SparseSequence::from_prefix(&self.code, values.clone())
                     .map_err(SequenceError::engine)?;
                 trial
                     .extend_to(len as u64, &mut Control::none())
@@ -147,12 +182,33 @@ impl AdaptiveEngine {
                     );
                     self.inner =
                         Inner::Sparse(Box::new(SparseEngine::new(self.code.clone(), trial)));
-                } else {
-                    self.note = format!(
-                        "no sparse space in g(0..{len}) (every mask leaves more than an eighth \
-                         of the positions rare): the small-values engine computes every split"
-                    );
+                    return Ok(());
                 }
+                // Sparse space in the domain (the mask chosen again on more values)?
+                if let Inner::Domain(d) = &mut self.inner {
+                    d.rechoose();
+                    if d.rare_positions() <= len / 8 {
+                        let (mask, class) = d.mask();
+                        self.note = format!(
+                            "no sparse space in the values of g(0..{len}), but in the domain: \
+                             {} rare positions of class {class} under mask {mask:#b} (the \
+                             domain engine)",
+                            d.rare_positions()
+                        );
+                        return Ok(());
+                    }
+                } else if let Some((domain, note)) = Self::domain_for(&self.rule, &values) {
+                    self.inner = Inner::Domain(Box::new(domain));
+                    self.note = note;
+                    return Ok(());
+                }
+                let small = SmallSequence::new(&self.rule, values).ok_or_else(unsupported)?;
+                self.inner = Inner::Small(small);
+                self.note = format!(
+                    "no sparse space in g(0..{len}), in the values or the domain (every mask \
+                     leaves more than an eighth of the positions rare): the small-values \
+                     engine computes every split"
+                );
             }
         }
         Ok(())
@@ -188,6 +244,7 @@ impl SequenceEngine for AdaptiveEngine {
         match self.inner {
             Inner::Sparse(s) => s.into_values(),
             Inner::Small(s) => s.into_values(),
+            Inner::Domain(s) => s.into_values(),
         }
     }
 
@@ -234,14 +291,25 @@ mod tests {
         assert_eq!(e.name(), "sparse", "{}", e.note());
         assert!(e.note().starts_with("sparse space"), "{}", e.note());
         assert_eq!(e.values(), plain(&rule, 9000).as_slice());
-        // 0.127 has none in its first 2^12 values and finds it by 2^15: small first, then
-        // back to sparse.
+        // 0.127 has none in its first 2^12 values (but has it in the domain) and finds it by
+        // 2^15: the domain engine first, then back to sparse.
         let (rule, e) = adaptive("0.127", 20_000);
-        assert_eq!(e.name(), "small", "{}", e.note());
+        assert_eq!(e.name(), "domain", "{}", e.note());
+        assert!(e.note().contains("in the domain"), "{}", e.note());
+        assert_eq!(e.values(), plain(&rule, 20_000).as_slice());
         let (_, e) = adaptive("0.127", 33_000);
         assert_eq!(e.name(), "sparse", "{}", e.note());
         assert!(e.note().starts_with("sparse space"), "{}", e.note());
         assert_eq!(&e.values()[..33_000], plain(&rule, 33_000).as_slice());
+    }
+
+    #[test]
+    fn with_sparse_space_in_the_domain_the_domain_engine_runs() {
+        // 0.106: no mask leaves few positions rare in the values; in the domain, a handful.
+        let (rule, e) = adaptive("0.106", 9000);
+        assert_eq!(e.name(), "domain", "{}", e.note());
+        assert!(e.note().contains("in the domain"), "{}", e.note());
+        assert_eq!(e.values(), plain(&rule, 9000).as_slice());
     }
 
     #[test]

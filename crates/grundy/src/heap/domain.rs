@@ -84,6 +84,8 @@ pub struct DomainSequence {
     /// Work counters: rare pairs marked, splits scanned.
     rare_steps: u64,
     scan_steps: u64,
+    /// `parity_bits[q]`: the values below 128 of parity `q` under the mask, as bits.
+    parity_bits: [u128; 2],
 }
 
 /// `popcount(v & mask) mod 2`.
@@ -116,6 +118,7 @@ impl DomainSequence {
             seen: Vec::new(),
             rare_steps: 0,
             scan_steps: 0,
+            parity_bits: [0; 2],
         };
         for (j, &d) in code.digits().iter().enumerate() {
             if d & 1 != 0 && j > 0 {
@@ -193,6 +196,10 @@ impl DomainSequence {
             self.mask = best.1;
             self.rare_class = best.2;
         }
+        self.parity_bits = [0; 2];
+        for v in 0..128 {
+            self.parity_bits[usize::from(parity(v, self.mask))] |= 1u128 << v;
+        }
         self.rare = (1..self.values.len())
             .filter(|&a| self.class(a) == self.rare_class)
             .map(|a| a as u32)
@@ -246,6 +253,9 @@ impl DomainSequence {
 
     /// `g(n)` from `g(0..n)`: see the [module documentation](self).
     fn value_of(&mut self, n: usize) -> usize {
+        if self.max_value < 128 {
+            return self.value_of_word(n);
+        }
         // Every option value is below `size`, so `g(n) ≤ size`.
         let size = (usize::from(self.max_value) + 1)
             .next_power_of_two()
@@ -322,6 +332,82 @@ impl DomainSequence {
         };
         self.seen = seen;
         g
+    }
+}
+
+impl DomainSequence {
+    /// [`value_of`](Self::value_of) for values below 128: the marks are bits of one `u128`
+    /// (a shift and an or per pair, no memory round trip), and the scan tests its chunk of
+    /// 16 splits at once.
+    fn value_of_word(&mut self, n: usize) -> usize {
+        let values = &self.values;
+        let mut seen: u128 = 0;
+        for &j in &self.take_all {
+            if n == j {
+                seen |= 1;
+            }
+        }
+        for &j in &self.take_one {
+            if n > j {
+                seen |= 1u128 << (values[n - j] & 127);
+            }
+        }
+        let mut splits = 0usize;
+        for &j in &self.split {
+            if n < j + 2 {
+                continue;
+            }
+            splits += 1;
+            let m = n - j;
+            let end = self.rare.partition_point(|&p| (p as usize) < m);
+            for &p in &self.rare[..end] {
+                let p = p as usize;
+                seen |= 1u128 << ((values[p] ^ values[m - p]) & 127);
+            }
+            self.rare_steps += end as u64;
+        }
+        if splits == 0 {
+            return (!seen).trailing_zeros() as usize;
+        }
+        // Every value is below 128, so every option is, and `g(n) ≤ 128`.
+        let q = 1 ^ ((n - self.split[0]) & 1);
+        let free = !seen & self.parity_bits[q];
+        let cand = free.trailing_zeros() as usize; // 128 when none
+        let below = if cand >= 128 {
+            u128::MAX
+        } else {
+            (1u128 << cand) - 1
+        };
+        let mut need = !seen & below;
+        if need != 0 {
+            'scan: for &j in &self.split {
+                if n < j + 2 {
+                    continue;
+                }
+                let m = n - j;
+                let last = m / 2;
+                let left = &values[1..=last];
+                let right = &values[m - last..m];
+                let mut lc = left.chunks(16);
+                let mut rc = right.rchunks(16);
+                while let (Some(l), Some(r)) = (lc.next(), rc.next()) {
+                    let mut found: u128 = 0;
+                    for (&x, &y) in l.iter().zip(r.iter().rev()) {
+                        found |= 1u128 << ((x ^ y) & 127);
+                    }
+                    self.scan_steps += l.len() as u64;
+                    need &= !found;
+                    if need == 0 {
+                        break 'scan;
+                    }
+                }
+            }
+        }
+        if need == 0 {
+            cand
+        } else {
+            need.trailing_zeros() as usize
+        }
     }
 }
 

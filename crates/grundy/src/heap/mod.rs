@@ -23,9 +23,9 @@
 
 pub mod adaptive;
 pub mod checkpoint;
-pub mod domain;
 pub mod code;
 pub mod component;
+pub mod domain;
 pub mod kind;
 pub mod options;
 pub mod period;
