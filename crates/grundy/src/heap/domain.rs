@@ -79,6 +79,8 @@ pub struct DomainSequence {
     rare_class: u8,
     /// The positions `a ≥ 1` of the rare class, ascending.
     rare: Vec<u32>,
+    /// `rare_values[i] = g(rare[i])`.
+    rare_values: Vec<u16>,
     /// `seen[v] != 0` when value `v` is among the options of the heap being computed.
     seen: Vec<u8>,
     /// Work counters: rare pairs marked, splits scanned.
@@ -87,6 +89,17 @@ pub struct DomainSequence {
     /// `parity_bits[q]`: the values below 128 of parity `q` under the mask, as bits.
     parity_bits: [u128; 2],
 }
+
+/// `BIT[v] = 1 << v`: a table load is cheaper than a variable shift of a `u128`.
+static BIT: [u128; 128] = {
+    let mut t = [0u128; 128];
+    let mut v = 0;
+    while v < 128 {
+        t[v] = 1u128 << v;
+        v += 1;
+    }
+    t
+};
 
 /// `popcount(v & mask) mod 2`.
 #[inline]
@@ -115,6 +128,7 @@ impl DomainSequence {
             mask: 0,
             rare_class: 0,
             rare: Vec::new(),
+            rare_values: Vec::new(),
             seen: Vec::new(),
             rare_steps: 0,
             scan_steps: 0,
@@ -204,6 +218,7 @@ impl DomainSequence {
             .filter(|&a| self.class(a) == self.rare_class)
             .map(|a| a as u32)
             .collect();
+        self.rare_values = self.rare.iter().map(|&p| self.values[p as usize]).collect();
     }
 
     /// Computes the values of heaps `0..len`; `Ok(false)` when cancelled through `control`
@@ -235,6 +250,7 @@ impl DomainSequence {
             self.max_value = self.max_value.max(v);
             if n >= 1 && self.class(n) == self.rare_class {
                 self.rare.push(n as u32);
+                self.rare_values.push(v);
             }
             since_report += 1;
             let work = self.rare_steps + self.scan_steps;
@@ -360,9 +376,9 @@ impl DomainSequence {
             splits += 1;
             let m = n - j;
             let end = self.rare.partition_point(|&p| (p as usize) < m);
-            for &p in &self.rare[..end] {
-                let p = p as usize;
-                seen |= 1u128 << ((values[p] ^ values[m - p]) & 127);
+            let below = &values[..m];
+            for (&p, &gp) in self.rare[..end].iter().zip(&self.rare_values[..end]) {
+                seen |= BIT[usize::from((gp ^ below[m - p as usize]) & 127)];
             }
             self.rare_steps += end as u64;
         }
@@ -393,7 +409,7 @@ impl DomainSequence {
                 while let (Some(l), Some(r)) = (lc.next(), rc.next()) {
                     let mut found: u128 = 0;
                     for (&x, &y) in l.iter().zip(r.iter().rev()) {
-                        found |= 1u128 << ((x ^ y) & 127);
+                        found |= BIT[usize::from((x ^ y) & 127)];
                     }
                     self.scan_steps += l.len() as u64;
                     need &= !found;
