@@ -7,11 +7,12 @@
 //! cancellation flag, and prints one line per code (time, engine at the end, values reached)
 //! and then the codes that did not finish or took more than a second, slowest first. Codes
 //! given after the numbers restrict the run to them. `N` may be written `2^k`. The word
-//! `small` runs every code on [`SmallSequence`] alone, `sparse` on [`SparseSequence`] alone
-//! (to compare engines); `why` prints the
+//! `small` runs every code on [`SmallSequence`] alone, `sparse` on [`SparseSequence`] alone,
+//! `domain` on [`DomainSequence`] alone (to compare engines); `why` prints the
 //! library's note on its engine choice under each code.
 
 use grundy::control::Control;
+use grundy::heap::domain::DomainSequence;
 use grundy::heap::rules::HeapRule;
 use grundy::heap::sequence::{SequenceEngine, SequenceError, engine_for};
 use grundy::heap::small::SmallSequence;
@@ -64,6 +65,8 @@ enum Which {
     Small,
     /// [`SparseSequence`] alone (computing in full where it finds no sparse space).
     Sparse,
+    /// [`DomainSequence`] alone (its mask chosen from the first values only).
+    Domain,
 }
 
 /// [`SparseSequence`] as a [`SequenceEngine`], to time it alone.
@@ -112,9 +115,22 @@ fn run(code: &str, n: u64, limit: Duration, which: Which) -> Outcome {
         .plain_code()
         .filter(|_| which == Which::Sparse)
         .and_then(|code| SparseSequence::new(&code).ok());
-    let mut engine: Box<dyn SequenceEngine> = match (small, sparse) {
-        (Some(s), _) => Box::new(s),
-        (_, Some(s)) => Box::new(SparseOnly(s)),
+    let domain = || {
+        // The mask from the first values (the small-values engine's), as the adaptive
+        // engine would choose it.
+        let mut first = SmallSequence::new(&rule, Vec::new())?;
+        first.extend_to_len(1 << 12, &mut Control::none()).ok()?;
+        DomainSequence::new(&rule, first.into_values())
+    };
+    let domain = if which == Which::Domain {
+        domain()
+    } else {
+        None
+    };
+    let mut engine: Box<dyn SequenceEngine> = match (small, sparse, domain) {
+        (Some(s), _, _) => Box::new(s),
+        (_, Some(s), _) => Box::new(SparseOnly(s)),
+        (_, _, Some(d)) => Box::new(d),
         _ => engine_for(&rule, Vec::new()).expect("an engine"),
     };
     let result = engine.extend_to_len(n, &mut Control::none().with_cancel(&flag));
@@ -148,13 +164,17 @@ fn main() {
         Which::Small
     } else if std::env::args().any(|a| a == "sparse") {
         Which::Sparse
+    } else if std::env::args().any(|a| a == "domain") {
+        Which::Domain
     } else {
         Which::Chosen
     };
     let verbose = std::env::args().any(|a| a == "why");
     let args: Vec<String> = std::env::args()
         .skip(1)
-        .filter(|a| !a.starts_with("--") && !["small", "sparse", "why"].contains(&a.as_str()))
+        .filter(|a| {
+            !a.starts_with("--") && !["small", "sparse", "domain", "why"].contains(&a.as_str())
+        })
         .collect();
     let n = args.first().and_then(|a| parse_count(a)).unwrap_or(1 << 24);
     let limit = args

@@ -46,7 +46,9 @@
 //! let rule = HeapRule::parse("0.106").unwrap();
 //! let mut s = DomainSequence::new(&rule, Vec::new()).unwrap();
 //! assert!(s.extend_to_len(20, &mut Control::none()).unwrap());
-//! assert_eq!(s.values()[..8], [0, 1, 0, 1, 0, 1, 2, 2]);
+//! // 0.106: g(1) = 1 (take the one token), g(2) = g(3) = 0 (no move), g(4) = 0 (its
+//! // one move leaves a heap of 1).
+//! assert_eq!(s.values()[..8], [0, 1, 0, 0, 0, 1, 2, 2]);
 //! ```
 
 use super::rules::{HeapRule, RuleKind};

@@ -5,6 +5,50 @@
 //! Nim, even-if-not-all), else from the cached sequence and its period, computing more values
 //! (and trying to prove a period) on the way. The cache is per rule, so `kayles 10 20 30`
 //! computes Kayles' sequence once, and `kayles` and `0.77` share it.
+//!
+//! # Which octal codes run on which engine, and why (issue 14, part 2)
+//!
+//! The target: every octal code of up to three digits, `0.d1`, `0.d1d2`, `0.d1d2d3` (511
+//! games), to `2^24` values in under 5 s (`cargo bench -p grundy --bench all_codes -- 2^24 5
+//! why` prints each code's engine and the library's reason). Measured on the shared 2-core
+//! machine (release, load 5 to 6): 318 of the 511 make it. The codes fall into these classes:
+//!
+//! - **Proven periodic early** (the 316 other codes that make it): the Guy–Smith theorem
+//!   proves the period after a few hundred to a few hundred thousand values, and
+//!   [`PeriodicEngine`](super::periodic::PeriodicEngine) copies the rest at memory speed. It
+//!   looks for the proof where the theorem needs it for the period the values show
+//!   (`2e + 2p + t`), not only at doublings: 0.127 (period 4 from 46,578, proven by 93,167
+//!   values) is proven at about 94,000 values instead of 131,072. 0.376 and the other codes
+//!   whose proof needs more values than 5 s computes stay in the classes below.
+//! - **Sparse space in the domain** ([`super::domain`]): no mask leaves few rare values, but
+//!   one leaves few rare *positions* once the parity of the heap is added (Flammenkamp's
+//!   "sparse space in the domain"). 0.104 and 0.106 (a handful of rare positions; 0.106's
+//!   period, by Flammenkamp, starts past `4·10^11`) now reach `2^24` in 2.6 to 3.2 s. 0.205,
+//!   0.215, 0.207, 0.217, 0.324 and 0.325 (97 to 154 rare positions, most below 1,100) cost
+//!   some 250 to 300 steps a heap, 0.25 to 0.35 µs of CPU: 4.5 to 8.4 million values in 5 s
+//!   under that load (4 to 6 s of CPU for `2^24`), against some 100,000 on the small-values
+//!   engine. 0.142, 0.204 and 0.214 have thousands of rare positions (2x to 4x the small-values
+//!   engine), 0.005 about as many as the small-values engine's work (values that grow).
+//! - **Sparse space in the values, no proof in reach** (121 codes): the sparse-space engine
+//!   ([`super::sparse`]), `O(R + s)` per heap. Close when the rare positions are few (0.45x and
+//!   0.47x, 0.054, 0.056: 5 to 15 million values in 5 s; 0.167, 0.174, 0.354, 0.015, 0.336:
+//!   2.4 to 4.2 million), far when they are many (0.6, Officers, and the codes that share its
+//!   values, some 1,580 rare positions; 0.64x to 0.67x, 486; 0.14, 2,335; 0.74x, 0.56x, 0.06x,
+//!   0.26x, 0.27x: 100,000 to 600,000 values in 5 s). No period of these games is known
+//!   (Flammenkamp's tables) and none is proven by `2^24` values.
+//! - **Values that grow** (62 codes on the small-values engine: 0.004, 0.006, 0.007, 0.016,
+//!   0.024 to 0.027, 0.036, 0.037, 0.04, 0.042, 0.06 to 0.063, 0.114, 0.125, 0.126, 0.135,
+//!   0.136, 0.162 to 0.164, 0.206, 0.216, 0.224, 0.225, 0.234, 0.235, 0.244, 0.246, 0.254,
+//!   0.256, 0.314, 0.334, 0.342 to 0.347, 0.371, 0.414, 0.415, 0.434, 0.435, 0.604, 0.605,
+//!   0.614, 0.615, 0.624, 0.625, 0.634, 0.635, 0.76, 0.761 to 0.767): `max g(0..n)` keeps
+//!   rising (0.764: 343, 645, 1168, 2060 at `n = 2^11 .. 2^14`), no mask leaves few positions
+//!   rare in the values or in the domain, and no period can come: a finite octal game is never
+//!   arithmetic-periodic (Austin; Horrocks and Nowakowski, INTEGERS 3 (2003) G01), so the
+//!   arithmetic periodicity that some hexadecimal and infinite octal games have cannot help
+//!   here. A mex must see each of the `g(n)` smaller values among the options, so any
+//!   computation from the definition takes `Ω(Σ g(n))` steps; the small-values engine
+//!   ([`super::small`]) takes `O(n)` per heap: 60,000 to 140,000 values in 5 s, and `2^24` is
+//!   hours away.
 
 use super::adaptive::AdaptiveEngine;
 use super::code::Code;
@@ -145,8 +189,10 @@ impl SequenceEngine for SparseEngine {
 
 /// The engine for `rule`, continuing from `prefix` (the first values, e.g. from a
 /// checkpoint; empty to start afresh). The one place where the engine is chosen: for plain
-/// octal codes the [`AdaptiveEngine`] (sparse space while the values show it, the
-/// small-values engine [`super::small`] while they do not); the
+/// octal codes the [`AdaptiveEngine`] (sparse space while the values show it, sparse space
+/// in the domain ([`super::domain`]) while the positions do, the small-values engine
+/// [`super::small`] otherwise; see the [module documentation](self) for which codes run
+/// where); the
 /// sparse-space engine for the other octal and hexadecimal codes (subtraction games with small sets
 /// included, constraints on two-heap splits such as Grundy's game too) where it supports
 /// them, the plain engine for everything else; wrapped, when a theorem can prove the rule's
