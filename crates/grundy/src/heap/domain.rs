@@ -186,7 +186,7 @@ impl DomainSequence {
 
     /// Chooses the mask and rare class that leave the fewest rare positions among the values
     /// so far (every mask below the table size), and lists the rare positions again.
-    /// Values past [`MAX_TABLE`] keep the mask.
+    /// Values past 4096 keep the mask (no mask is looked for in a table that large).
     pub fn rechoose(&mut self) {
         let size = (usize::from(self.max_value) + 1).next_power_of_two();
         if size <= MAX_TABLE && self.values.len() > 1 {
