@@ -29,6 +29,8 @@
 
 use super::MisereError;
 use super::generators::Generators;
+use super::labels::{MAX_LABEL, mex, too_large};
+use super::moore::refine_partition;
 use super::quotient::Quotient;
 use crate::control::Budget;
 use rustc_hash::FxHashMap;
@@ -118,17 +120,19 @@ impl Model<'_> {
 }
 
 /// The candidate quotient after adding generator `i` to `old`, with the generators of
-/// `freed` (which must include `i`) counted exactly up to their indices. `None` when the
-/// model is larger than [`MAX_MODEL`] or the candidate has more than `max_elements`
-/// elements.
+/// `freed` (which must include `i`) counted exactly up to their indices, and the label of
+/// each element: its outcome (1 for P) or, with `grundy`, its misère Grundy value (the
+/// labelled monoid of [`super::labels`]). `None` when the model is larger than
+/// [`MAX_MODEL`] or the candidate has more than `max_elements` elements.
 pub fn candidate(
     gens: &Generators,
     old: &Quotient,
     i: u32,
     freed: &[Freed],
+    grundy: bool,
     budget: &Budget,
     max_elements: usize,
-) -> Result<Option<Quotient>, MisereError> {
+) -> Result<Option<(Quotient, Vec<u32>)>, MisereError> {
     let n = old.order() as u64;
     let mut slot = vec![None; i as usize + 1];
     let mut radix = Vec::with_capacity(freed.len());
@@ -178,7 +182,7 @@ pub fn candidate(
     let mut index: FxHashMap<u64, u32> = FxHashMap::default();
     let mut words: Vec<Vec<u32>> = Vec::new();
     let mut states: Vec<u64> = Vec::new();
-    let mut p: Vec<bool> = Vec::new();
+    let mut p: Vec<u32> = Vec::new();
     let mut queue: BinaryHeap<Reverse<(Vec<u32>, u64)>> = BinaryHeap::new();
     queue.push(Reverse((Vec::new(), 0)));
     let elem = |word: &[u32]| word.iter().fold(0u64, |s, &g| model.step(s, g));
@@ -187,8 +191,9 @@ pub fn candidate(
             continue;
         }
         budget.check_positions(index.len() + 1)?;
-        // P exactly when no option of this least word is P.
-        let mut is_p = !word.is_empty();
+        // P exactly when no option of this least word is P; the misère Grundy value is the
+        // mex of the options' values (1 with no option).
+        let mut set = 0u64;
         let mut units = 1u64;
         'options: for (pos, &g) in word.iter().enumerate() {
             if pos > 0 && word[pos - 1] == g {
@@ -202,8 +207,9 @@ pub fn candidate(
                 let t = o.iter().fold(base, |t, &h| model.step(t, h));
                 match index.get(&t) {
                     Some(&e) => {
-                        if p[e as usize] {
-                            is_p = false;
+                        let v = p[e as usize];
+                        set |= 1 << v;
+                        if !grundy && v == 1 {
                             break 'options;
                         }
                     }
@@ -216,9 +222,18 @@ pub fn candidate(
             }
         }
         budget.charge(units + word.len() as u64 * letters.len() as u64)?;
+        let value = match (word.is_empty(), grundy) {
+            (true, true) => 1,
+            (true, false) => 0,
+            (false, true) => mex(set),
+            (false, false) => u32::from(set & 2 == 0),
+        };
+        if value > MAX_LABEL {
+            return Err(too_large());
+        }
         let e = words.len() as u32;
         index.insert(s, e);
-        p.push(is_p);
+        p.push(value);
         states.push(s);
         for &l in &letters {
             let t = model.step(s, l);
@@ -235,30 +250,13 @@ pub fn candidate(
         words.push(word);
     }
     // Moore's refinement over the reachable elements.
-    let m = states.len();
-    let succ = |e: usize, l: u32| index[&model.step(states[e], l)];
-    let mut block: Vec<u32> = p.iter().map(|&b| u32::from(b)).collect();
-    let mut count = 0;
-    loop {
-        budget.charge((m * (letters.len() + 1)) as u64 + 1)?;
-        let mut keys: FxHashMap<Vec<u32>, u32> = FxHashMap::default();
-        let mut next = Vec::with_capacity(m);
-        for e in 0..m {
-            let mut key = Vec::with_capacity(letters.len() + 1);
-            key.push(block[e]);
-            for &l in &letters {
-                key.push(block[succ(e, l) as usize]);
-            }
-            let fresh = keys.len() as u32;
-            next.push(*keys.entry(key).or_insert(fresh));
-        }
-        let c = keys.len();
-        block = next;
-        if c == count {
-            break;
-        }
-        count = c;
-    }
+    let initial = p.clone();
+    let (block, count) = refine_partition(
+        initial,
+        letters.len(),
+        |e, l| index[&model.step(states[e], letters[l])] as usize,
+        budget,
+    )?;
     if count > max_elements {
         return Ok(None);
     }
@@ -287,7 +285,8 @@ pub fn candidate(
             table[y][x] = z;
         }
     }
-    let pp = first.iter().map(|&e| p[e]).collect();
+    let labels: Vec<u32> = first.iter().map(|&e| p[e]).collect();
+    let pp = labels.iter().map(|&v| v == u32::from(!grundy)).collect();
     let reps = first
         .iter()
         .map(|&e| {
@@ -300,7 +299,10 @@ pub fn candidate(
     for g in 0..=i {
         images.push(class(model.step(0, g))?);
     }
-    Ok(Some(Quotient::from_parts(table, pp, reps, images)))
+    Ok(Some((
+        Quotient::from_parts(table, pp, reps, images),
+        labels,
+    )))
 }
 
 /// The freed generators for the next round after a failing sum `witness`: its generators

@@ -28,6 +28,7 @@
 use super::MisereError;
 use super::generators::Generators;
 use super::genus::{Genus, GenusSolver, MAX_EXPONENTS, unsettled};
+use super::labels::{Labelled, labelled_quotient};
 use super::quotient::{Quotient, compute};
 use crate::control::{Budget, Limits};
 use crate::heap::component::HeapGame;
@@ -87,15 +88,129 @@ pub fn genus_sequence(rule: &HeapRule, to: u64, budget: &Budget) -> GenusSequenc
     }
 }
 
-/// The genus of heaps `0..=to` of `rule`, through the misère quotient only.
+/// The genus of heaps `0..=to` of `rule`, through the misère quotient only: first the
+/// quotient of `*1`, `*2` and the heaps with proven Grundy labels ([`super::labels`]); if
+/// the labels are refuted, the quotient with more Nim heaps.
 pub fn genus_sequence_by_quotient(rule: &HeapRule, to: u64, budget: &Budget) -> GenusSequence {
+    let labelled = match through_labels(rule, to, budget) {
+        Ok(seq) => return seq,
+        Err(seq) => seq,
+    };
     let mut nim = 7;
-    loop {
+    let with_nim = loop {
         match attempt(rule, to, nim, budget) {
-            Ok(seq) => return seq,
-            Err(seq) if nim >= MAX_NIM => return seq,
+            Ok(seq) => break seq,
+            Err(seq) if nim >= MAX_NIM => break seq,
             Err(_) => nim = 2 * nim + 1,
         }
+    };
+    if with_nim.entries.len() > labelled.entries.len() {
+        with_nim
+    } else {
+        labelled
+    }
+}
+
+/// The route of [`super::labels`]: the quotient of `*1`, `*2` and the heaps `1..=to` (at
+/// most [`QUOTIENT_HEAPS`]) with three quarters of the work, then the misère Grundy value of
+/// each of its elements, proven for every sum. `Err` (with what was read) when the labels are
+/// refuted: the misère Grundy values are not a function of the quotient element.
+fn through_labels(
+    rule: &HeapRule,
+    to: u64,
+    budget: &Budget,
+) -> Result<GenusSequence, GenusSequence> {
+    let mut seq = GenusSequence {
+        entries: Vec::new(),
+        first_wild: None,
+        stopped: None,
+        quotient_order: None,
+    };
+    let built = to.min(QUOTIENT_HEAPS);
+    let gens = match Generators::nim_then_heaps(2, rule, built, budget) {
+        Ok(g) => g,
+        Err(e) => {
+            seq.stopped = Some(e);
+            return Ok(seq);
+        }
+    };
+    // Every intermediate monoid is proven for its heaps: the last one reached is kept.
+    let mut last: Option<(u32, Labelled)> = None;
+    let result = labelled_quotient(&gens, budget, GENUS_ELEMENTS, |g, l| {
+        last = Some((g, l.clone()));
+        Ok(())
+    });
+    let mut refuted = false;
+    if let Err(e) = result {
+        refuted = matches!(e, MisereError::Unsupported(_));
+        seq.stopped = Some(e);
+    } else if to > built {
+        seq.stopped = Some(MisereError::HeapBound {
+            max_heap: to,
+            limit: built,
+        });
+    }
+    // The monoid must hold *2 (generator 1) for the exponents.
+    let Some((g, l)) = last.filter(|(g, _)| *g >= 1) else {
+        return if refuted { Err(seq) } else { Ok(seq) };
+    };
+    let (q, labels) = (&l.quotient, &l.labels);
+    seq.quotient_order = Some(q.order());
+    let image = |g: Option<u32>| g.map_or(0, |g| q.image_of_generator(g));
+    let two = image(gens.of_nim(2));
+    loop {
+        let n = seq.entries.len() as u64;
+        if n > to || gens.of_heap(n).is_some_and(|h| h > g) {
+            break;
+        }
+        let value = match heap_value_within(rule, n, budget) {
+            Ok(v) => v,
+            Err(e) => {
+                seq.stopped = Some(match e {
+                    HeapValueError::Budget(b) => MisereError::Budget(b),
+                    e => MisereError::Unsupported(format!("the normal value of heap {n}: {e}")),
+                });
+                break;
+            }
+        };
+        let mut y = image(gens.of_heap(n));
+        let mut exps = Vec::new();
+        let genus = loop {
+            if exps.len() == MAX_EXPONENTS {
+                break None;
+            }
+            exps.push(u64::from(labels[y as usize]));
+            if let Some(g) = Genus::settled(value, &exps) {
+                break Some(g);
+            }
+            y = q.mul(y, two);
+        };
+        let Some(genus) = genus else {
+            seq.stopped = Some(unsettled());
+            break;
+        };
+        let entry = tame_entry(rule, n, genus, &seq.entries);
+        if !entry.tame && seq.first_wild.is_none() {
+            seq.first_wild = Some(n);
+        }
+        seq.entries.push(entry);
+    }
+    if refuted { Err(seq) } else { Ok(seq) }
+}
+
+/// The entry of heap `n` with its genus: tame when the genus is and every heap its options
+/// leave is.
+fn tame_entry(rule: &HeapRule, n: u64, genus: Genus, entries: &[GenusEntry]) -> GenusEntry {
+    let mut tame = genus.tame().is_some();
+    if tame && n > 0 {
+        for_each_option(rule, n, |o| {
+            tame &= o.parts.iter().all(|&p| entries[p as usize].tame);
+        });
+    }
+    GenusEntry {
+        heap: n,
+        genus,
+        tame,
     }
 }
 
@@ -212,17 +327,7 @@ fn read_entry(
         }
         y = q.mul(y, two);
     };
-    let mut tame = genus.tame().is_some();
-    if tame && n > 0 {
-        for_each_option(rule, n, |o| {
-            tame &= o.parts.iter().all(|&p| entries[p as usize].tame);
-        });
-    }
-    Ok(Some(GenusEntry {
-        heap: n,
-        genus,
-        tame,
-    }))
+    Ok(Some(tame_entry(rule, n, genus, entries)))
 }
 
 /// The genus of heaps `0..=to` of `rule`, each from the definition (the slow reference).
