@@ -1,19 +1,27 @@
 //! The genus sequence of a heap game: the genus of every heap size, and where the game stops
 //! being tame.
 //!
-//! ## Through the misère quotient ([`genus_sequence`])
+//! ## Through a quotient ([`genus_sequence_by_quotient`])
 //! The misère Grundy value `γ(G)` is the unique `m` for which `G + *m` is a misère
 //! P-position. (By induction: if `γ(G) = m`, no option `G' + *m` is P since no option of `G`
 //! has value `m`, and no `G + *j`, `j < m`, is P; if `γ(G) < m`, moving `*m` to `*γ(G)` wins;
 //! if `γ(G) > m`, some option `G'` has `γ(G') = m`, or `G` has no move and `G + *0` is N.)
-//! So the exponent `gk` of heap `n`, `γ(n + k·*2)`, is read off the misère quotient of the
-//! closure of the Nim heaps `*1..*M` and the heaps `1..n`: the one `m ≤ M` with
-//! `Φ(n)·Φ(*2)^k·Φ(*m)` in the P-portion. The quotient is built heap by heap
-//! ([`super::quotient::compute`], each step verified, so every genus here is *proven*), and
-//! each heap's genus is read as soon as its heap has joined. `M` starts at 7 and doubles (to
-//! at most 63) whenever no `m ≤ M` fits. Time and memory follow the quotient, not the
-//! number of positions: for Kayles the quotient stays small and heap 500 is reached in
-//! seconds.
+//! Two routes read the exponent `gk` of heap `n`, `γ(n + k·*2)`, every step proven:
+//! 1. **Labelled monoid** ([`genus_sequence_by_labels`], tried first): the monoid of the sums
+//!    of `*1`, `*2` and the heaps whose elements carry their misère Grundy values
+//!    ([`super::labels`]); `gk` is the label of `Φ(n)·Φ(*2)^k`. Coarser than any quotient
+//!    holding Nim heaps, as only one Nim heap at a time is ever added to a sum.
+//! 2. **Misère quotient with Nim heaps**: the quotient of the closure of `*1..*M` and the
+//!    heaps (built by [`super::quotient::compute`]); `gk` is the one `m ≤ M` with
+//!    `Φ(n)·Φ(*2)^k·Φ(*m)` in the P-portion. `M` starts at 7 and doubles (to at most 63)
+//!    whenever no `m ≤ M` fits.
+//!
+//! Time and memory follow the monoid, not the number of positions: for 0.75 heaps to 200
+//! take well under a second. Both routes stop where a heap splits the monoid beyond what
+//! their candidates repair: for Kayles the labelled monoid has 24 elements to heap 19 and
+//! then grows without settling (see [`super::labels`]), and the quotient with Nim heaps
+//! passes a thousand elements near heap 20, so [`genus_sequence`] goes on from the
+//! definition (to heap 35 or so under the default budget).
 //!
 //! ## From the definition ([`genus_sequence_by_definition`])
 //! Each genus from the definition ([`super::genus`]), with the misère Grundy values of every
@@ -56,7 +64,8 @@ pub struct GenusSequence {
     pub first_wild: Option<u64>,
     /// Why the run stopped before the last heap asked for, if it did.
     pub stopped: Option<MisereError>,
-    /// The order of the misère quotient used (heaps and Nim heaps), when read through one.
+    /// The order of the misère quotient used (heaps and Nim heaps), or of the labelled monoid
+    /// ([`super::labels`]), when read through one.
     pub quotient_order: Option<usize>,
 }
 
@@ -88,14 +97,19 @@ pub fn genus_sequence(rule: &HeapRule, to: u64, budget: &Budget) -> GenusSequenc
     }
 }
 
-/// The genus of heaps `0..=to` of `rule`, through the misère quotient only: first the
-/// quotient of `*1`, `*2` and the heaps with proven Grundy labels ([`super::labels`]); if
-/// the labels are refuted, the quotient with more Nim heaps.
+/// The genus of heaps `0..=to` of `rule`, through a quotient only: first the labelled
+/// monoid of `*1`, `*2` and the heaps ([`genus_sequence_by_labels`], with a quarter of the
+/// work); if it stops early, the misère quotient with more Nim heaps, keeping the longer.
 pub fn genus_sequence_by_quotient(rule: &HeapRule, to: u64, budget: &Budget) -> GenusSequence {
-    let labelled = match through_labels(rule, to, budget) {
-        Ok(seq) => return seq,
-        Err(seq) => seq,
-    };
+    let limits = budget.limits();
+    let part = budget.child(Limits {
+        max_work: limits.max_work / 4,
+        ..limits
+    });
+    let labelled = genus_sequence_by_labels(rule, to, &part);
+    if labelled.stopped.is_none() || budget.is_cancelled() {
+        return labelled;
+    }
     let mut nim = 7;
     let with_nim = loop {
         match attempt(rule, to, nim, budget) {
@@ -111,15 +125,12 @@ pub fn genus_sequence_by_quotient(rule: &HeapRule, to: u64, budget: &Budget) -> 
     }
 }
 
-/// The route of [`super::labels`]: the quotient of `*1`, `*2` and the heaps `1..=to` (at
-/// most [`QUOTIENT_HEAPS`]) with three quarters of the work, then the misère Grundy value of
-/// each of its elements, proven for every sum. `Err` (with what was read) when the labels are
-/// refuted: the misère Grundy values are not a function of the quotient element.
-fn through_labels(
-    rule: &HeapRule,
-    to: u64,
-    budget: &Budget,
-) -> Result<GenusSequence, GenusSequence> {
+/// The genus of heaps `0..=to` of `rule` through the labelled monoid of [`super::labels`]:
+/// the monoid of `*1`, `*2` and the heaps `1..=to` (at most [`QUOTIENT_HEAPS`]) whose
+/// elements carry their misère Grundy values, built heap by heap and proven for every sum;
+/// each exponent `γ(n + k·*2)` is the label of `Φ(n)·Φ(*2)^k`. Stops (keeping every heap
+/// read) where a heap splits the monoid beyond repair, or under the budget.
+pub fn genus_sequence_by_labels(rule: &HeapRule, to: u64, budget: &Budget) -> GenusSequence {
     let mut seq = GenusSequence {
         entries: Vec::new(),
         first_wild: None,
@@ -131,7 +142,7 @@ fn through_labels(
         Ok(g) => g,
         Err(e) => {
             seq.stopped = Some(e);
-            return Ok(seq);
+            return seq;
         }
     };
     // Every intermediate monoid is proven for its heaps: the last one reached is kept.
@@ -140,9 +151,7 @@ fn through_labels(
         last = Some((g, l.clone()));
         Ok(())
     });
-    let mut refuted = false;
     if let Err(e) = result {
-        refuted = matches!(e, MisereError::Unsupported(_));
         seq.stopped = Some(e);
     } else if to > built {
         seq.stopped = Some(MisereError::HeapBound {
@@ -152,7 +161,7 @@ fn through_labels(
     }
     // The monoid must hold *2 (generator 1) for the exponents.
     let Some((g, l)) = last.filter(|(g, _)| *g >= 1) else {
-        return if refuted { Err(seq) } else { Ok(seq) };
+        return seq;
     };
     let (q, labels) = (&l.quotient, &l.labels);
     seq.quotient_order = Some(q.order());
@@ -195,7 +204,7 @@ fn through_labels(
         }
         seq.entries.push(entry);
     }
-    if refuted { Err(seq) } else { Ok(seq) }
+    seq
 }
 
 /// The entry of heap `n` with its genus: tame when the genus is and every heap its options
