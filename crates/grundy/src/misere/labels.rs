@@ -44,8 +44,10 @@
 //! **Observed limit.** For Kayles with `*1`, `*2` the labelled monoid has 24 elements
 //! through heap 19 (found in milliseconds), but heap 20 splits it: the freed candidates
 //! grow past 1500 elements with counterexamples holding ever more copies of heaps 12, 17
-//! and 20, so the labelled monoid of the whole closure is probably infinite. The genus of
-//! Kayles heaps past 19 is left to the slower routes.
+//! and 20, so the labelled monoid of the whole closure is probably infinite. Nor is `γ` a
+//! function of the misère quotient element and the normal-play value together
+//! ([`labels_through_normal_values`] refutes it by heap 24; both facts are module tests).
+//! The genus of Kayles heaps past 19 is left to the slower routes.
 //!
 //! ```
 //! use grundy::control::Budget;
@@ -65,7 +67,7 @@ use super::MisereError;
 use super::extend::{MAX_COPIES, assemble};
 use super::generators::Generators;
 use super::quotient::Quotient;
-use super::refine::{self, Freed, widen};
+use super::refine::{self, Freed, ModelMonoid, widen};
 use crate::control::Budget;
 use rustc_hash::FxHashMap;
 use std::collections::VecDeque;
@@ -195,6 +197,62 @@ fn step(
 
 /// The most rounds of freed generators tried for one new generator.
 const REFINE_ROUNDS: usize = 4;
+
+/// The misère quotient times the normal-play values: element `(Φ(G), g(G))`, the values
+/// nim-added (both parts are homomorphisms, so the product is one).
+struct Product<'a> {
+    q: &'a Quotient,
+    n: u64,
+    normal: &'a [u64],
+}
+
+impl ModelMonoid for Product<'_> {
+    fn step(&self, s: u64, g: u32) -> u64 {
+        let (a, v) = ((s % self.n) as u32, s / self.n);
+        let b = self.q.mul(a, self.q.image_of_generator(g));
+        (v ^ self.normal[g as usize]) * self.n + u64::from(b)
+    }
+
+    fn mul(&self, s: u64, t: u64) -> u64 {
+        let (a, v) = ((s % self.n) as u32, s / self.n);
+        let (b, w) = ((t % self.n) as u32, t / self.n);
+        (v ^ w) * self.n + u64::from(self.q.mul(a, b))
+    }
+}
+
+/// The labelled monoid read off the misère quotient `q` of the closure of `gens` and the
+/// normal-play values `normal` of the generators: the hypothesis that `γ(G)` is a function
+/// of `(Φ(G), g(G))`, labelled from least words in the product monoid, reduced, and proven
+/// (or refuted: `None`) on every sum by [`counterexample`].
+pub fn labels_through_normal_values(
+    gens: &Generators,
+    q: &Quotient,
+    normal: &[u64],
+    budget: &Budget,
+    max_elements: usize,
+) -> Result<Option<Labelled>, MisereError> {
+    let generators = covered(gens, q);
+    if normal.len() < generators as usize || normal.iter().any(|&v| v > u64::from(u32::MAX)) {
+        return Err(MisereError::Invariant(
+            "a normal value is missing or too large for the product".into(),
+        ));
+    }
+    let model = Product {
+        q,
+        n: q.order() as u64,
+        normal,
+    };
+    let Some((quotient, labels)) =
+        refine::reduce(gens, &model, generators, true, budget, max_elements)?
+    else {
+        return Err(MisereError::TooManyElements {
+            limit: max_elements,
+        });
+    };
+    Ok(counterexample(gens, &quotient, &labels, budget)?
+        .is_none()
+        .then_some(Labelled { quotient, labels }))
+}
 
 /// The memoised search of a candidate's rows: the misère Grundy value of `A + k·h` for a sum
 /// `A` of old generators, assuming it depends on `A` through its old element only (the
@@ -431,6 +489,58 @@ mod tests {
                     assert_eq!(labels[q.image(&pos) as usize], want, "{heaps:?}");
                 }
             }
+        }
+    }
+
+    #[test]
+    fn a_wrong_label_is_refuted() {
+        let budget = Budget::default();
+        let gens = Generators::nim(3);
+        let l = labelled_quotient(&gens, &budget, 200, |_, _| Ok(())).unwrap();
+        assert_eq!(
+            counterexample(&gens, &l.quotient, &l.labels, &budget),
+            Ok(None)
+        );
+        for x in 0..l.labels.len() {
+            let mut wrong = l.labels.clone();
+            wrong[x] ^= 1;
+            let w = counterexample(&gens, &l.quotient, &wrong, &budget)
+                .unwrap()
+                .expect("a wrong label is found");
+            // The failing sum maps to an element whose label is wrong, or to one of the
+            // elements its options reach.
+            assert!(w.len() <= 8, "{w:?}");
+        }
+    }
+
+    #[test]
+    fn kayles_labels_hold_to_heap_19_and_not_at_20() {
+        use crate::heap::rules::HeapRule;
+        use crate::heap::sequence::heap_value_within;
+        use crate::misere::quotient::compute;
+        let budget = Budget::default();
+        let rule = HeapRule::parse("kayles").unwrap();
+        // Heap by heap: proven through heap 19 (generator 20), refused at heap 20.
+        let gens = Generators::nim_then_heaps(2, &rule, 22, &budget).unwrap();
+        let mut reached = (0, 0);
+        let e = labelled_quotient(&gens, &budget, 4096, |g, l| {
+            reached = (g, l.quotient.order());
+            Ok(())
+        })
+        .unwrap_err();
+        assert!(matches!(e, MisereError::Unsupported(_)), "{e}");
+        assert_eq!(reached, (20, 24));
+        // Nor is the value a function of the misère quotient element and the normal value:
+        // that holds for the heaps to 19 and fails by heap 24.
+        for (n, holds) in [(19u64, true), (24, false)] {
+            let gens = Generators::nim_then_heaps(2, &rule, n, &budget).unwrap();
+            let q = compute(&gens, &budget, 4096, |_, _| Ok(())).unwrap();
+            let mut normal = vec![1, 2];
+            for s in 1..=n {
+                normal.push(heap_value_within(&rule, s, &budget).unwrap());
+            }
+            let l = labels_through_normal_values(&gens, &q, &normal, &budget, 1 << 16).unwrap();
+            assert_eq!(l.is_some(), holds, "heaps to {n}");
         }
     }
 

@@ -163,18 +163,47 @@ pub fn candidate(
         radix,
         n,
     };
+    reduce(gens, &model, i + 1, grundy, budget, max_elements)
+}
+
+/// A commutative monoid model whose elements are numbers (`0` the identity), acted on by the
+/// generators: the truncated counters here, or the product of [`super::labels`].
+pub(super) trait ModelMonoid {
+    /// The element times generator `g`.
+    fn step(&self, s: u64, g: u32) -> u64;
+    /// The product of two elements.
+    fn mul(&self, s: u64, t: u64) -> u64;
+}
+
+impl ModelMonoid for Model<'_> {
+    fn step(&self, s: u64, g: u32) -> u64 {
+        Model::step(self, s, g)
+    }
+    fn mul(&self, s: u64, t: u64) -> u64 {
+        Model::mul(self, s, t)
+    }
+}
+
+/// The candidate from a model of the sums of generators `0..generators`: the elements reached,
+/// in least-word order, labelled (outcomes, or misère Grundy values with `grundy`) from the
+/// options of their least words, reduced by Moore's refinement. `None` when it has more
+/// than `max_elements` elements.
+pub(super) fn reduce(
+    gens: &Generators,
+    model: &impl ModelMonoid,
+    generators: u32,
+    grundy: bool,
+    budget: &Budget,
+    max_elements: usize,
+) -> Result<Option<(Quotient, Vec<u32>)>, MisereError> {
     // Letters: one generator per distinct action (the smallest index), identity actions left out.
     let mut letters: Vec<u32> = Vec::new();
-    let mut seen_images: Vec<u32> = Vec::new();
-    for g in 0..=i {
-        if model.slot[g as usize].is_some() {
+    let mut seen_images: Vec<u64> = Vec::new();
+    for g in 0..generators {
+        let x = model.step(0, g);
+        if x != 0 && !seen_images.contains(&x) {
+            seen_images.push(x);
             letters.push(g);
-        } else {
-            let x = old.image_of_generator(g);
-            if x != 0 && !seen_images.contains(&x) {
-                seen_images.push(x);
-                letters.push(g);
-            }
         }
     }
     // Elements in the order of their least words (descending generator lists compare as the
@@ -295,8 +324,8 @@ pub fn candidate(
             w
         })
         .collect();
-    let mut images = Vec::with_capacity(i as usize + 1);
-    for g in 0..=i {
+    let mut images = Vec::with_capacity(generators as usize);
+    for g in 0..generators {
         images.push(class(model.step(0, g))?);
     }
     Ok(Some((
