@@ -147,6 +147,33 @@ fn genus_through_labels_matches_the_definition() {
     }
 }
 
+/// All routes in turn (the definition answering from the labelled monoid the sums it
+/// covers) against the definition alone, on every heap both reached.
+fn same_genera_all_routes(rule: &str, to: u64, max_work: u64) -> usize {
+    let r = HeapRule::parse(rule).unwrap();
+    let budget = || {
+        Budget::new(Limits {
+            max_work,
+            ..Limits::DEFAULT
+        })
+    };
+    let all = genus_sequence(&r, to, &budget());
+    let slow = genus_sequence_by_definition(&r, to, &budget());
+    let n = all.entries.len().min(slow.entries.len());
+    assert_eq!(all.entries[..n], slow.entries[..n], "{rule}");
+    n
+}
+
+#[test]
+fn seeded_definition_matches_the_definition() {
+    // Kayles: the labelled monoid covers heaps to 19; the definition goes on past 20 with
+    // every sum of those heaps answered from it.
+    let n = same_genera_all_routes("kayles", 30, 250_000_000);
+    assert_eq!(n, 31);
+    let n = same_genera_all_routes("0.137", 30, 250_000_000);
+    assert_eq!(n, 31);
+}
+
 #[test]
 fn genus_sequence_of_kayles_through_the_quotient() {
     let seq = genus_sequence(&HeapRule::parse("kayles").unwrap(), 19, &Budget::default());
@@ -198,6 +225,16 @@ proptest! {
         prop_assume!(digits.iter().any(|&d| d != 0));
         let code = format!("0.{}", digits.iter().map(|d| d.to_string()).collect::<String>());
         same_labelled_genera(&code, 10);
+    }
+
+    /// Random octal codes: all routes in turn equal the definition alone.
+    #[test]
+    fn all_routes_match_on_random_codes(
+        digits in proptest::collection::vec(0u8..8, 1..4),
+    ) {
+        prop_assume!(digits.iter().any(|&d| d != 0));
+        let code = format!("0.{}", digits.iter().map(|d| d.to_string()).collect::<String>());
+        same_genera_all_routes(&code, 14, 40_000_000);
     }
 }
 

@@ -76,24 +76,35 @@ pub const QUOTIENT_HEAPS: u64 = 512;
 /// The largest Nim heap joined to the closure to read misère Grundy values.
 pub const MAX_NIM: u32 = 63;
 
-/// The genus of heaps `0..=to` of `rule`: through the misère quotient (proven heap by heap)
-/// with half the budget's work; if that stops early (a quotient whose elements split as heaps
-/// join falls back to a slow search), from the definition with the rest, keeping the longer.
+/// The genus of heaps `0..=to` of `rule`: through the labelled monoid and then the misère
+/// quotient with Nim heaps (a quarter of the budget's work each); if they stop early, from
+/// the definition with the rest, answering at once every sum of the heaps the labelled
+/// monoid covers (its values are proven); keeping the longest.
 pub fn genus_sequence(rule: &HeapRule, to: u64, budget: &Budget) -> GenusSequence {
     let limits = budget.limits();
-    let half = budget.child(Limits {
-        max_work: limits.max_work / 2,
-        ..limits
-    });
-    let through = genus_sequence_by_quotient(rule, to, &half);
-    if through.stopped.is_none() || budget.is_cancelled() {
-        return through;
+    let quarter = || {
+        budget.child(Limits {
+            max_work: limits.max_work / 4,
+            ..limits
+        })
+    };
+    let (labelled, seed) = labels_route(rule, to, &quarter());
+    if labelled.stopped.is_none() || budget.is_cancelled() {
+        return labelled;
     }
-    let by_definition = genus_sequence_by_definition(rule, to, budget);
-    if by_definition.entries.len() > through.entries.len() {
-        by_definition
+    let best = longer(labelled, with_nim_route(rule, to, &quarter()));
+    if budget.is_cancelled() {
+        return best;
+    }
+    longer(definition(rule, to, budget, seed.as_ref()), best)
+}
+
+/// The one with more entries, the first on a tie.
+fn longer(a: GenusSequence, b: GenusSequence) -> GenusSequence {
+    if b.entries.len() > a.entries.len() {
+        b
     } else {
-        through
+        a
     }
 }
 
@@ -110,18 +121,18 @@ pub fn genus_sequence_by_quotient(rule: &HeapRule, to: u64, budget: &Budget) -> 
     if labelled.stopped.is_none() || budget.is_cancelled() {
         return labelled;
     }
+    longer(labelled, with_nim_route(rule, to, budget))
+}
+
+/// The misère quotient of the heaps with Nim heaps `*1..*M`, `M` doubling from 7.
+fn with_nim_route(rule: &HeapRule, to: u64, budget: &Budget) -> GenusSequence {
     let mut nim = 7;
-    let with_nim = loop {
+    loop {
         match attempt(rule, to, nim, budget) {
-            Ok(seq) => break seq,
-            Err(seq) if nim >= MAX_NIM => break seq,
+            Ok(seq) => return seq,
+            Err(seq) if nim >= MAX_NIM => return seq,
             Err(_) => nim = 2 * nim + 1,
         }
-    };
-    if with_nim.entries.len() > labelled.entries.len() {
-        with_nim
-    } else {
-        labelled
     }
 }
 
@@ -131,6 +142,43 @@ pub fn genus_sequence_by_quotient(rule: &HeapRule, to: u64, budget: &Budget) -> 
 /// each exponent `γ(n + k·*2)` is the label of `Φ(n)·Φ(*2)^k`. Stops (keeping every heap
 /// read) where a heap splits the monoid beyond repair, or under the budget.
 pub fn genus_sequence_by_labels(rule: &HeapRule, to: u64, budget: &Budget) -> GenusSequence {
+    labels_route(rule, to, budget).0
+}
+
+/// A proven labelled monoid and the heaps it covers (every heap up to `max_heap`).
+struct Seed {
+    gens: Generators,
+    labelled: Labelled,
+    max_heap: u64,
+}
+
+impl Seed {
+    /// `γ(position + twos·*2 + ones·*1)`, when every heap is covered.
+    fn value(&self, position: &[u64], twos: u32, ones: u32) -> Option<u64> {
+        let q = &self.labelled.quotient;
+        let image = |g: Option<u32>| g.map(|g| q.image_of_generator(g));
+        let (one, two) = (image(self.gens.of_nim(1))?, image(self.gens.of_nim(2))?);
+        let mut x = 0;
+        for &h in position {
+            if h > self.max_heap {
+                return None;
+            }
+            if let Some(y) = image(self.gens.of_heap(h)) {
+                x = q.mul(x, y);
+            }
+        }
+        for _ in 0..twos {
+            x = q.mul(x, two);
+        }
+        for _ in 0..ones {
+            x = q.mul(x, one);
+        }
+        Some(u64::from(self.labelled.label(x)))
+    }
+}
+
+/// [`genus_sequence_by_labels`], with the last proven monoid.
+fn labels_route(rule: &HeapRule, to: u64, budget: &Budget) -> (GenusSequence, Option<Seed>) {
     let mut seq = GenusSequence {
         entries: Vec::new(),
         first_wild: None,
@@ -142,7 +190,7 @@ pub fn genus_sequence_by_labels(rule: &HeapRule, to: u64, budget: &Budget) -> Ge
         Ok(g) => g,
         Err(e) => {
             seq.stopped = Some(e);
-            return seq;
+            return (seq, None);
         }
     };
     // Every intermediate monoid is proven for its heaps: the last one reached is kept.
@@ -161,7 +209,7 @@ pub fn genus_sequence_by_labels(rule: &HeapRule, to: u64, budget: &Budget) -> Ge
     }
     // The monoid must hold *2 (generator 1) for the exponents.
     let Some((g, l)) = last.filter(|(g, _)| *g >= 1) else {
-        return seq;
+        return (seq, None);
     };
     let (q, labels) = (&l.quotient, &l.labels);
     seq.quotient_order = Some(q.order());
@@ -204,7 +252,16 @@ pub fn genus_sequence_by_labels(rule: &HeapRule, to: u64, budget: &Budget) -> Ge
         }
         seq.entries.push(entry);
     }
-    seq
+    let max_heap = (1..=built)
+        .take_while(|&h| gens.of_heap(h).is_none_or(|x| x <= g))
+        .last()
+        .unwrap_or(0);
+    let seed = Seed {
+        gens,
+        labelled: l,
+        max_heap,
+    };
+    (seq, Some(seed))
 }
 
 /// The entry of heap `n` with its genus: tame when the genus is and every heap its options
@@ -341,8 +398,18 @@ fn read_entry(
 
 /// The genus of heaps `0..=to` of `rule`, each from the definition (the slow reference).
 pub fn genus_sequence_by_definition(rule: &HeapRule, to: u64, budget: &Budget) -> GenusSequence {
+    definition(rule, to, budget, None)
+}
+
+/// The definition, answering from `seed` the sums it covers.
+fn definition(rule: &HeapRule, to: u64, budget: &Budget, seed: Option<&Seed>) -> GenusSequence {
     let game = HeapGame::new(rule);
     let mut solver = GenusSolver::new(&game, budget);
+    if let Some(seed) = seed {
+        solver = solver.with_known(Box::new(move |p: &Vec<u64>, twos, ones| {
+            seed.value(p, twos, ones)
+        }));
+    }
     let mut entries: Vec<GenusEntry> = Vec::new();
     let mut first_wild = None;
     let mut stopped = None;
