@@ -18,7 +18,7 @@
 //!
 //! ## The algorithm
 //! `L` is built generator by generator, as [`super::quotient`] builds the misère quotient:
-//! 1. **Candidate** ([`super::extend::assemble`]): for the old labelled monoid and the new
+//! 1. **Candidate** (as in [`super::extend`]): for the old labelled monoid and the new
 //!    generator `h`, the values of `A + k·h` for `k = 0, 1, …` (rows, until one repeats the
 //!    row two before it, as powers end in period 2), searched over real games and memoised
 //!    on `(old element of A, k)`; the states `(a, k)` reduced by Moore's refinement starting
@@ -223,7 +223,7 @@ impl ModelMonoid for Product<'_> {
 /// The labelled monoid read off the misère quotient `q` of the closure of `gens` and the
 /// normal-play values `normal` of the generators: the hypothesis that `γ(G)` is a function
 /// of `(Φ(G), g(G))`, labelled from least words in the product monoid, reduced, and proven
-/// (or refuted: `None`) on every sum by [`counterexample`].
+/// (or refuted: `None`) on every sum by the automaton of this module.
 pub fn labels_through_normal_values(
     gens: &Generators,
     q: &Quotient,
