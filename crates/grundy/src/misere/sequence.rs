@@ -38,7 +38,7 @@ use super::generators::Generators;
 use super::genus::{Genus, GenusSolver, MAX_EXPONENTS, unsettled};
 use super::labels::{Labelled, labelled_quotient};
 use super::quotient::{Quotient, compute};
-use crate::control::{Budget, Limits};
+use crate::control::{Budget, BudgetError, Limits};
 use crate::heap::component::HeapGame;
 use crate::heap::options::for_each_option;
 use crate::heap::rules::HeapRule;
@@ -92,20 +92,25 @@ pub fn genus_sequence(rule: &HeapRule, to: u64, budget: &Budget) -> GenusSequenc
     if labelled.stopped.is_none() || budget.is_cancelled() {
         return labelled;
     }
-    let best = longer(labelled, with_nim_route(rule, to, &quarter()));
+    let best = longer(labelled, with_nim_route(rule, to, &quarter()), budget);
     if budget.is_cancelled() {
         return best;
     }
-    longer(definition(rule, to, budget, seed.as_ref()), best)
+    longer(definition(rule, to, budget, seed.as_ref()), best, budget)
 }
 
-/// The one with more entries, the first on a tie.
-fn longer(a: GenusSequence, b: GenusSequence) -> GenusSequence {
-    if b.entries.len() > a.entries.len() {
+/// The one with more entries, the first on a tie; stopped by the cancellation if the work
+/// was cancelled (whichever route it stopped).
+fn longer(a: GenusSequence, b: GenusSequence, budget: &Budget) -> GenusSequence {
+    let mut best = if b.entries.len() > a.entries.len() {
         b
     } else {
         a
+    };
+    if budget.is_cancelled() {
+        best.stopped = Some(MisereError::Budget(BudgetError::Cancelled));
     }
+    best
 }
 
 /// The genus of heaps `0..=to` of `rule`, through a quotient only: first the labelled
@@ -121,7 +126,7 @@ pub fn genus_sequence_by_quotient(rule: &HeapRule, to: u64, budget: &Budget) -> 
     if labelled.stopped.is_none() || budget.is_cancelled() {
         return labelled;
     }
-    longer(labelled, with_nim_route(rule, to, budget))
+    longer(labelled, with_nim_route(rule, to, budget), budget)
 }
 
 /// The misère quotient of the heaps with Nim heaps `*1..*M`, `M` doubling from 7.
