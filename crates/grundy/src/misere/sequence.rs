@@ -21,7 +21,9 @@
 //! their candidates repair: for Kayles the labelled monoid has 24 elements to heap 19 and
 //! then grows without settling (see [`super::labels`]), and the quotient with Nim heaps
 //! passes a thousand elements near heap 20, so [`genus_sequence`] goes on from the
-//! definition (to heap 35 or so under the default budget).
+//! definition, which answers every sum of the heaps the labelled monoid covers from it (its
+//! values are proven) and searches the rest: Kayles to heap 47 under the default budget
+//! (35 from the definition alone), 0.07 to 57, 0.137 to 60.
 //!
 //! ## From the definition ([`genus_sequence_by_definition`])
 //! Each genus from the definition ([`super::genus`]), with the misère Grundy values of every
