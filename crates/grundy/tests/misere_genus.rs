@@ -11,7 +11,8 @@ use grundy::heap::component::HeapGame;
 use grundy::heap::rules::HeapRule;
 use grundy::misere::genus::{GenusSolver, tame_sum_is_p};
 use grundy::misere::sequence::{
-    genus_sequence, genus_sequence_by_definition, genus_sequence_by_quotient,
+    genus_sequence, genus_sequence_by_definition, genus_sequence_by_labels,
+    genus_sequence_by_quotient,
 };
 use grundy::solve::MisereSolver;
 use grundy::value::Outcome;
@@ -120,6 +121,59 @@ fn genus_through_the_quotient_matches_the_definition() {
     }
 }
 
+/// The genus read through the labelled monoid (misère Grundy values as labels) equals the
+/// genus from the definition on every heap both reached; returns how many were compared.
+fn same_labelled_genera(rule: &str, to: u64) -> usize {
+    let r = HeapRule::parse(rule).unwrap();
+    let budget = |max_work| {
+        Budget::new(Limits {
+            max_work,
+            ..Limits::DEFAULT
+        })
+    };
+    let fast = genus_sequence_by_labels(&r, to, &budget(100_000_000));
+    let slow = genus_sequence_by_definition(&r, to, &budget(60_000_000));
+    let n = fast.entries.len().min(slow.entries.len());
+    assert_eq!(fast.entries[..n], slow.entries[..n], "{rule}");
+    n
+}
+
+#[test]
+fn genus_through_labels_matches_the_definition() {
+    // Kayles: the labelled monoid is proven to heap 19 (24 elements) and refuted at 20.
+    for (rule, to, at_least) in [("kayles", 22, 20), ("0.75", 20, 21), ("0.07", 14, 6)] {
+        let n = same_labelled_genera(rule, to);
+        assert!(n >= at_least, "{rule}: only {n} heaps compared");
+    }
+}
+
+/// All routes in turn (the definition answering from the labelled monoid the sums it
+/// covers) against the definition alone, on every heap both reached.
+fn same_genera_all_routes(rule: &str, to: u64, max_work: u64) -> usize {
+    let r = HeapRule::parse(rule).unwrap();
+    let budget = || {
+        Budget::new(Limits {
+            max_work,
+            ..Limits::DEFAULT
+        })
+    };
+    let all = genus_sequence(&r, to, &budget());
+    let slow = genus_sequence_by_definition(&r, to, &budget());
+    let n = all.entries.len().min(slow.entries.len());
+    assert_eq!(all.entries[..n], slow.entries[..n], "{rule}");
+    n
+}
+
+#[test]
+fn seeded_definition_matches_the_definition() {
+    // Kayles: the labelled monoid covers heaps to 19; the definition goes on past 20 with
+    // every sum of those heaps answered from it.
+    let n = same_genera_all_routes("kayles", 30, 250_000_000);
+    assert_eq!(n, 31);
+    let n = same_genera_all_routes("0.137", 30, 250_000_000);
+    assert_eq!(n, 31);
+}
+
 #[test]
 fn genus_sequence_of_kayles_through_the_quotient() {
     let seq = genus_sequence(&HeapRule::parse("kayles").unwrap(), 19, &Budget::default());
@@ -157,6 +211,30 @@ proptest! {
         prop_assume!(digits.iter().any(|&d| d != 0));
         let code = format!("0.{}", digits.iter().map(|d| d.to_string()).collect::<String>());
         same_genera(&code, 8);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 16, ..ProptestConfig::default() })]
+
+    /// Random octal codes: the genus through the labelled monoid equals the definition.
+    #[test]
+    fn genus_through_labels_matches_on_random_codes(
+        digits in proptest::collection::vec(0u8..8, 1..4),
+    ) {
+        prop_assume!(digits.iter().any(|&d| d != 0));
+        let code = format!("0.{}", digits.iter().map(|d| d.to_string()).collect::<String>());
+        same_labelled_genera(&code, 10);
+    }
+
+    /// Random octal codes: all routes in turn equal the definition alone.
+    #[test]
+    fn all_routes_match_on_random_codes(
+        digits in proptest::collection::vec(0u8..8, 1..4),
+    ) {
+        prop_assume!(digits.iter().any(|&d| d != 0));
+        let code = format!("0.{}", digits.iter().map(|d| d.to_string()).collect::<String>());
+        same_genera_all_routes(&code, 14, 40_000_000);
     }
 }
 

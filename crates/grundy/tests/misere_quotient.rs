@@ -298,15 +298,16 @@ fn refinement_candidate_splits_old_elements() {
         }
         bad
     };
-    let coarse = candidate(&gens, old, i, &freed(&[(8, 4)]), &budget, 1000)
+    let (coarse, _) = candidate(&gens, old, i, &freed(&[(8, 4)]), false, &budget, 1000)
         .unwrap()
         .unwrap();
     assert!(wrong(&coarse) > 0, "the new heap alone already fits");
-    let fine = candidate(
+    let (fine, _) = candidate(
         &gens,
         old,
         i,
         &freed(&[(8, 4), (2, 3), (4, 5)]),
+        false,
         &budget,
         1000,
     )

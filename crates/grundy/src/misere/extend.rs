@@ -25,6 +25,7 @@
 
 use super::MisereError;
 use super::generators::Generators;
+use super::moore::refine_partition;
 use super::quotient::Quotient;
 use crate::control::Budget;
 use rustc_hash::FxHashMap;
@@ -68,6 +69,26 @@ pub fn candidate(
             break;
         }
     }
+    let rows: Vec<Vec<u32>> = rows
+        .iter()
+        .map(|r| r.iter().map(|&p| u32::from(p)).collect())
+        .collect();
+    Ok(assemble(old, i, &rows, |v| v == 1, budget, max_elements)?.map(|(q, _)| q))
+}
+
+/// The candidate monoid from the rows of labels (outcomes, or misère Grundy values) of the
+/// states `(a, k)`, the last row repeating the one two before it: the minimal automaton of
+/// the states, with the P-portion from `is_p` on the labels, and the label of each element.
+/// `None` when it has more than `max_elements` elements.
+pub(super) fn assemble(
+    old: &Quotient,
+    i: u32,
+    rows: &[Vec<u32>],
+    is_p: impl Fn(u32) -> bool,
+    budget: &Budget,
+    max_elements: usize,
+) -> Result<Option<(Quotient, Vec<u32>)>, MisereError> {
+    let n = old.order();
     // States (a, k), k in 0..=last; raising k past `last` wraps back by 2.
     let last = rows.len() - 2; // rows[last + 1] == rows[last - 1]
     let wrap = |k: usize| if k > last { k - 2 } else { k };
@@ -84,30 +105,15 @@ pub fn candidate(
             None => id(a, wrap(k + 1)),
         }
     };
-    // Moore's refinement: start from P / not P, split by the blocks of the successors.
-    let mut block: Vec<u32> = (0..states).map(|s| u32::from(rows[s / n][s % n])).collect();
-    let mut count = 0;
-    loop {
-        budget.charge((states * (letters.len() + 1)) as u64 + 1)?;
-        let mut keys: FxHashMap<Vec<u32>, u32> = FxHashMap::default();
-        let mut next = Vec::with_capacity(states);
-        for s in 0..states {
-            let mut key = Vec::with_capacity(letters.len() + 2);
-            key.push(block[s]);
-            for &x in &letters {
-                key.push(block[step(s, Some(x))]);
-            }
-            key.push(block[step(s, None)]);
-            let fresh = keys.len() as u32;
-            next.push(*keys.entry(key).or_insert(fresh));
-        }
-        let c = keys.len();
-        block = next;
-        if c == count {
-            break;
-        }
-        count = c;
-    }
+    // Moore's refinement: start from the labels, split by the blocks of the successors (the
+    // old generators' images, then the new generator).
+    let initial = (0..states).map(|s| rows[s / n][s % n]).collect();
+    let (block, count) = refine_partition(
+        initial,
+        letters.len() + 1,
+        |s, l| step(s, letters.get(l).copied()),
+        budget,
+    )?;
     if count > max_elements {
         return Ok(None);
     }
@@ -157,13 +163,14 @@ pub fn candidate(
             table[x][y] = elem(id(old.mul(a, b), kl));
         }
     }
-    let p = order.iter().map(|&s| rows[s / n][s % n]).collect();
+    let labels: Vec<u32> = order.iter().map(|&s| rows[s / n][s % n]).collect();
+    let p = labels.iter().map(|&v| is_p(v)).collect();
     let reps = order.iter().map(|&s| rep_of(s)).collect();
     let mut images: Vec<u32> = (0..i)
         .map(|g| elem(id(old.image_of_generator(g), 0)))
         .collect();
     images.push(elem(id(0, 1)));
-    Ok(Some(Quotient::from_parts(table, p, reps, images)))
+    Ok(Some((Quotient::from_parts(table, p, reps, images), labels)))
 }
 
 /// The memoised outcome search of the candidate.

@@ -150,14 +150,29 @@ pub fn tame_sum_is_p(genera: &[Genus]) -> Option<(bool, String)> {
     }
 }
 
+/// Misère Grundy values known before the search: `known(position, twos, ones)` answers
+/// `γ(position + twos·*2 + ones·*1)` where it can (a proven table, as the labelled monoid of
+/// [`super::labels`] is).
+pub type Known<'a, P> = Box<dyn Fn(&P, u32, u32) -> Option<u64> + 'a>;
+
 /// Genus and misère Grundy values of one game's positions, memoised, under a budget.
-#[derive(Debug)]
 pub struct GenusSolver<'a, G: ImpartialGame> {
     game: &'a G,
     memo: FxHashMap<(G::Position, u32, u32), u64>,
     normal: Solver<&'a G>,
     budget: Budget,
     genera: FxHashMap<G::Position, Genus>,
+    known: Option<Known<'a, G::Position>>,
+}
+
+impl<G: ImpartialGame> fmt::Debug for GenusSolver<'_, G> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("GenusSolver")
+            .field("stored", &self.memo.len())
+            .field("genera", &self.genera.len())
+            .field("known", &self.known.is_some())
+            .finish()
+    }
 }
 
 struct Frame<P> {
@@ -176,7 +191,21 @@ impl<'a, G: ImpartialGame> GenusSolver<'a, G> {
             normal: Solver::with_budget(game, budget),
             budget: budget.clone(),
             genera: FxHashMap::default(),
+            known: None,
         }
+    }
+
+    /// This solver, answering from `known` the values it gives before any search.
+    pub fn with_known(mut self, known: Known<'a, G::Position>) -> Self {
+        self.known = Some(known);
+        self
+    }
+
+    fn lookup(&self, key: &(G::Position, u32, u32)) -> Option<u64> {
+        self.memo
+            .get(key)
+            .copied()
+            .or_else(|| self.known.as_ref().and_then(|k| k(&key.0, key.1, key.2)))
     }
 
     /// The misère Grundy value of `position` plus `twos` copies of `*2` and `ones` of `*1`.
@@ -187,7 +216,7 @@ impl<'a, G: ImpartialGame> GenusSolver<'a, G> {
         ones: u32,
     ) -> Result<u64, MisereError> {
         let root = (position.clone(), twos, ones);
-        if let Some(&v) = self.memo.get(&root) {
+        if let Some(v) = self.lookup(&root) {
             return Ok(v);
         }
         let mut stack = vec![self.open(root)?];
@@ -195,7 +224,12 @@ impl<'a, G: ImpartialGame> GenusSolver<'a, G> {
             let top = stack.last_mut().expect("the root stays until solved");
             if top.next < top.options.len() {
                 let o = &top.options[top.next];
-                if let Some(&v) = self.memo.get(o) {
+                let known = self
+                    .memo
+                    .get(o)
+                    .copied()
+                    .or_else(|| self.known.as_ref().and_then(|k| k(&o.0, o.1, o.2)));
+                if let Some(v) = known {
                     top.seen.push(v);
                     top.next += 1;
                 } else {

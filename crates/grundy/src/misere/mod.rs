@@ -18,6 +18,8 @@
 pub mod extend;
 pub mod generators;
 pub mod genus;
+pub mod labels;
+mod moore;
 pub mod oracle;
 pub mod outcome;
 pub mod quotient;

@@ -130,6 +130,11 @@ impl Quotient {
         self.images[g as usize]
     }
 
+    /// How many generators have an image (the first ones of the closure's list).
+    pub fn generator_count(&self) -> usize {
+        self.images.len()
+    }
+
     /// The element of a sum of generators.
     pub fn image(&self, pos: &[u32]) -> u32 {
         pos.iter()
@@ -553,11 +558,12 @@ impl Step<'_> {
         }
         for _ in 0..REFINE_ROUNDS {
             self.budget.check()?;
-            let Some(q) = candidate(
+            let Some((q, _)) = candidate(
                 self.gens,
                 self.old,
                 self.i,
                 &freed,
+                false,
                 self.budget,
                 self.max_elements,
             )?

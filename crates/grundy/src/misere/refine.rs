@@ -29,6 +29,8 @@
 
 use super::MisereError;
 use super::generators::Generators;
+use super::labels::{MAX_LABEL, mex, too_large};
+use super::moore::refine_partition;
 use super::quotient::Quotient;
 use crate::control::Budget;
 use rustc_hash::FxHashMap;
@@ -118,17 +120,19 @@ impl Model<'_> {
 }
 
 /// The candidate quotient after adding generator `i` to `old`, with the generators of
-/// `freed` (which must include `i`) counted exactly up to their indices. `None` when the
-/// model is larger than [`MAX_MODEL`] or the candidate has more than `max_elements`
-/// elements.
+/// `freed` (which must include `i`) counted exactly up to their indices, and the label of
+/// each element: its outcome (1 for P) or, with `grundy`, its misère Grundy value (the
+/// labelled monoid of [`super::labels`]). `None` when the model is larger than
+/// [`MAX_MODEL`] or the candidate has more than `max_elements` elements.
 pub fn candidate(
     gens: &Generators,
     old: &Quotient,
     i: u32,
     freed: &[Freed],
+    grundy: bool,
     budget: &Budget,
     max_elements: usize,
-) -> Result<Option<Quotient>, MisereError> {
+) -> Result<Option<(Quotient, Vec<u32>)>, MisereError> {
     let n = old.order() as u64;
     let mut slot = vec![None; i as usize + 1];
     let mut radix = Vec::with_capacity(freed.len());
@@ -159,18 +163,47 @@ pub fn candidate(
         radix,
         n,
     };
+    reduce(gens, &model, i + 1, grundy, budget, max_elements)
+}
+
+/// A commutative monoid model whose elements are numbers (`0` the identity), acted on by the
+/// generators: the truncated counters here, or the product of [`super::labels`].
+pub(super) trait ModelMonoid {
+    /// The element times generator `g`.
+    fn step(&self, s: u64, g: u32) -> u64;
+    /// The product of two elements.
+    fn mul(&self, s: u64, t: u64) -> u64;
+}
+
+impl ModelMonoid for Model<'_> {
+    fn step(&self, s: u64, g: u32) -> u64 {
+        Model::step(self, s, g)
+    }
+    fn mul(&self, s: u64, t: u64) -> u64 {
+        Model::mul(self, s, t)
+    }
+}
+
+/// The candidate from a model of the sums of generators `0..generators`: the elements reached,
+/// in least-word order, labelled (outcomes, or misère Grundy values with `grundy`) from the
+/// options of their least words, reduced by Moore's refinement. `None` when it has more
+/// than `max_elements` elements.
+pub(super) fn reduce(
+    gens: &Generators,
+    model: &impl ModelMonoid,
+    generators: u32,
+    grundy: bool,
+    budget: &Budget,
+    max_elements: usize,
+) -> Result<Option<(Quotient, Vec<u32>)>, MisereError> {
     // Letters: one generator per distinct action (the smallest index), identity actions left out.
     let mut letters: Vec<u32> = Vec::new();
-    let mut seen_images: Vec<u32> = Vec::new();
-    for g in 0..=i {
-        if model.slot[g as usize].is_some() {
+    let mut seen_images: Vec<u64> = Vec::new();
+    for g in 0..generators {
+        let x = model.step(0, g);
+        if x != 0 && !seen_images.contains(&x) {
+            seen_images.push(x);
             letters.push(g);
-        } else {
-            let x = old.image_of_generator(g);
-            if x != 0 && !seen_images.contains(&x) {
-                seen_images.push(x);
-                letters.push(g);
-            }
         }
     }
     // Elements in the order of their least words (descending generator lists compare as the
@@ -178,7 +211,7 @@ pub fn candidate(
     let mut index: FxHashMap<u64, u32> = FxHashMap::default();
     let mut words: Vec<Vec<u32>> = Vec::new();
     let mut states: Vec<u64> = Vec::new();
-    let mut p: Vec<bool> = Vec::new();
+    let mut p: Vec<u32> = Vec::new();
     let mut queue: BinaryHeap<Reverse<(Vec<u32>, u64)>> = BinaryHeap::new();
     queue.push(Reverse((Vec::new(), 0)));
     let elem = |word: &[u32]| word.iter().fold(0u64, |s, &g| model.step(s, g));
@@ -187,8 +220,9 @@ pub fn candidate(
             continue;
         }
         budget.check_positions(index.len() + 1)?;
-        // P exactly when no option of this least word is P.
-        let mut is_p = !word.is_empty();
+        // P exactly when no option of this least word is P; the misère Grundy value is the
+        // mex of the options' values (1 with no option).
+        let mut set = 0u64;
         let mut units = 1u64;
         'options: for (pos, &g) in word.iter().enumerate() {
             if pos > 0 && word[pos - 1] == g {
@@ -202,8 +236,9 @@ pub fn candidate(
                 let t = o.iter().fold(base, |t, &h| model.step(t, h));
                 match index.get(&t) {
                     Some(&e) => {
-                        if p[e as usize] {
-                            is_p = false;
+                        let v = p[e as usize];
+                        set |= 1 << v;
+                        if !grundy && v == 1 {
                             break 'options;
                         }
                     }
@@ -216,9 +251,18 @@ pub fn candidate(
             }
         }
         budget.charge(units + word.len() as u64 * letters.len() as u64)?;
+        let value = match (word.is_empty(), grundy) {
+            (true, true) => 1,
+            (true, false) => 0,
+            (false, true) => mex(set),
+            (false, false) => u32::from(set & 2 == 0),
+        };
+        if value > MAX_LABEL {
+            return Err(too_large());
+        }
         let e = words.len() as u32;
         index.insert(s, e);
-        p.push(is_p);
+        p.push(value);
         states.push(s);
         for &l in &letters {
             let t = model.step(s, l);
@@ -235,30 +279,13 @@ pub fn candidate(
         words.push(word);
     }
     // Moore's refinement over the reachable elements.
-    let m = states.len();
-    let succ = |e: usize, l: u32| index[&model.step(states[e], l)];
-    let mut block: Vec<u32> = p.iter().map(|&b| u32::from(b)).collect();
-    let mut count = 0;
-    loop {
-        budget.charge((m * (letters.len() + 1)) as u64 + 1)?;
-        let mut keys: FxHashMap<Vec<u32>, u32> = FxHashMap::default();
-        let mut next = Vec::with_capacity(m);
-        for e in 0..m {
-            let mut key = Vec::with_capacity(letters.len() + 1);
-            key.push(block[e]);
-            for &l in &letters {
-                key.push(block[succ(e, l) as usize]);
-            }
-            let fresh = keys.len() as u32;
-            next.push(*keys.entry(key).or_insert(fresh));
-        }
-        let c = keys.len();
-        block = next;
-        if c == count {
-            break;
-        }
-        count = c;
-    }
+    let initial = p.clone();
+    let (block, count) = refine_partition(
+        initial,
+        letters.len(),
+        |e, l| index[&model.step(states[e], letters[l])] as usize,
+        budget,
+    )?;
     if count > max_elements {
         return Ok(None);
     }
@@ -287,7 +314,8 @@ pub fn candidate(
             table[y][x] = z;
         }
     }
-    let pp = first.iter().map(|&e| p[e]).collect();
+    let labels: Vec<u32> = first.iter().map(|&e| p[e]).collect();
+    let pp = labels.iter().map(|&v| v == u32::from(!grundy)).collect();
     let reps = first
         .iter()
         .map(|&e| {
@@ -296,11 +324,14 @@ pub fn candidate(
             w
         })
         .collect();
-    let mut images = Vec::with_capacity(i as usize + 1);
-    for g in 0..=i {
+    let mut images = Vec::with_capacity(generators as usize);
+    for g in 0..generators {
         images.push(class(model.step(0, g))?);
     }
-    Ok(Some(Quotient::from_parts(table, pp, reps, images)))
+    Ok(Some((
+        Quotient::from_parts(table, pp, reps, images),
+        labels,
+    )))
 }
 
 /// The freed generators for the next round after a failing sum `witness`: its generators

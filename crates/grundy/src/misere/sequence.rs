@@ -1,19 +1,29 @@
 //! The genus sequence of a heap game: the genus of every heap size, and where the game stops
 //! being tame.
 //!
-//! ## Through the misère quotient ([`genus_sequence`])
+//! ## Through a quotient ([`genus_sequence_by_quotient`])
 //! The misère Grundy value `γ(G)` is the unique `m` for which `G + *m` is a misère
 //! P-position. (By induction: if `γ(G) = m`, no option `G' + *m` is P since no option of `G`
 //! has value `m`, and no `G + *j`, `j < m`, is P; if `γ(G) < m`, moving `*m` to `*γ(G)` wins;
 //! if `γ(G) > m`, some option `G'` has `γ(G') = m`, or `G` has no move and `G + *0` is N.)
-//! So the exponent `gk` of heap `n`, `γ(n + k·*2)`, is read off the misère quotient of the
-//! closure of the Nim heaps `*1..*M` and the heaps `1..n`: the one `m ≤ M` with
-//! `Φ(n)·Φ(*2)^k·Φ(*m)` in the P-portion. The quotient is built heap by heap
-//! ([`super::quotient::compute`], each step verified, so every genus here is *proven*), and
-//! each heap's genus is read as soon as its heap has joined. `M` starts at 7 and doubles (to
-//! at most 63) whenever no `m ≤ M` fits. Time and memory follow the quotient, not the
-//! number of positions: for Kayles the quotient stays small and heap 500 is reached in
-//! seconds.
+//! Two routes read the exponent `gk` of heap `n`, `γ(n + k·*2)`, every step proven:
+//! 1. **Labelled monoid** ([`genus_sequence_by_labels`], tried first): the monoid of the sums
+//!    of `*1`, `*2` and the heaps whose elements carry their misère Grundy values
+//!    ([`super::labels`]); `gk` is the label of `Φ(n)·Φ(*2)^k`. Coarser than any quotient
+//!    holding Nim heaps, as only one Nim heap at a time is ever added to a sum.
+//! 2. **Misère quotient with Nim heaps**: the quotient of the closure of `*1..*M` and the
+//!    heaps (built by [`super::quotient::compute`]); `gk` is the one `m ≤ M` with
+//!    `Φ(n)·Φ(*2)^k·Φ(*m)` in the P-portion. `M` starts at 7 and doubles (to at most 63)
+//!    whenever no `m ≤ M` fits.
+//!
+//! Time and memory follow the monoid, not the number of positions: for 0.75 heaps to 200
+//! take well under a second. Both routes stop where a heap splits the monoid beyond what
+//! their candidates repair: for Kayles the labelled monoid has 24 elements to heap 19 and
+//! then grows without settling (see [`super::labels`]), and the quotient with Nim heaps
+//! passes a thousand elements near heap 20, so [`genus_sequence`] goes on from the
+//! definition, which answers every sum of the heaps the labelled monoid covers from it (its
+//! values are proven) and searches the rest: Kayles to heap 47 under the default budget
+//! (35 from the definition alone), 0.07 to 57, 0.137 to 60.
 //!
 //! ## From the definition ([`genus_sequence_by_definition`])
 //! Each genus from the definition ([`super::genus`]), with the misère Grundy values of every
@@ -28,8 +38,9 @@
 use super::MisereError;
 use super::generators::Generators;
 use super::genus::{Genus, GenusSolver, MAX_EXPONENTS, unsettled};
+use super::labels::{Labelled, labelled_quotient};
 use super::quotient::{Quotient, compute};
-use crate::control::{Budget, Limits};
+use crate::control::{Budget, BudgetError, Limits};
 use crate::heap::component::HeapGame;
 use crate::heap::options::for_each_option;
 use crate::heap::rules::HeapRule;
@@ -55,7 +66,8 @@ pub struct GenusSequence {
     pub first_wild: Option<u64>,
     /// Why the run stopped before the last heap asked for, if it did.
     pub stopped: Option<MisereError>,
-    /// The order of the misère quotient used (heaps and Nim heaps), when read through one.
+    /// The order of the misère quotient used (heaps and Nim heaps), or of the labelled monoid
+    /// ([`super::labels`]), when read through one.
     pub quotient_order: Option<usize>,
 }
 
@@ -66,29 +78,61 @@ pub const QUOTIENT_HEAPS: u64 = 512;
 /// The largest Nim heap joined to the closure to read misère Grundy values.
 pub const MAX_NIM: u32 = 63;
 
-/// The genus of heaps `0..=to` of `rule`: through the misère quotient (proven heap by heap)
-/// with half the budget's work; if that stops early (a quotient whose elements split as heaps
-/// join falls back to a slow search), from the definition with the rest, keeping the longer.
+/// The genus of heaps `0..=to` of `rule`: through the labelled monoid and then the misère
+/// quotient with Nim heaps (a quarter of the budget's work each); if they stop early, from
+/// the definition with the rest, answering at once every sum of the heaps the labelled
+/// monoid covers (its values are proven); keeping the longest.
 pub fn genus_sequence(rule: &HeapRule, to: u64, budget: &Budget) -> GenusSequence {
     let limits = budget.limits();
-    let half = budget.child(Limits {
-        max_work: limits.max_work / 2,
-        ..limits
-    });
-    let through = genus_sequence_by_quotient(rule, to, &half);
-    if through.stopped.is_none() || budget.is_cancelled() {
-        return through;
+    let quarter = || {
+        budget.child(Limits {
+            max_work: limits.max_work / 4,
+            ..limits
+        })
+    };
+    let (labelled, seed) = labels_route(rule, to, &quarter());
+    if labelled.stopped.is_none() || budget.is_cancelled() {
+        return labelled;
     }
-    let by_definition = genus_sequence_by_definition(rule, to, budget);
-    if by_definition.entries.len() > through.entries.len() {
-        by_definition
-    } else {
-        through
+    let best = longer(labelled, with_nim_route(rule, to, &quarter()), budget);
+    if budget.is_cancelled() {
+        return best;
     }
+    longer(definition(rule, to, budget, seed.as_ref()), best, budget)
 }
 
-/// The genus of heaps `0..=to` of `rule`, through the misère quotient only.
+/// The one with more entries, the first on a tie; stopped by the cancellation if the work
+/// was cancelled (whichever route it stopped).
+fn longer(a: GenusSequence, b: GenusSequence, budget: &Budget) -> GenusSequence {
+    let mut best = if b.entries.len() > a.entries.len() {
+        b
+    } else {
+        a
+    };
+    if budget.is_cancelled() {
+        best.stopped = Some(MisereError::Budget(BudgetError::Cancelled));
+    }
+    best
+}
+
+/// The genus of heaps `0..=to` of `rule`, through a quotient only: first the labelled
+/// monoid of `*1`, `*2` and the heaps ([`genus_sequence_by_labels`], with a quarter of the
+/// work); if it stops early, the misère quotient with more Nim heaps, keeping the longer.
 pub fn genus_sequence_by_quotient(rule: &HeapRule, to: u64, budget: &Budget) -> GenusSequence {
+    let limits = budget.limits();
+    let part = budget.child(Limits {
+        max_work: limits.max_work / 4,
+        ..limits
+    });
+    let labelled = genus_sequence_by_labels(rule, to, &part);
+    if labelled.stopped.is_none() || budget.is_cancelled() {
+        return labelled;
+    }
+    longer(labelled, with_nim_route(rule, to, budget), budget)
+}
+
+/// The misère quotient of the heaps with Nim heaps `*1..*M`, `M` doubling from 7.
+fn with_nim_route(rule: &HeapRule, to: u64, budget: &Budget) -> GenusSequence {
     let mut nim = 7;
     loop {
         match attempt(rule, to, nim, budget) {
@@ -96,6 +140,150 @@ pub fn genus_sequence_by_quotient(rule: &HeapRule, to: u64, budget: &Budget) -> 
             Err(seq) if nim >= MAX_NIM => return seq,
             Err(_) => nim = 2 * nim + 1,
         }
+    }
+}
+
+/// The genus of heaps `0..=to` of `rule` through the labelled monoid of [`super::labels`]:
+/// the monoid of `*1`, `*2` and the heaps `1..=to` (at most [`QUOTIENT_HEAPS`]) whose
+/// elements carry their misère Grundy values, built heap by heap and proven for every sum;
+/// each exponent `γ(n + k·*2)` is the label of `Φ(n)·Φ(*2)^k`. Stops (keeping every heap
+/// read) where a heap splits the monoid beyond repair, or under the budget.
+pub fn genus_sequence_by_labels(rule: &HeapRule, to: u64, budget: &Budget) -> GenusSequence {
+    labels_route(rule, to, budget).0
+}
+
+/// A proven labelled monoid and the heaps it covers (every heap up to `max_heap`).
+struct Seed {
+    gens: Generators,
+    labelled: Labelled,
+    max_heap: u64,
+}
+
+impl Seed {
+    /// `γ(position + twos·*2 + ones·*1)`, when every heap is covered.
+    fn value(&self, position: &[u64], twos: u32, ones: u32) -> Option<u64> {
+        let q = &self.labelled.quotient;
+        let image = |g: Option<u32>| g.map(|g| q.image_of_generator(g));
+        let (one, two) = (image(self.gens.of_nim(1))?, image(self.gens.of_nim(2))?);
+        let mut x = 0;
+        for &h in position {
+            if h > self.max_heap {
+                return None;
+            }
+            if let Some(y) = image(self.gens.of_heap(h)) {
+                x = q.mul(x, y);
+            }
+        }
+        for _ in 0..twos {
+            x = q.mul(x, two);
+        }
+        for _ in 0..ones {
+            x = q.mul(x, one);
+        }
+        Some(u64::from(self.labelled.label(x)))
+    }
+}
+
+/// [`genus_sequence_by_labels`], with the last proven monoid.
+fn labels_route(rule: &HeapRule, to: u64, budget: &Budget) -> (GenusSequence, Option<Seed>) {
+    let mut seq = GenusSequence {
+        entries: Vec::new(),
+        first_wild: None,
+        stopped: None,
+        quotient_order: None,
+    };
+    let built = to.min(QUOTIENT_HEAPS);
+    let gens = match Generators::nim_then_heaps(2, rule, built, budget) {
+        Ok(g) => g,
+        Err(e) => {
+            seq.stopped = Some(e);
+            return (seq, None);
+        }
+    };
+    // Every intermediate monoid is proven for its heaps: the last one reached is kept.
+    let mut last: Option<(u32, Labelled)> = None;
+    let result = labelled_quotient(&gens, budget, GENUS_ELEMENTS, |g, l| {
+        last = Some((g, l.clone()));
+        Ok(())
+    });
+    if let Err(e) = result {
+        seq.stopped = Some(e);
+    } else if to > built {
+        seq.stopped = Some(MisereError::HeapBound {
+            max_heap: to,
+            limit: built,
+        });
+    }
+    // The monoid must hold *2 (generator 1) for the exponents.
+    let Some((g, l)) = last.filter(|(g, _)| *g >= 1) else {
+        return (seq, None);
+    };
+    let (q, labels) = (&l.quotient, &l.labels);
+    seq.quotient_order = Some(q.order());
+    let image = |g: Option<u32>| g.map_or(0, |g| q.image_of_generator(g));
+    let two = image(gens.of_nim(2));
+    loop {
+        let n = seq.entries.len() as u64;
+        if n > to || gens.of_heap(n).is_some_and(|h| h > g) {
+            break;
+        }
+        let value = match heap_value_within(rule, n, budget) {
+            Ok(v) => v,
+            Err(e) => {
+                seq.stopped = Some(match e {
+                    HeapValueError::Budget(b) => MisereError::Budget(b),
+                    e => MisereError::Unsupported(format!("the normal value of heap {n}: {e}")),
+                });
+                break;
+            }
+        };
+        let mut y = image(gens.of_heap(n));
+        let mut exps = Vec::new();
+        let genus = loop {
+            if exps.len() == MAX_EXPONENTS {
+                break None;
+            }
+            exps.push(u64::from(labels[y as usize]));
+            if let Some(g) = Genus::settled(value, &exps) {
+                break Some(g);
+            }
+            y = q.mul(y, two);
+        };
+        let Some(genus) = genus else {
+            seq.stopped = Some(unsettled());
+            break;
+        };
+        let entry = tame_entry(rule, n, genus, &seq.entries);
+        if !entry.tame && seq.first_wild.is_none() {
+            seq.first_wild = Some(n);
+        }
+        seq.entries.push(entry);
+    }
+    let max_heap = (1..=built)
+        .take_while(|&h| gens.of_heap(h).is_none_or(|x| x <= g))
+        .last()
+        .unwrap_or(0);
+    let seed = Seed {
+        gens,
+        labelled: l,
+        max_heap,
+    };
+    (seq, Some(seed))
+}
+
+/// The entry of heap `n` with its genus: tame when the genus is and every heap its options
+/// leave is.
+fn tame_entry(rule: &HeapRule, n: u64, genus: Genus, entries: &[GenusEntry]) -> GenusEntry {
+    let mut tame = genus.tame().is_some();
+    if tame && n > 0 {
+        for_each_option(rule, n, |o| {
+            tame &= o.parts.iter().all(|&p| entries[p as usize].tame);
+        });
+    }
+    GenusEntry {
+        heap: n,
+        genus,
+        tame,
     }
 }
 
@@ -212,23 +400,23 @@ fn read_entry(
         }
         y = q.mul(y, two);
     };
-    let mut tame = genus.tame().is_some();
-    if tame && n > 0 {
-        for_each_option(rule, n, |o| {
-            tame &= o.parts.iter().all(|&p| entries[p as usize].tame);
-        });
-    }
-    Ok(Some(GenusEntry {
-        heap: n,
-        genus,
-        tame,
-    }))
+    Ok(Some(tame_entry(rule, n, genus, entries)))
 }
 
 /// The genus of heaps `0..=to` of `rule`, each from the definition (the slow reference).
 pub fn genus_sequence_by_definition(rule: &HeapRule, to: u64, budget: &Budget) -> GenusSequence {
+    definition(rule, to, budget, None)
+}
+
+/// The definition, answering from `seed` the sums it covers.
+fn definition(rule: &HeapRule, to: u64, budget: &Budget, seed: Option<&Seed>) -> GenusSequence {
     let game = HeapGame::new(rule);
     let mut solver = GenusSolver::new(&game, budget);
+    if let Some(seed) = seed {
+        solver = solver.with_known(Box::new(move |p: &Vec<u64>, twos, ones| {
+            seed.value(p, twos, ones)
+        }));
+    }
     let mut entries: Vec<GenusEntry> = Vec::new();
     let mut first_wild = None;
     let mut stopped = None;
