@@ -94,6 +94,7 @@
 mod block;
 mod mask;
 mod moves;
+mod pipeline;
 #[cfg(test)]
 mod tests;
 
@@ -106,6 +107,7 @@ use crate::heap::rules::TakeBreak;
 use block::Word;
 use mask::{best_mask, common_words, is_common};
 use moves::{Moves, Split, mark_all_splits, mark_simple_options, set_bit};
+use pipeline::{Exchange, Slot};
 
 /// Why the engine cannot do a computation.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -334,6 +336,28 @@ impl SparseSequence {
                 n,
                 bytes: Self::memory_for(&self.moves, n),
             })?;
+        // The helper thread for the far phases, started with the first job and stopped when
+        // the jobs slot closes at the end of the call.
+        let exchange = Exchange::default();
+        std::thread::scope(|scope| {
+            let mut helper = Helper {
+                scope,
+                exchange: &exchange,
+                spawned: false,
+                enabled: rayon::current_num_threads() > 1,
+            };
+            let result = self.extend_blocks(target, control, &mut helper);
+            exchange.jobs.close();
+            result
+        })
+    }
+
+    fn extend_blocks(
+        &mut self,
+        target: usize,
+        control: &mut Control,
+        helper: &mut Helper<'_, '_>,
+    ) -> Result<bool, SparseError> {
         let mut reported = self.values.len();
         while self.values.len() < target {
             if control.is_cancelled() {
@@ -341,7 +365,7 @@ impl SparseSequence {
             }
             self.plan();
             if self.sparse {
-                self.sparse_block(target)?;
+                self.sparse_block(target, helper)?;
             } else {
                 self.dense_block(target)?;
             }
@@ -504,7 +528,11 @@ impl SparseSequence {
     /// during the previous block or now in parallel over heaps; then heap by heap the near
     /// ones and the rest of the scan — while the far rare partners of the next block are
     /// marked on another core.
-    fn sparse_block(&mut self, target: usize) -> Result<(), SparseError> {
+    fn sparse_block(
+        &mut self,
+        target: usize,
+        helper: &mut Helper<'_, '_>,
+    ) -> Result<(), SparseError> {
         let n0 = self.values.len();
         // Every value below n0 is below `size`; the block ends as soon as one is not, so
         // within a block every nim-sum of known values is below `size` as well.
@@ -548,10 +576,9 @@ impl SparseSequence {
         let done = match job {
             Some(job) => {
                 let spare = std::mem::take(&mut self.spare);
-                let (done, mut prepared) = rayon::join(
-                    || self.near_and_scan(&mut marks, words, size, &common),
-                    || job.run(spare),
-                );
+                let pending = helper.submit(job, spare);
+                let done = self.near_and_scan(&mut marks, words, size, &common);
+                let mut prepared = helper.result(pending);
                 prepared.epoch = epoch;
                 self.prepared = Some(prepared);
                 done
@@ -779,6 +806,69 @@ struct FarJob {
     common: Vec<u64>,
 }
 
+/// The far phase's helper thread (module [`pipeline`]), started on the first job.
+struct Helper<'scope, 'env> {
+    scope: &'scope std::thread::Scope<'scope, 'env>,
+    exchange: &'env Exchange<(FarJob, Marks), Marks>,
+    spawned: bool,
+    /// Whether there is a second core (else jobs run on the calling thread).
+    enabled: bool,
+}
+
+impl std::fmt::Debug for Helper<'_, '_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Helper")
+            .field("spawned", &self.spawned)
+            .field("enabled", &self.enabled)
+            .finish()
+    }
+}
+
+/// A far phase handed to the helper, or run at once without one.
+#[derive(Debug)]
+enum Pending {
+    Helper,
+    Done(Marks),
+}
+
+impl Helper<'_, '_> {
+    /// Starts `job` (into the buffers of `spare`) on the helper thread.
+    fn submit(&mut self, job: FarJob, spare: Marks) -> Pending {
+        if !self.enabled {
+            return Pending::Done(job.run(spare));
+        }
+        if !self.spawned {
+            let exchange = self.exchange;
+            self.scope.spawn(move || {
+                // Whatever happens to the helper, the thread waiting for it is released.
+                struct CloseOnExit<'a>(&'a Slot<Marks>);
+                impl Drop for CloseOnExit<'_> {
+                    fn drop(&mut self) {
+                        self.0.close();
+                    }
+                }
+                let _close = CloseOnExit(&exchange.results);
+                exchange.serve(|(job, spare): (FarJob, Marks)| job.run(spare));
+            });
+            self.spawned = true;
+        }
+        self.exchange.jobs.put((job, spare));
+        Pending::Helper
+    }
+
+    /// The marks of a job submitted.
+    fn result(&self, pending: Pending) -> Marks {
+        match pending {
+            Pending::Done(marks) => marks,
+            Pending::Helper => self
+                .exchange
+                .results
+                .take()
+                .expect("the far-phase helper thread stopped"),
+        }
+    }
+}
+
 impl FarJob {
     fn run(&self, mut marks: Marks) -> Marks {
         let phase = block::FarPhase {
@@ -793,8 +883,8 @@ impl FarJob {
             common: &self.common,
             scan: false,
         };
-        // Split too, so that the core computing the block helps once it is done.
-        marks.fill(&phase, self.len, self.words, 1 << 12);
+        // On one thread: the core computing the block is busy with it.
+        marks.fill(&phase, self.len, self.words, usize::MAX);
         marks.r0 = self.r0;
         marks
     }
