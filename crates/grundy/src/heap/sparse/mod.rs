@@ -94,9 +94,9 @@
 mod block;
 mod mask;
 mod moves;
-mod pipeline;
 #[cfg(test)]
 mod tests;
+mod wanted;
 
 use rayon::prelude::*;
 
@@ -107,7 +107,7 @@ use crate::heap::rules::TakeBreak;
 use block::Word;
 use mask::{best_mask, common_words, is_common};
 use moves::{Moves, Split, mark_all_splits, mark_simple_options, set_bit};
-use pipeline::{Exchange, Slot};
+use wanted::{CHUNK, Wanted};
 
 /// Why the engine cannot do a computation.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -336,28 +336,6 @@ impl SparseSequence {
                 n,
                 bytes: Self::memory_for(&self.moves, n),
             })?;
-        // The helper thread for the far phases, started with the first job and stopped when
-        // the jobs slot closes at the end of the call.
-        let exchange = Exchange::default();
-        std::thread::scope(|scope| {
-            let mut helper = Helper {
-                scope,
-                exchange: &exchange,
-                spawned: false,
-                enabled: rayon::current_num_threads() > 1,
-            };
-            let result = self.extend_blocks(target, control, &mut helper);
-            exchange.jobs.close();
-            result
-        })
-    }
-
-    fn extend_blocks(
-        &mut self,
-        target: usize,
-        control: &mut Control,
-        helper: &mut Helper<'_, '_>,
-    ) -> Result<bool, SparseError> {
         let mut reported = self.values.len();
         while self.values.len() < target {
             if control.is_cancelled() {
@@ -365,7 +343,7 @@ impl SparseSequence {
             }
             self.plan();
             if self.sparse {
-                self.sparse_block(target, helper)?;
+                self.sparse_block(target)?;
             } else {
                 self.dense_block(target)?;
             }
@@ -528,11 +506,7 @@ impl SparseSequence {
     /// during the previous block or now in parallel over heaps; then heap by heap the near
     /// ones and the rest of the scan — while the far rare partners of the next block are
     /// marked on another core.
-    fn sparse_block(
-        &mut self,
-        target: usize,
-        helper: &mut Helper<'_, '_>,
-    ) -> Result<(), SparseError> {
+    fn sparse_block(&mut self, target: usize) -> Result<(), SparseError> {
         let n0 = self.values.len();
         // Every value below n0 is below `size`; the block ends as soon as one is not, so
         // within a block every nim-sum of known values is below `size` as well.
@@ -576,9 +550,10 @@ impl SparseSequence {
         let done = match job {
             Some(job) => {
                 let spare = std::mem::take(&mut self.spare);
-                let pending = helper.submit(job, spare);
-                let done = self.near_and_scan(&mut marks, words, size, &common);
-                let mut prepared = helper.result(pending);
+                let (done, mut prepared) = rayon::join(
+                    || self.near_and_scan(&mut marks, words, size, &common),
+                    || job.run(spare),
+                );
                 prepared.epoch = epoch;
                 self.prepared = Some(prepared);
                 done
@@ -648,7 +623,7 @@ impl SparseSequence {
         let (n0, known, r0) = (marks.n0, marks.known, marks.r0);
         let splits = self.moves.split2.len();
         let mut seen = Box::new([0u8; 1 << 16]);
-        let mut wanted = Box::new([0u8; 1 << 16]);
+        let mut wanted = Wanted::default();
         for (i, row) in marks.rows.chunks_exact_mut(words).enumerate() {
             let n = n0 + i;
             mark_simple_options(&self.moves, &self.values, n, row);
@@ -806,69 +781,6 @@ struct FarJob {
     common: Vec<u64>,
 }
 
-/// The far phase's helper thread (module [`pipeline`]), started on the first job.
-struct Helper<'scope, 'env> {
-    scope: &'scope std::thread::Scope<'scope, 'env>,
-    exchange: &'env Exchange<(FarJob, Marks), Marks>,
-    spawned: bool,
-    /// Whether there is a second core (else jobs run on the calling thread).
-    enabled: bool,
-}
-
-impl std::fmt::Debug for Helper<'_, '_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Helper")
-            .field("spawned", &self.spawned)
-            .field("enabled", &self.enabled)
-            .finish()
-    }
-}
-
-/// A far phase handed to the helper, or run at once without one.
-#[derive(Debug)]
-enum Pending {
-    Helper,
-    Done(Marks),
-}
-
-impl Helper<'_, '_> {
-    /// Starts `job` (into the buffers of `spare`) on the helper thread.
-    fn submit(&mut self, job: FarJob, spare: Marks) -> Pending {
-        if !self.enabled {
-            return Pending::Done(job.run(spare));
-        }
-        if !self.spawned {
-            let exchange = self.exchange;
-            self.scope.spawn(move || {
-                // Whatever happens to the helper, the thread waiting for it is released.
-                struct CloseOnExit<'a>(&'a Slot<Marks>);
-                impl Drop for CloseOnExit<'_> {
-                    fn drop(&mut self) {
-                        self.0.close();
-                    }
-                }
-                let _close = CloseOnExit(&exchange.results);
-                exchange.serve(|(job, spare): (FarJob, Marks)| job.run(spare));
-            });
-            self.spawned = true;
-        }
-        self.exchange.jobs.put((job, spare));
-        Pending::Helper
-    }
-
-    /// The marks of a job submitted.
-    fn result(&self, pending: Pending) -> Marks {
-        match pending {
-            Pending::Done(marks) => marks,
-            Pending::Helper => self
-                .exchange
-                .results
-                .take()
-                .expect("the far-phase helper thread stopped"),
-        }
-    }
-}
-
 impl FarJob {
     fn run(&self, mut marks: Marks) -> Marks {
         let phase = block::FarPhase {
@@ -958,32 +870,32 @@ fn first_free_common(row: &[u64], common: &[u64]) -> usize {
 }
 
 /// Finishes `g(n)` for any value range: like [`finish_word`], with the wanted values in a
-/// byte table over all `u16` values (`wanted`, all zero on entry and on return).
-/// Each chunk of 16 pairs is first tested branch-free for any wanted value; only a chunk
-/// with a hit is walked again to strike values off. `scanned` (one per split) are the ranges
-/// whose values are already marked in `row` (by the far phase): they are skipped.
+/// [`Wanted`] (empty on entry and on return), scanned chunk by chunk (module `wanted`).
+/// `scanned` (one per split) are the ranges whose values are already marked in `row` (by
+/// the far phase): they are skipped.
 fn finish_wide(
     values: &[u16],
     split2: &[Split],
     n: usize,
     row: &[u64],
     common: &[u64],
-    wanted: &mut [u8; 1 << 16],
+    wanted: &mut Wanted,
     scanned: Option<&[block::Scanned]>,
 ) -> (usize, u64) {
-    const CHUNK: usize = 16;
     let c = first_free_common(row, common);
-    let mut missing = 0u32;
     for w in 0..c.div_ceil(64) {
         let mut bits = !row[w] & !common[w] & below(c, w);
-        missing += bits.count_ones();
         while bits != 0 {
-            wanted[w * 64 + bits.trailing_zeros() as usize] = 1;
+            // A value past 16 bits is refused when pushed, whichever it is.
+            if let Ok(v) = u16::try_from(w * 64 + bits.trailing_zeros() as usize) {
+                wanted.add(v);
+            }
             bits &= bits - 1;
         }
     }
+    wanted.ready();
     let mut steps = 0u64;
-    if missing > 0 {
+    if wanted.missing() > 0 {
         let longest = split2
             .iter()
             .filter(|s| n >= s.j + 2)
@@ -1013,18 +925,9 @@ fn finish_wide(
                         continue;
                     }
                     steps += (to + 1 - from) as u64;
-                    let (low, high) = (&values[from..=to], &values[m - to..=m - from]);
-                    let pairs = || low.iter().zip(high.iter().rev()).map(|(&l, &h)| l ^ h);
-                    if pairs().fold(0u8, |hit, x| hit | wanted[x as usize]) != 0 {
-                        for x in pairs() {
-                            if wanted[x as usize] != 0 {
-                                wanted[x as usize] = 0;
-                                missing -= 1;
-                            }
-                        }
-                        if missing == 0 {
-                            break 'scan;
-                        }
+                    wanted.scan(&values[from..=to], &values[m - to..=m - from]);
+                    if wanted.missing() == 0 {
+                        break 'scan;
                     }
                 }
             }
@@ -1049,16 +952,8 @@ fn finish_wide(
             }
         }
     }
-    let value = if missing == 0 {
-        c
-    } else {
-        let first = wanted[..c]
-            .iter()
-            .position(|&w| w != 0)
-            .expect("a wanted value");
-        wanted[..c].fill(0);
-        first
-    };
+    let value = wanted.lowest().map_or(c, usize::from);
+    wanted.clear();
     (value, steps)
 }
 
