@@ -331,7 +331,7 @@ impl FarPhase<'_> {
     ) -> (u64, u64) {
         debug_assert_eq!(self.size, S);
         let (mut rare_steps, mut scan_steps) = (0u64, 0u64);
-        let mut seen = vec![[0u8; S]; STREAM];
+        let mut seen: Vec<[u8; S]> = std::iter::repeat_n([0u8; S], STREAM).collect();
         let mut wanted = Wanted::default();
         let splits = self.split2.len();
         let heaps = rows.len() / words;
