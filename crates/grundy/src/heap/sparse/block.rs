@@ -12,6 +12,7 @@
 //! keeps the loops free of memory round trips; above, in a byte table (plain stores).
 
 use super::moves::Split;
+use super::wanted::Wanted;
 
 /// A machine word of value marks: `u64` for values below 64, a [`Pair`] of words below 128.
 pub(crate) trait Word:
@@ -221,6 +222,21 @@ impl Scanned {
     };
 }
 
+/// Heaps whose rare partners are marked together, one rare position at a time: the
+/// partners `g(m - p)` of consecutive heaps are consecutive values, read in order, and each
+/// nim-sum goes to its own heap's byte table (`STREAM` tables of up to 1 KiB stay in the
+/// first-level cache). Against one heap at a time (a gather of partners scattered over the
+/// values for each heap): about half the instructions per rare partner.
+const STREAM: usize = 64;
+
+/// Marks `v ^ partners[t]` in `rows[t]`: every value below `S`.
+#[inline(always)]
+fn stream<const S: usize>(rows: &mut [[u8; S]], partners: &[u16], v: u16) {
+    for (row, &g) in rows.iter_mut().zip(partners) {
+        row[(v ^ g) as usize % S] = 1;
+    }
+}
+
 /// The most pairs of one split the far phase scans for a heap; the rest, if ever needed (a
 /// new rare value), is left to the heap-by-heap phase.
 const FAR_SCAN_LIMIT: usize = 1 << 16;
@@ -242,9 +258,15 @@ impl FarPhase<'_> {
         scanned: &mut [Scanned],
         words: usize,
     ) -> (u64, u64) {
+        match self.size {
+            256 => return self.fill_streamed::<256>(first, rows, scanned, words),
+            512 => return self.fill_streamed::<512>(first, rows, scanned, words),
+            1024 => return self.fill_streamed::<1024>(first, rows, scanned, words),
+            _ => {}
+        }
         let (mut rare_steps, mut scan_steps) = (0u64, 0u64);
         let mut seen = vec![0u8; self.size];
-        let mut wanted = vec![0u8; self.size];
+        let mut wanted = Wanted::default();
         let largest = self.rare_pos.last().map_or(0, |&p| p as usize);
         let splits = self.split2.len();
         for (k, row) in rows.chunks_exact_mut(words).enumerate() {
@@ -298,29 +320,91 @@ impl FarPhase<'_> {
         (rare_steps, scan_steps)
     }
 
+    /// As [`fill`](Self::fill) for values below `S` (past 128): the rare partners streamed
+    /// (see [`STREAM`]), then each heap's scan.
+    fn fill_streamed<const S: usize>(
+        &self,
+        first: usize,
+        rows: &mut [u64],
+        scanned: &mut [Scanned],
+        words: usize,
+    ) -> (u64, u64) {
+        debug_assert_eq!(self.size, S);
+        let (mut rare_steps, mut scan_steps) = (0u64, 0u64);
+        let mut seen: Vec<[u8; S]> = std::iter::repeat_n([0u8; S], STREAM).collect();
+        let mut wanted = Wanted::default();
+        let splits = self.split2.len();
+        let heaps = rows.len() / words;
+        for sub in (0..heaps).step_by(STREAM) {
+            let count = STREAM.min(heaps - sub);
+            let n_first = self.n0 + first + sub;
+            for &split in self.split2 {
+                let j = split.j;
+                for (&p, &v) in self.rare_pos.iter().zip(self.rare_val) {
+                    let p = p as usize;
+                    // Heap `n_first + t` splits `m = n_first + t - j`; the partner `m - p` must
+                    // be a heap (`m > p`) below `known`.
+                    let t_lo = (j + p + 1).saturating_sub(n_first);
+                    let t_hi = (self.known + j + p).saturating_sub(n_first).min(count);
+                    if t_lo >= t_hi {
+                        continue;
+                    }
+                    rare_steps += (t_hi - t_lo) as u64;
+                    // Partners `g(m - p)` for t in t_lo..t_hi, in order.
+                    let src = n_first + t_lo - j - p - self.base;
+                    let partners = &self.values[src..src + (t_hi - t_lo)];
+                    let rows = &mut seen[t_lo..t_hi];
+                    // Unequal parts: not `p` with itself (`m = 2p`).
+                    let own = (2 * p + j)
+                        .checked_sub(n_first)
+                        .filter(|t| split.unequal && (t_lo..t_hi).contains(t));
+                    match own {
+                        None => stream(rows, partners, v),
+                        Some(t) => {
+                            let cut = t - t_lo;
+                            stream(&mut rows[..cut], &partners[..cut], v);
+                            stream(&mut rows[cut + 1..], &partners[cut + 1..], v);
+                        }
+                    }
+                }
+            }
+            for (t, marks) in seen[..count].iter_mut().enumerate() {
+                let k = sub + t;
+                let row = &mut rows[k * words..(k + 1) * words];
+                pack_bytes(marks, row);
+                marks.fill(0);
+                if self.scan {
+                    let ranges = &mut scanned[k * splits..(k + 1) * splits];
+                    scan_steps += self.scan_far(n_first + t, row, &mut wanted, ranges);
+                }
+            }
+        }
+        (rare_steps, scan_steps)
+    }
+
     /// Scans, for heap `n`, the splits `(a, m - a)` with `m - a < known`, in chunks of 16,
     /// until every rare value below the candidate `c` of the marks so far is found (or
     /// [`FAR_SCAN_LIMIT`] pairs), marking those found; records the ranges scanned, complete
     /// below `c`. The heap-by-heap phase adds the near marks; if they raise the candidate it
     /// scans everything again, else it goes on from there if a value is still wanted.
-    /// `wanted` (a byte per value) is all zero on entry and on return.
+    /// `wanted` is empty on entry and on return.
     fn scan_far(
         &self,
         n: usize,
         row: &mut [u64],
-        wanted: &mut [u8],
+        wanted: &mut Wanted,
         ranges: &mut [Scanned],
     ) -> u64 {
-        const CHUNK: usize = 16;
         ranges.fill(Scanned::NONE);
         let c = super::first_free_common(row, self.common);
-        let mut missing = 0u32;
-        for (v, w) in wanted.iter_mut().enumerate().take(c) {
+        // Split values are below `size`: a rare value from there on cannot be found here.
+        for v in 0..c.min(self.size) {
             if (row[v / 64] | self.common[v / 64]) >> (v % 64) & 1 == 0 {
-                *w = 1;
-                missing += 1;
+                wanted.add(v as u16);
             }
         }
+        wanted.ready();
+        let asked = wanted.values().to_vec();
         let mut steps = 0u64;
         for (split, range) in self.split2.iter().zip(ranges.iter_mut()) {
             if n < split.j + 2 {
@@ -332,37 +416,23 @@ impl FarPhase<'_> {
             if from > last {
                 continue;
             }
-            let mut a = from;
-            while a <= last && missing > 0 {
-                let to = (a + CHUNK - 1).min(last);
-                let low = &self.values[a - self.base..=to - self.base];
-                let high = &self.values[m - to - self.base..=m - a - self.base];
-                let pairs = || {
-                    low.iter()
-                        .zip(high.iter().rev())
-                        .map(|(&l, &h)| (l ^ h) as usize)
-                };
-                if pairs().fold(0u8, |hit, x| hit | wanted[x]) != 0 {
-                    for x in pairs() {
-                        if wanted[x] != 0 {
-                            wanted[x] = 0;
-                            missing -= 1;
-                            row[x / 64] |= 1 << (x % 64);
-                        }
-                    }
-                }
-                steps += (to + 1 - a) as u64;
-                a = to + 1;
-            }
+            let low = &self.values[from - self.base..=last - self.base];
+            let high = &self.values[m - last - self.base..=m - from - self.base];
+            let read = wanted.scan(low, high);
+            steps += read as u64;
             *range = Scanned {
                 from,
-                to: a - 1,
+                to: from + read - 1,
                 below: c,
             };
         }
-        if missing > 0 {
-            wanted[..c].fill(0);
+        // The values found are marked.
+        for &v in &asked {
+            if !wanted.contains(v) {
+                row[v as usize / 64] |= 1 << (v % 64);
+            }
         }
+        wanted.clear();
         steps
     }
 }

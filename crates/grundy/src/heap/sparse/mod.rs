@@ -25,19 +25,27 @@
 //! Total cost about `O(N·R + N·s)` for `s` the average scan length, against `O(N^2)`.
 //!
 //! **Layout and parallelism.** Values are `u16` (the engine refuses a value past 65535).
-//! Heaps are computed in blocks `[N, N + B)` (`64 <= B <= 4096`, about a 64th of the largest
-//! rare position, at most `N / 2`). For heap `n = N + i` and a split of `m = n − j`, a rare
+//! Heaps are computed in blocks `[N, N + B)` (`256 <= B <= 4096`, about a 64th of the largest
+//! rare position, at most `N / 2`; with values past 128 also no longer than the rare
+//! position a sixteenth into the rare list, so that few rare positions are near). For heap `n = N + i` and a split of `m = n − j`, a rare
 //! position `p > m − N` pairs with a partner `m − p` below `N`, already known: those pairs
 //! (nearly all, for small blocks) are marked for the whole block first, in parallel over
 //! heaps (rayon), into one bitset row per heap (module `block`). The few rare positions
 //! `p <= m − N` and those found inside the block, the candidate and the scan are then done
 //! heap by heap. Marks are gathered in machine words while values stay below 128 (a
-//! branch-free shift-and-or per pair, no memory round trip), in a byte table above; the scan
-//! tests chunks of 16 pairs at once.
+//! branch-free shift-and-or per pair, no memory round trip), in a byte table above. From
+//! 129 to 1024 the far rare partners are *streamed*: for each rare position `p` the partners
+//! `g(m − p)` of 64 consecutive heaps are consecutive values, read in order, each nim-sum
+//! stored into its heap's byte table (about half the instructions of a per-heap gather).
+//! The scan tests chunks of 16 pairs at once: against a byte table while many values are
+//! wanted, then lane by lane against the few still wanted (module `wanted`: the compiler
+//! makes vector compares of it), which is where a coupon-collecting scan spends its time.
 //!
 //! *Two cores at once.* The far marks of the *next* block (rare positions whose partners
 //! lie below the current block's start) are computed on a second core while the current
-//! block is finished heap by heap ([`rayon::join`]), with a private copy of the values they
+//! block is finished heap by heap ([`rayon::join`], the far job on one thread: splitting
+//! it again over the pool cost more in wake-ups than it saved), with a private copy of the
+//! values they
 //! read (the last `largest rare position + 2B` values), so the heap-by-heap phase overlaps
 //! them. Games with few, early rare positions (0.167: 59, all below 1303; 0.354: 131, all
 //! below 3227) have most of their rare-partner work moved to that core this way.
@@ -68,8 +76,11 @@
 //! (some 30) must be met among the common–common pairs, and the last one met takes some
 //! 3000 pairs on average whatever the order of the pairs (tried: from the start, from the
 //! middle; keeping each value's last witness pair and trying it shifted hits 70% of the
-//! wanted values at once but rarely the last one). So Grundy's game costs about 4300 pair
-//! steps per heap: about 5 µs of CPU per heap here, `2^28` heaps some 20 CPU-minutes.
+//! wanted values at once but rarely the last one). So Grundy's game costs about 4500 pair
+//! steps per heap (10^6 heaps: 1.26·10^9 rare-partner and 3.2·10^9 scan steps): with the
+//! streamed rare partners and lane-wise scan about 4 µs of CPU per heap here (7.4 before),
+//! both cores busy but for the heap-by-heap phase (some 7% of the profile); `2^28` heaps
+//! some 18 CPU-minutes, 9 to 10 minutes on two cores.
 //!
 //! **What still runs on the plain engine** ([`super::plain`]): constraints on splits into
 //! *three* heaps (`0.8!`: which triples are allowed depends on the parts, and three-heap
@@ -96,6 +107,7 @@ mod mask;
 mod moves;
 #[cfg(test)]
 mod tests;
+mod wanted;
 
 use rayon::prelude::*;
 
@@ -106,6 +118,7 @@ use crate::heap::rules::TakeBreak;
 use block::Word;
 use mask::{best_mask, common_words, is_common};
 use moves::{Moves, Split, mark_all_splits, mark_simple_options, set_bit};
+use wanted::{CHUNK, Wanted};
 
 /// Why the engine cannot do a computation.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -188,6 +201,9 @@ const MAX_BLOCK: usize = 4096;
 /// The far phase of the next block copies at most this many values to run beside the current
 /// block.
 const MAX_WINDOW: usize = 1 << 22;
+/// With values past 128, blocks are no longer than the rare position this far into the
+/// list (one in `NEAR_SHARE` of them).
+const NEAR_SHARE: usize = 16;
 /// Progress is reported at most every this many values.
 const REPORT_EVERY: usize = 1 << 14;
 
@@ -214,7 +230,12 @@ const DEFAULT_TUNING: Tuning = Tuning {
     sparse_from: 64,
     max_rare_inverse: 8,
     block_per_rare: 64,
-    min_block: 64,
+    // Each block hands its far phase to another core and waits for it: some 5 futex calls
+    // a block through the thread pool. 0.167 to 2^22 (2 splits, 59 rare positions below
+    // 1303) in CPU seconds, user + system, on the shared machine: 3.5 with blocks of 64,
+    // 2.3 with 128, 1.9 with 256, 1.8 with 512; 0.354 to 8·10^6: 8.0, 7.1 (256), 6.3 (512).
+    // Longer blocks leave more rare positions near (heap by heap), so not longer than this.
+    min_block: 256,
     pipeline_from: 1 << 11,
     copy_per_step: 1,
 };
@@ -492,6 +513,17 @@ impl SparseSequence {
             .rare_pos
             .last()
             .map_or(MAX_BLOCK, |&p| p as usize / self.tuning.block_per_rare);
+        // Values past 128 (the far phase scans too, in parallel over heaps): the rare
+        // positions below the block's length are near for some of its heaps, computed
+        // heap by heap; keep them a small share of all.
+        // (Grundy's game to 10^6: the heap-by-heap share of the profile falls from 11% to 7%
+        // with a sixteenth, blocks of some 500 heaps instead of 2000.)
+        let spread = if words > 4 && !self.rare_pos.is_empty() {
+            let share = self.rare_pos.len() / NEAR_SHARE;
+            spread.min(self.rare_pos[share] as usize)
+        } else {
+            spread
+        };
         (ROW_BUFFER_BYTES / 8 / words)
             .min(MAX_BLOCK)
             .min(spread.max(self.tuning.min_block))
@@ -621,7 +653,7 @@ impl SparseSequence {
         let (n0, known, r0) = (marks.n0, marks.known, marks.r0);
         let splits = self.moves.split2.len();
         let mut seen = Box::new([0u8; 1 << 16]);
-        let mut wanted = Box::new([0u8; 1 << 16]);
+        let mut wanted = Wanted::default();
         for (i, row) in marks.rows.chunks_exact_mut(words).enumerate() {
             let n = n0 + i;
             mark_simple_options(&self.moves, &self.values, n, row);
@@ -793,8 +825,8 @@ impl FarJob {
             common: &self.common,
             scan: false,
         };
-        // Split too, so that the core computing the block helps once it is done.
-        marks.fill(&phase, self.len, self.words, 1 << 12);
+        // On one thread: the core computing the block is busy with it.
+        marks.fill(&phase, self.len, self.words, usize::MAX);
         marks.r0 = self.r0;
         marks
     }
@@ -868,32 +900,32 @@ fn first_free_common(row: &[u64], common: &[u64]) -> usize {
 }
 
 /// Finishes `g(n)` for any value range: like [`finish_word`], with the wanted values in a
-/// byte table over all `u16` values (`wanted`, all zero on entry and on return).
-/// Each chunk of 16 pairs is first tested branch-free for any wanted value; only a chunk
-/// with a hit is walked again to strike values off. `scanned` (one per split) are the ranges
-/// whose values are already marked in `row` (by the far phase): they are skipped.
+/// [`Wanted`] (empty on entry and on return), scanned chunk by chunk (module `wanted`).
+/// `scanned` (one per split) are the ranges whose values are already marked in `row` (by
+/// the far phase): they are skipped.
 fn finish_wide(
     values: &[u16],
     split2: &[Split],
     n: usize,
     row: &[u64],
     common: &[u64],
-    wanted: &mut [u8; 1 << 16],
+    wanted: &mut Wanted,
     scanned: Option<&[block::Scanned]>,
 ) -> (usize, u64) {
-    const CHUNK: usize = 16;
     let c = first_free_common(row, common);
-    let mut missing = 0u32;
     for w in 0..c.div_ceil(64) {
         let mut bits = !row[w] & !common[w] & below(c, w);
-        missing += bits.count_ones();
         while bits != 0 {
-            wanted[w * 64 + bits.trailing_zeros() as usize] = 1;
+            // A value past 16 bits is refused when pushed, whichever it is.
+            if let Ok(v) = u16::try_from(w * 64 + bits.trailing_zeros() as usize) {
+                wanted.add(v);
+            }
             bits &= bits - 1;
         }
     }
+    wanted.ready();
     let mut steps = 0u64;
-    if missing > 0 {
+    if wanted.missing() > 0 {
         let longest = split2
             .iter()
             .filter(|s| n >= s.j + 2)
@@ -923,18 +955,9 @@ fn finish_wide(
                         continue;
                     }
                     steps += (to + 1 - from) as u64;
-                    let (low, high) = (&values[from..=to], &values[m - to..=m - from]);
-                    let pairs = || low.iter().zip(high.iter().rev()).map(|(&l, &h)| l ^ h);
-                    if pairs().fold(0u8, |hit, x| hit | wanted[x as usize]) != 0 {
-                        for x in pairs() {
-                            if wanted[x as usize] != 0 {
-                                wanted[x as usize] = 0;
-                                missing -= 1;
-                            }
-                        }
-                        if missing == 0 {
-                            break 'scan;
-                        }
+                    wanted.scan(&values[from..=to], &values[m - to..=m - from]);
+                    if wanted.missing() == 0 {
+                        break 'scan;
                     }
                 }
             }
@@ -959,16 +982,8 @@ fn finish_wide(
             }
         }
     }
-    let value = if missing == 0 {
-        c
-    } else {
-        let first = wanted[..c]
-            .iter()
-            .position(|&w| w != 0)
-            .expect("a wanted value");
-        wanted[..c].fill(0);
-        first
-    };
+    let value = wanted.lowest().map_or(c, usize::from);
+    wanted.clear();
     (value, steps)
 }
 

@@ -379,3 +379,49 @@ fn constraints_on_three_heap_splits_are_left_to_the_plain_engine() {
         Err(SparseError::Unsupported { .. })
     ));
 }
+
+/// Games whose values pass 128, 256 and 512 within a few thousand heaps: the byte tables,
+/// the streamed rare partners (values 129..1024) and the far scan, forced on from the first
+/// heap, against the plain engine; with and without the `!` constraint.
+#[test]
+fn games_with_values_past_128_match_the_plain_engine() {
+    let mut largest_of_all = 0;
+    for (rule, n) in [
+        ("0.66", 6000),
+        ("0.66!", 4000),
+        ("4!.6", 4000),
+        ("0.6!6", 4000),
+    ] {
+        let tb = match crate::heap::rules::HeapRule::parse(rule).unwrap().kind() {
+            crate::heap::rules::RuleKind::TakeBreak(tb) => tb.clone(),
+            other => panic!("{other:?}"),
+        };
+        let expected = plain_values(&tb, n);
+        let largest = *expected.iter().max().unwrap();
+        assert!(largest > 128, "{rule}: {largest}");
+        largest_of_all = largest_of_all.max(largest);
+        for tuning in [DEFAULT_TUNING, ALWAYS_SPARSE, ALWAYS_PIPELINED] {
+            assert_eq!(compute_constrained(&tb, n, tuning), expected, "{rule}");
+        }
+    }
+    assert!(largest_of_all > 512, "{largest_of_all}");
+}
+
+proptest! {
+    // Most random codes keep small values: they are rejected (cheaply) until 40 grow.
+    #![proptest_config(ProptestConfig {
+        max_global_rejects: 1 << 20,
+        ..ProptestConfig::with_cases(40)
+    })]
+
+    /// Random codes with random constraints whose values pass 128 within 1200 heaps, forced
+    /// into sparse space, against the plain engine.
+    #[test]
+    fn growing_constrained_codes_match_the_plain_engine(tb in constrained_code()) {
+        let n = 1200;
+        let expected = plain_values(&tb, n);
+        prop_assume!(expected.iter().any(|&v| v > 128));
+        prop_assert_eq!(compute_constrained(&tb, n, ALWAYS_SPARSE), expected.clone());
+        prop_assert_eq!(compute_constrained(&tb, n, ALWAYS_PIPELINED), expected);
+    }
+}
