@@ -445,8 +445,8 @@ impl SearchGame for CramGame {
             // A full even x even rectangle (aligned at the corner).
             let h = (63 - x.leading_zeros()) / 8 + 1;
             let w = 8 - (columns(x) as u8).leading_zeros();
-            let full = (0..h).fold(0u64, |m, row| m | ((1u64 << w) - 1) << (8 * row));
-            return (x == full && h % 2 == 0 && w % 2 == 0).then_some(0);
+            // The key is at the corner: it is the full box when it has as many cells.
+            return (cells == h * w && h % 2 == 0 && w % 2 == 0).then_some(0);
         }
         if (l & r & (u | d)) | (u & d & (l | r)) != 0 {
             return None;

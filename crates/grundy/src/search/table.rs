@@ -127,17 +127,23 @@ fn tag_of(hash: u64) -> u16 {
     ((hash >> 48) as u16).max(1)
 }
 
+/// The most slots a table may have under the budget's position and memory limits (a power
+/// of two).
+fn max_slots<K>(budget: &Budget) -> usize {
+    let limits = budget.limits();
+    let slot = std::mem::size_of::<Slot<K>>() as u64 + 2;
+    let by_memory = limits.max_bytes / slot.max(1);
+    let cap = (limits.max_positions as u64)
+        .min(by_memory)
+        .max(2 * WAYS as u64);
+    // The largest power of two not above the cap.
+    1usize << (63 - cap.leading_zeros()).min(40)
+}
+
 impl<K: Copy + Default + Eq + Hash> Table<K> {
     /// An empty table whose size is bounded by the budget's position and memory limits.
     pub fn new(budget: &Budget) -> Result<Self, BudgetError> {
-        let limits = budget.limits();
-        let slot = std::mem::size_of::<Slot<K>>() as u64 + 2;
-        let by_memory = limits.max_bytes / slot.max(1);
-        let cap = (limits.max_positions as u64)
-            .min(by_memory)
-            .max(2 * WAYS as u64);
-        // The largest power of two not above the cap.
-        let max_slots = 1usize << (63 - cap.leading_zeros()).min(40);
+        let max_slots = max_slots::<K>(budget);
         let first = INITIAL_SLOTS.min(max_slots);
         let mut slots = budget.vec_with_capacity(first)?;
         slots.resize(first, Slot::default());
@@ -152,6 +158,18 @@ impl<K: Copy + Default + Eq + Hash> Table<K> {
             replaced: 0,
             budget: budget.clone(),
         })
+    }
+
+    /// Makes the table count against `budget` from now on, if its limits allow the table as
+    /// it is (else `false`: build a new one).
+    pub fn rebind(&mut self, budget: &Budget) -> bool {
+        let max_slots = max_slots::<K>(budget);
+        if self.slots.len() > max_slots {
+            return false;
+        }
+        self.max_slots = max_slots;
+        self.budget = budget.clone();
+        true
     }
 
     /// The first slot of the bucket of a hash, and the tag.
@@ -187,6 +205,18 @@ impl<K: Copy + Default + Eq + Hash> Table<K> {
                 .position(|&t| t == 0)
                 .map(|i| home + i)
         })
+    }
+
+    /// Reads the tags of each key's pair of buckets without waiting on any: the reads of
+    /// many keys overlap, so the lookups that follow find their lines in the cache. (A
+    /// prefetch without `unsafe`: the table's lookups are mostly cache misses.)
+    pub fn touch(&self, keys: &[K]) {
+        let mut acc = 0u16;
+        for key in keys {
+            let (b, _) = self.place(hash(key));
+            acc ^= self.tags[b];
+        }
+        std::hint::black_box(acc);
     }
 
     /// What is known of `key`, if it is stored.
@@ -273,7 +303,9 @@ impl<K: Copy + Default + Eq + Hash> Table<K> {
         }
         Ok(())
     }
+}
 
+impl<K> Table<K> {
     /// Entries stored now.
     pub fn len(&self) -> usize {
         self.entries
