@@ -26,10 +26,13 @@
 //! (`G + G = 0`).
 //!
 //! Closed forms ([`SearchGame::known_value`]): a path of `n` cells is Dawson's Kayles
-//! (0.07) on `n`, a cycle of `n` cells is worth `mex{g(path of n − 2)}`, a full even × even
-//! rectangle is 0 (the half-turn strategy). The value is at most the length of the longest
+//! (0.07) on `n`, a cycle of `n` cells is worth `mex{g(path of n − 2)}`, a region that is
+//! its own image under the half turn with its centre not free is 0 (the second player
+//! answers each domino with its image: every full even × even rectangle, and the board an
+//! even × odd rectangle leaves after its central domino). The value is at most the length of the longest
 //! play, and a domino covers one black and one white cell of the chessboard colouring:
-//! the bound [`SearchGame::value_bound`] is the smaller colour count.
+//! the bound [`SearchGame::value_bound`] is the smaller colour count, or the number of moves
+//! if smaller.
 //!
 //! Moves are listed from the centre of the region out; the search tries options of equal
 //! difficulty in that order, and it matters: Cram 5 × 7 takes 0.36 million nodes so, 2
@@ -202,6 +205,25 @@ pub fn canonical(x: u64) -> u64 {
         .min(transpose(vflip))
         .min(transpose(turn))
         .min(transpose(hflip))
+}
+
+/// Whether the second player wins `x` by the half-turn strategy: `x` is its own image under
+/// the half turn about the centre of the box from the corner to its last row and column,
+/// and the centre (the cell, or the two cells, that the half turn maps to themselves or to
+/// each other) is not free. Then a domino's image is free and apart from it, and the
+/// position stays symmetric: the value is 0. (This takes in every full even x even
+/// rectangle.)
+fn mirrors(x: u64) -> bool {
+    if x == 0 {
+        return true;
+    }
+    let h = (63 - x.leading_zeros()) / 8 + 1;
+    let w = 8 - (columns(x) as u8).leading_zeros();
+    if x.reverse_bits() >> (8 * (8 - h) + (8 - w)) != x {
+        return false;
+    }
+    // Unless the box is even x even, cell (h / 2, w / 2) is the centre or one of its two.
+    (h % 2 == 0 && w % 2 == 0) || x & (1 << (8 * (h / 2) + w / 2)) == 0
 }
 
 /// The cells of `x` with exactly one neighbour in `x` (tufts), and the cells next to a tuft
@@ -429,9 +451,16 @@ impl SearchGame for CramGame {
         x.count_ones()
     }
 
-    /// The longest play: each domino covers a black and a white cell.
+    /// The longest play (each domino covers a black and a white cell), and the number of
+    /// moves (a mex of that many values).
     fn value_bound(&self, &x: &u64) -> Option<u32> {
-        Some((x & BLACK).count_ones().min((x & !BLACK).count_ones()))
+        let moves = (x & west(x)).count_ones() + (x & north(x)).count_ones();
+        Some(
+            (x & BLACK)
+                .count_ones()
+                .min((x & !BLACK).count_ones())
+                .min(moves),
+        )
     }
 
     fn known_value(&self, &x: &u64) -> Option<u32> {
@@ -442,11 +471,7 @@ impl SearchGame for CramGame {
         let (l, r, u, d) = (x & east(x), x & west(x), x & south(x), x & north(x));
         let edges = r.count_ones() + d.count_ones();
         if edges + 1 != cells && edges != cells {
-            // A full even x even rectangle (aligned at the corner).
-            let h = (63 - x.leading_zeros()) / 8 + 1;
-            let w = 8 - (columns(x) as u8).leading_zeros();
-            // The key is at the corner: it is the full box when it has as many cells.
-            return (cells == h * w && h % 2 == 0 && w % 2 == 0).then_some(0);
+            return mirrors(x).then_some(0);
         }
         if (l & r & (u | d)) | (u & d & (l | r)) != 0 {
             return None;

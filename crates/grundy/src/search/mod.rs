@@ -600,7 +600,6 @@ impl<'g, G: SearchGame> Searcher<'g, G> {
             self.release(options);
             return Err(e.into());
         }
-        self.table.touch(&options.keys);
         Ok(options)
     }
 
