@@ -434,6 +434,25 @@ fn cram_published_values_large() {
 }
 
 #[test]
+#[ignore = "many minutes of CPU and about 1.5 GB: Cram 6 x 7"]
+fn cram_6x7_published_value() {
+    let (.., v) = reference("cram.txt")
+        .into_iter()
+        .find(|&(r, c, _)| (r, c) == (6, 7))
+        .expect("6 x 7 in the reference file");
+    let ctx = Context::new(
+        Engine::Fast,
+        Limits {
+            max_work: 1 << 42,
+            max_positions: 40_000_000,
+            ..Limits::DEFAULT
+        },
+    );
+    let sum = parse("cram 6x7").unwrap();
+    assert_eq!(sum.components[0].value(&ctx).unwrap().0, v);
+}
+
+#[test]
 fn node_kayles_published_grid_values() {
     for (r, c, v) in reference("node-kayles-grids.txt") {
         assert_eq!(

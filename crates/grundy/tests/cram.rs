@@ -195,6 +195,93 @@ fn the_search_agrees_with_the_definition_on_every_set_of_small_boxes() {
     }
 }
 
+/// Whether the cells of `x` are connected (cell by cell).
+fn connected(x: u64) -> bool {
+    if x == 0 {
+        return true;
+    }
+    let mut seen = x & x.wrapping_neg();
+    let mut todo = vec![seen.trailing_zeros()];
+    while let Some(i) = todo.pop() {
+        let (r, c) = (i / 8, i % 8);
+        let mut next = Vec::new();
+        if c > 0 {
+            next.push(i - 1);
+        }
+        if c < 7 {
+            next.push(i + 1);
+        }
+        if r > 0 {
+            next.push(i - 8);
+        }
+        if r < 7 {
+            next.push(i + 8);
+        }
+        for j in next {
+            if x >> j & 1 == 1 && seen >> j & 1 == 0 {
+                seen |= 1 << j;
+                todo.push(j);
+            }
+        }
+    }
+    seen == x
+}
+
+/// The closed forms (paths, cycles, regions won by the half-turn strategy) and the value
+/// bound, against the definition.
+#[test]
+fn closed_forms_and_the_bound_agree_with_the_definition() {
+    use grundy::search::SearchGame;
+    let game = CramGame::new();
+    let mut memo = HashMap::new();
+    let mut known = 0;
+    // On keys (connected, simplified, canonical), as the search asks, and on the cells
+    // themselves when they are connected and at the corner.
+    let mut check = |x: u64, memo: &mut HashMap<u64, u32>| {
+        let mut keys = Vec::new();
+        game.split(x, |p| keys.push(p));
+        if connected(x) && x & 0xff != 0 && x & 0x0101_0101_0101_0101 != 0 {
+            keys.push(x);
+        }
+        for p in keys {
+            let v = brute(p, memo);
+            if let Some(k) = game.known_value(&p) {
+                assert_eq!(k, v, "{p:#x} of {x:#x}");
+                known += 1;
+            }
+            assert!(game.value_bound(&p).unwrap() >= v, "{p:#x} of {x:#x}");
+        }
+    };
+    for (h, w) in [(4, 4), (3, 5), (2, 7), (5, 3), (1, 8)] {
+        for bits in 0u64..1 << (h * w) {
+            check(boxed(bits, h, w), &mut memo);
+        }
+    }
+    // Shapes that are their own images under the half turn, in larger boxes: a random
+    // half and its image, the centre free or not.
+    for seed in 1..400u64 {
+        let (h, w) = (2 + (seed % 5) as usize, 2 + (seed / 5 % 6) as usize);
+        let mut x = random_cells(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15), h, w);
+        for r in 0..h {
+            for c in 0..w {
+                if cell(x, r, c) {
+                    x |= 1 << (8 * (h - 1 - r) + w - 1 - c);
+                }
+            }
+        }
+        if seed % 3 == 0 {
+            x &= !(1 << (8 * (h / 2) + w / 2));
+            x &= !(1 << (8 * (h - 1 - h / 2) + w - 1 - w / 2));
+        }
+        // Full corners, so that the box stays h x w.
+        x |= 1 | 1 << (8 * (h - 1) + w - 1);
+        if x.count_ones() <= 22 {
+            check(x, &mut memo);
+        }
+    }
+    assert!(known > 1000, "{known}");
+}
+
 #[test]
 fn a_tiny_table_still_gives_right_values() {
     let game = CramGame::new();

@@ -7,7 +7,7 @@ use super::plain::PlainBoard;
 use super::{charge_listing, heap_value, search_error};
 use crate::Nimber;
 use crate::expr::{ExprError, Spanned, parse_u64};
-use crate::search::{SearchGame, Searcher};
+use crate::search::{KeptTable, SearchGame, Searcher};
 use crate::solve::Solver;
 use crate::sum::{AnalysisError, Component, Context, Engine, Move, moves_to_value_by_search};
 use crate::value::Outcome;
@@ -188,13 +188,33 @@ pub struct BoardGame {
     pub rule: GridRule,
     /// The board.
     pub board: Board,
+    /// The search tables, kept from the value's search for the winning moves' (and shared
+    /// with the boards the moves leave).
+    tables: Tables,
+}
+
+/// The search tables of a board, one per search game.
+#[derive(Clone, Debug, Default)]
+struct Tables {
+    cram: KeptTable<u64>,
+    grid: KeptTable<Region>,
 }
 
 impl BoardGame {
+    /// `rule` played on `board`.
+    pub fn new(rule: GridRule, board: Board) -> Self {
+        BoardGame {
+            rule,
+            board,
+            tables: Tables::default(),
+        }
+    }
+
     fn with(&self, cols: usize, free: Vec<bool>) -> BoardGame {
         BoardGame {
             rule: self.rule,
             board: Board::Cells { cols, free }.normalized(),
+            tables: self.tables.clone(),
         }
     }
 
@@ -287,14 +307,16 @@ impl BoardGame {
     fn search_value<G: SearchGame>(
         &self,
         game: &G,
+        kept: &KeptTable<G::Key>,
         parts: &[G::Key],
         ctx: &Context,
     ) -> Result<Nimber, AnalysisError> {
-        let mut searcher =
-            Searcher::new(game, &ctx.budget).map_err(|e| AnalysisError::budget(self, e))?;
-        let v = searcher
-            .value_of_sum(parts)
-            .map_err(|e| search_error(self, e))?;
+        let mut searcher = Searcher::resume(game, &ctx.budget, kept)
+            .map_err(|e| AnalysisError::budget(self, e))?;
+        let v = searcher.value_of_sum(parts);
+        // What the search proved stays true even when it stopped short.
+        searcher.keep(kept);
+        let v = v.map_err(|e| search_error(self, e))?;
         Ok(Nimber(u64::from(v)))
     }
 
@@ -303,26 +325,38 @@ impl BoardGame {
     fn search_moves<G: SearchGame>(
         &self,
         game: &G,
+        kept: &KeptTable<G::Key>,
         parts: impl Fn(&BoardGame) -> Option<Vec<G::Key>>,
         target: u32,
         ctx: &Context,
     ) -> Result<Vec<Move>, AnalysisError> {
-        let mut searcher =
-            Searcher::new(game, &ctx.budget).map_err(|e| AnalysisError::budget(self, e))?;
+        let moves = self.move_list(ctx)?;
+        let mut searcher = Searcher::resume(game, &ctx.budget, kept)
+            .map_err(|e| AnalysisError::budget(self, e))?;
         let mut found = Vec::new();
-        for (description, b) in self.move_list(ctx)? {
-            let keys = parts(&b).ok_or_else(|| self.too_big())?;
-            if searcher
-                .sum_is(&keys, target)
-                .map_err(|e| search_error(self, e))?
-            {
-                found.push(Move {
+        let mut failed = None;
+        for (description, b) in moves {
+            let Some(keys) = parts(&b) else {
+                failed = Some(self.too_big());
+                break;
+            };
+            match searcher.sum_is(&keys, target) {
+                Ok(true) => found.push(Move {
                     description,
                     result: vec![Box::new(b)],
-                });
+                }),
+                Ok(false) => {}
+                Err(e) => {
+                    failed = Some(search_error(self, e));
+                    break;
+                }
             }
         }
-        Ok(found)
+        searcher.keep(kept);
+        match failed {
+            Some(e) => Err(e),
+            None => Ok(found),
+        }
     }
 
     fn too_big(&self) -> AnalysisError {
@@ -360,10 +394,10 @@ impl Component for BoardGame {
         let game = GridGame::new(self.rule);
         let cram = CramGame::new();
         if let Some(keys) = self.cram_keys(&game, &cram) {
-            return self.search_value(&cram, &keys, ctx);
+            return self.search_value(&cram, &self.tables.cram, &keys, ctx);
         }
         let regions = self.regions(&game).ok_or_else(|| self.too_big())?;
-        self.search_value(&game, &regions, ctx)
+        self.search_value(&game, &self.tables.grid, &regions, ctx)
     }
 
     fn value_generic(&self, ctx: &Context) -> Result<Nimber, AnalysisError> {
@@ -403,9 +437,15 @@ impl Component for BoardGame {
         let cram = CramGame::new();
         if self.cram_keys(&game, &cram).is_some() {
             // The boards a move leaves are smaller: they fit the frame too.
-            return self.search_moves(&cram, |b| b.cram_keys(&game, &cram), target, ctx);
+            return self.search_moves(
+                &cram,
+                &self.tables.cram,
+                |b| b.cram_keys(&game, &cram),
+                target,
+                ctx,
+            );
         }
-        self.search_moves(&game, |b| b.regions(&game), target, ctx)
+        self.search_moves(&game, &self.tables.grid, |b| b.regions(&game), target, ctx)
     }
 
     fn outcome(&self, ctx: &Context) -> Result<Outcome, AnalysisError> {

@@ -26,10 +26,13 @@
 //! (`G + G = 0`).
 //!
 //! Closed forms ([`SearchGame::known_value`]): a path of `n` cells is Dawson's Kayles
-//! (0.07) on `n`, a cycle of `n` cells is worth `mex{g(path of n − 2)}`, a full even × even
-//! rectangle is 0 (the half-turn strategy). The value is at most the length of the longest
+//! (0.07) on `n`, a cycle of `n` cells is worth `mex{g(path of n − 2)}`, a region that is
+//! its own image under the half turn with its centre not free is 0 (the second player
+//! answers each domino with its image: every full even × even rectangle, and the board an
+//! even × odd rectangle leaves after its central domino). The value is at most the length of the longest
 //! play, and a domino covers one black and one white cell of the chessboard colouring:
-//! the bound [`SearchGame::value_bound`] is the smaller colour count.
+//! the bound [`SearchGame::value_bound`] is the smaller colour count, or the number of moves
+//! if smaller.
 //!
 //! Moves are listed from the centre of the region out; the search tries options of equal
 //! difficulty in that order, and it matters: Cram 5 × 7 takes 0.36 million nodes so, 2
@@ -39,7 +42,10 @@
 //! under a load of about 8): Cram 5 × 7 0.63 s (0.23 million nodes, 43 MB peak), Cram
 //! 5 × 8 3.7 to 4.0 s (1.1 million nodes, 0.85 million table entries, 166 MB peak); the
 //! region search of [`super::grid`] took 9.3 s and 68 s (1.5 and 9.0 million nodes, 0.6 and
-//! 1.2 GB).
+//! 1.2 GB). With the half-turn rule and 16-byte table slots (release `grundy analyze`,
+//! user time under a load of about 6, before → after): the value of 5 × 8 (`cram 5x8 +
+//! nim 1`) 4.5 s, 170 MB → 4.2 s, 121 MB; `cram 5x8` with its 59 winning moves (searched
+//! from the value's table) 12.7 s, 350 MB → 8.8 s, 236 MB; `cram 5x7` 1.7 s → 1.1 s.
 //!
 //! Complexity per option listed: `O(d)` word operations for the flood fill (`d` the
 //! region's diameter, at most 64) and a constant for the key; the search above it is the
@@ -202,6 +208,25 @@ pub fn canonical(x: u64) -> u64 {
         .min(transpose(vflip))
         .min(transpose(turn))
         .min(transpose(hflip))
+}
+
+/// Whether the second player wins `x` by the half-turn strategy: `x` is its own image under
+/// the half turn about the centre of the box from the corner to its last row and column,
+/// and the centre (the cell, or the two cells, that the half turn maps to themselves or to
+/// each other) is not free. Then a domino's image is free and apart from it, and the
+/// position stays symmetric: the value is 0. (This takes in every full even x even
+/// rectangle.)
+fn mirrors(x: u64) -> bool {
+    if x == 0 {
+        return true;
+    }
+    let h = (63 - x.leading_zeros()) / 8 + 1;
+    let w = 8 - (columns(x) as u8).leading_zeros();
+    if x.reverse_bits() >> (8 * (8 - h) + (8 - w)) != x {
+        return false;
+    }
+    // Unless the box is even x even, cell (h / 2, w / 2) is the centre or one of its two.
+    (h % 2 == 0 && w % 2 == 0) || x & (1 << (8 * (h / 2) + w / 2)) == 0
 }
 
 /// The cells of `x` with exactly one neighbour in `x` (tufts), and the cells next to a tuft
@@ -429,9 +454,16 @@ impl SearchGame for CramGame {
         x.count_ones()
     }
 
-    /// The longest play: each domino covers a black and a white cell.
+    /// The longest play (each domino covers a black and a white cell), and the number of
+    /// moves (a mex of that many values).
     fn value_bound(&self, &x: &u64) -> Option<u32> {
-        Some((x & BLACK).count_ones().min((x & !BLACK).count_ones()))
+        let moves = (x & west(x)).count_ones() + (x & north(x)).count_ones();
+        Some(
+            (x & BLACK)
+                .count_ones()
+                .min((x & !BLACK).count_ones())
+                .min(moves),
+        )
     }
 
     fn known_value(&self, &x: &u64) -> Option<u32> {
@@ -442,11 +474,7 @@ impl SearchGame for CramGame {
         let (l, r, u, d) = (x & east(x), x & west(x), x & south(x), x & north(x));
         let edges = r.count_ones() + d.count_ones();
         if edges + 1 != cells && edges != cells {
-            // A full even x even rectangle (aligned at the corner).
-            let h = (63 - x.leading_zeros()) / 8 + 1;
-            let w = 8 - (columns(x) as u8).leading_zeros();
-            let full = (0..h).fold(0u64, |m, row| m | ((1u64 << w) - 1) << (8 * row));
-            return (x == full && h % 2 == 0 && w % 2 == 0).then_some(0);
+            return mirrors(x).then_some(0);
         }
         if (l & r & (u | d)) | (u & d & (l | r)) != 0 {
             return None;

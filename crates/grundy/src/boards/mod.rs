@@ -95,10 +95,7 @@ fn build_cram(term: &TermSpec) -> Result<Vec<Box<dyn Component>>, ExprError> {
     some_args(term, RULES[0].usage)?
         .iter()
         .map(|a| {
-            Ok(Box::new(BoardGame {
-                rule: GridRule::Cram,
-                board: Board::parse(a)?,
-            }) as Box<dyn Component>)
+            Ok(Box::new(BoardGame::new(GridRule::Cram, Board::parse(a)?)) as Box<dyn Component>)
         })
         .collect()
 }
@@ -108,10 +105,10 @@ fn build_node_kayles(term: &TermSpec) -> Result<Vec<Box<dyn Component>>, ExprErr
     let args = some_args(term, RULES[1].usage)?;
     if let [one] = args {
         if board::looks_like_board(&one.value) {
-            return Ok(vec![Box::new(BoardGame {
-                rule: GridRule::NodeKayles,
-                board: Board::parse(one)?,
-            })]);
+            return Ok(vec![Box::new(BoardGame::new(
+                GridRule::NodeKayles,
+                Board::parse(one)?,
+            ))]);
         }
     }
     if let Some(a) = args.iter().find(|a| board::looks_like_board(&a.value)) {

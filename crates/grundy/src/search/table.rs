@@ -1,6 +1,6 @@
 //! The transposition table of the position search: what is known of each component (its
-//! value, or values it is known not to have), in buckets of eight slots with a 16-bit tag
-//! per slot. A key lives in its home bucket, or in the partner bucket next to it when its
+//! value, or values below 32 it is known not to have), in buckets of eight slots (16 bytes
+//! each for a `u64` key) with a 16-bit tag per slot. A key lives in its home bucket, or in the partner bucket next to it when its
 //! home is full, so a lookup reads at most sixteen tags (one cache line: the tags of a
 //! pair of buckets are 32 adjacent bytes) and compares the full key of matching tags only.
 //!
@@ -25,7 +25,8 @@ const INITIAL_SLOTS: usize = 1 << 12;
 pub struct Knowledge {
     /// The value, once known.
     pub value: Option<u32>,
-    /// Bit `k` set: the value is known not to be `k` (for `k < 64`).
+    /// Bit `k` set: the value is known not to be `k` (for `k < 64`; the table keeps the
+    /// bits below 32).
     pub excluded: u64,
 }
 
@@ -41,12 +42,17 @@ impl Knowledge {
     }
 }
 
+/// One entry: 16 bytes with a `u64` key (the table's memory is mostly misses: a smaller
+/// slot is a faster table).
 #[derive(Clone, Copy, Debug, Default)]
 struct Slot<K> {
     key: K,
-    excluded: u64,
-    /// The work spent on this entry (nodes searched below it): the cheapest is replaced.
-    work: u32,
+    /// Bit `k`: the value is known not to be `k`, for `k < 32` (exclusions of larger values
+    /// are dropped: they only prune, and the values of these games are small).
+    excluded: u32,
+    /// The work spent on this entry (nodes searched below it), as [`work_code`]: the
+    /// cheapest is replaced.
+    work: u16,
     /// The value, or `NO_VALUE`.
     value: u16,
 }
@@ -55,9 +61,28 @@ impl<K> Slot<K> {
     fn known(&self) -> Knowledge {
         Knowledge {
             value: (self.value != NO_VALUE).then_some(u32::from(self.value)),
-            excluded: self.excluded,
+            excluded: u64::from(self.excluded),
         }
     }
+}
+
+/// A count of work in 16 bits, keeping its order: exact below 1024, then ten bits of
+/// mantissa after the leading one (so within 0.1 %).
+fn work_code(w: u64) -> u16 {
+    if w < 1024 {
+        return w as u16;
+    }
+    let e = 63 - w.leading_zeros();
+    (((e - 9) << 10) as u64 | ((w >> (e - 10)) & 0x3ff)) as u16
+}
+
+/// The work a [`work_code`] stands for (its least).
+fn work_of(code: u16) -> u64 {
+    let e = u32::from(code >> 10);
+    if e == 0 {
+        return u64::from(code);
+    }
+    (u64::from(code & 0x3ff) | 0x400) << (e - 1)
 }
 
 /// A hash table from component keys to [`Knowledge`], bounded in size.
@@ -127,17 +152,23 @@ fn tag_of(hash: u64) -> u16 {
     ((hash >> 48) as u16).max(1)
 }
 
+/// The most slots a table may have under the budget's position and memory limits (a power
+/// of two).
+fn max_slots<K>(budget: &Budget) -> usize {
+    let limits = budget.limits();
+    let slot = std::mem::size_of::<Slot<K>>() as u64 + 2;
+    let by_memory = limits.max_bytes / slot.max(1);
+    let cap = (limits.max_positions as u64)
+        .min(by_memory)
+        .max(2 * WAYS as u64);
+    // The largest power of two not above the cap.
+    1usize << (63 - cap.leading_zeros()).min(40)
+}
+
 impl<K: Copy + Default + Eq + Hash> Table<K> {
     /// An empty table whose size is bounded by the budget's position and memory limits.
     pub fn new(budget: &Budget) -> Result<Self, BudgetError> {
-        let limits = budget.limits();
-        let slot = std::mem::size_of::<Slot<K>>() as u64 + 2;
-        let by_memory = limits.max_bytes / slot.max(1);
-        let cap = (limits.max_positions as u64)
-            .min(by_memory)
-            .max(2 * WAYS as u64);
-        // The largest power of two not above the cap.
-        let max_slots = 1usize << (63 - cap.leading_zeros()).min(40);
+        let max_slots = max_slots::<K>(budget);
         let first = INITIAL_SLOTS.min(max_slots);
         let mut slots = budget.vec_with_capacity(first)?;
         slots.resize(first, Slot::default());
@@ -152,6 +183,18 @@ impl<K: Copy + Default + Eq + Hash> Table<K> {
             replaced: 0,
             budget: budget.clone(),
         })
+    }
+
+    /// Makes the table count against `budget` from now on, if its limits allow the table as
+    /// it is (else `false`: build a new one).
+    pub fn rebind(&mut self, budget: &Budget) -> bool {
+        let max_slots = max_slots::<K>(budget);
+        if self.slots.len() > max_slots {
+            return false;
+        }
+        self.max_slots = max_slots;
+        self.budget = budget.clone();
+        true
     }
 
     /// The first slot of the bucket of a hash, and the tag.
@@ -209,14 +252,14 @@ impl<K: Copy + Default + Eq + Hash> Table<K> {
             if s.value == NO_VALUE {
                 s.value = value;
             }
-            s.excluded |= known.excluded;
-            s.work = s.work.saturating_add(work);
+            s.excluded |= known.excluded as u32;
+            s.work = work_code(work_of(s.work).saturating_add(u64::from(work)));
             return Ok(());
         }
         let slot = Slot {
             key,
-            excluded: known.excluded,
-            work,
+            excluded: known.excluded as u32,
+            work: work_code(u64::from(work)),
             value,
         };
         if let Some(i) = self.free_slot(b) {
@@ -273,7 +316,9 @@ impl<K: Copy + Default + Eq + Hash> Table<K> {
         }
         Ok(())
     }
+}
 
+impl<K> Table<K> {
     /// Entries stored now.
     pub fn len(&self) -> usize {
         self.entries
@@ -388,6 +433,22 @@ mod tests {
         assert!(t.replaced() * 1000 < keys.len() as u64, "{}", t.replaced());
         // At most seven-eighths empty.
         assert!(t.bytes() <= 8 * keys.len() * (std::mem::size_of::<Slot<u64>>() + 2));
+    }
+
+    #[test]
+    fn work_codes_keep_the_order() {
+        let works: Vec<u64> = (0..5000u64)
+            .chain((13..64).map(|e| 1u64 << e))
+            .chain([u64::MAX])
+            .collect();
+        for pair in works.windows(2) {
+            assert!(work_code(pair[0]) <= work_code(pair[1]), "{pair:?}");
+        }
+        for &w in &works {
+            let back = work_of(work_code(w));
+            assert!(back <= w && w - back <= w / 1024, "{w}");
+        }
+        assert_eq!(std::mem::size_of::<Slot<u64>>(), 16);
     }
 
     #[test]

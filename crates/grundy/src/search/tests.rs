@@ -207,7 +207,24 @@ fn check_random_game(seed: u64, n: usize, max_positions: usize) -> u32 {
     });
     let mut s = Searcher::new(&game, &budget).unwrap();
     let mut r = Stream(seed.rotate_left(17) | 1);
-    for _ in 0..40 {
+    for question in 0..40 {
+        if question == 20 {
+            // Half-way, the table is kept and a new searcher resumes from it, under the
+            // same limits or tighter ones (then a table too large starts again).
+            let kept = KeptTable::new();
+            s.keep(&kept);
+            let limits = Limits {
+                max_positions: match r.below(2) {
+                    0 => max_positions,
+                    // A tiny table searches again and again: only on a small game.
+                    _ if n <= 14 => 16,
+                    _ => (max_positions / 2).max(64),
+                },
+                ..Limits::DEFAULT
+            };
+            s = Searcher::resume(&game, &Budget::new(limits), &kept).unwrap();
+            assert_eq!(kept.entries(), 0);
+        }
         let parts: Vec<u32> = (0..1 + r.below(3))
             .map(|_| r.below(n as u64) as u32)
             .collect();
