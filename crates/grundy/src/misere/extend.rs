@@ -199,18 +199,7 @@ impl Search<'_> {
 
     fn open(&self, game: Vec<u32>, k: u32) -> Result<Frame, MisereError> {
         self.budget.check_positions(self.memo.len() + 1)?;
-        let mut options: Vec<(Vec<u32>, u32)> = self
-            .gens
-            .position_options(&game)
-            .into_iter()
-            .map(|o| (o, k))
-            .collect();
-        for o in self.gens.options(self.i) {
-            let mut g = game.clone();
-            g.extend_from_slice(o);
-            g.sort_unstable();
-            options.push((g, k - 1));
-        }
+        let options = self.gens.options_with_copies(&game, self.i, k);
         self.budget.charge(options.len() as u64 + 1)?;
         Ok(Frame {
             game,

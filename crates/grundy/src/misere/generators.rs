@@ -143,4 +143,22 @@ impl Generators {
         }
         out
     }
+
+    /// The options of `pos + k·g` (`k ≥ 1` copies of generator `g` beside `pos`), each with
+    /// its count of copies left: a move in `pos` keeps all `k`, a move in one copy leaves
+    /// `k − 1` copies and adds that copy's option to the position.
+    pub fn options_with_copies(&self, pos: &[u32], g: u32, k: u32) -> Vec<(Vec<u32>, u32)> {
+        let mut out: Vec<(Vec<u32>, u32)> = self
+            .position_options(pos)
+            .into_iter()
+            .map(|o| (o, k))
+            .collect();
+        for o in self.options(g) {
+            let mut q = pos.to_vec();
+            q.extend_from_slice(o);
+            q.sort_unstable();
+            out.push((q, k - 1));
+        }
+        out
+    }
 }
