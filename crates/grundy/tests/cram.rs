@@ -5,7 +5,7 @@
 use grundy::boards::CramGame;
 use grundy::boards::cram::{align, canonical, reduce, transpose};
 use grundy::control::{Budget, Limits};
-use grundy::search::Searcher;
+use grundy::search::{Options, SearchGame, Searcher};
 use proptest::prelude::*;
 use std::collections::HashMap;
 
@@ -342,6 +342,40 @@ proptest! {
                 }
             }
         }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// The options listed one at a time are the options listed at once, in the same order,
+    /// and their number is the count the search relies on; a visit that stops early sees a
+    /// prefix of them.
+    #[test]
+    fn options_one_at_a_time_are_the_options(
+        h in 1usize..=8,
+        w in 1usize..=8,
+        seed in any::<u64>(),
+        stop in 0usize..40,
+    ) {
+        let game = CramGame::new();
+        let x = canonical(random_cells(seed, h, w));
+        let mut all = Options::default();
+        game.options(&x, &mut all);
+        let listed: Vec<Vec<u64>> = all.iter().map(<[u64]>::to_vec).collect();
+        let mut visited = Vec::new();
+        game.visit_options(&x, &mut |parts| {
+            visited.push(parts.to_vec());
+            true
+        });
+        prop_assert_eq!(&visited, &listed, "{:#x}", x);
+        prop_assert_eq!(game.option_count(&x), Some(listed.len() as u32), "{:#x}", x);
+        let mut prefix = Vec::new();
+        game.visit_options(&x, &mut |parts| {
+            prefix.push(parts.to_vec());
+            prefix.len() <= stop
+        });
+        prop_assert_eq!(&prefix[..], &listed[..listed.len().min(stop + 1)]);
     }
 }
 

@@ -454,6 +454,52 @@ impl SearchGame for CramGame {
         x.count_ones()
     }
 
+    /// One option per domino.
+    fn option_count(&self, &x: &u64) -> Option<u32> {
+        Some((x & west(x)).count_ones() + (x & north(x)).count_ones())
+    }
+
+    /// The options of [`CramGame::options`], each made only when it is visited.
+    fn visit_options(&self, &x: &u64, visit: &mut dyn FnMut(&[u64]) -> bool) {
+        if x == 0 {
+            return;
+        }
+        let horizontal = x & west(x);
+        let vertical = x & north(x);
+        let h = (63 - x.leading_zeros()) as usize / 8 + 1;
+        let w = 8 - (columns(x) as u8).leading_zeros() as usize;
+        // The parts of one option: at most 32 (each has two cells or more).
+        let mut parts = [0u64; MAX_PARTS];
+        let mut one = |cells: u64| {
+            let mut n = 0;
+            self.split(cells, |p| {
+                if let Some(slot) = parts.get_mut(n) {
+                    *slot = p;
+                    n += 1;
+                }
+            });
+            visit(&parts[..n])
+        };
+        for &(ring_h, ring_v) in &self.rings[8 * (h - 1) + w - 1] {
+            let mut m = horizontal & ring_h;
+            while m != 0 {
+                let i = m.trailing_zeros();
+                m &= m - 1;
+                if !one(x & !(3u64 << i)) {
+                    return;
+                }
+            }
+            let mut m = vertical & ring_v;
+            while m != 0 {
+                let i = m.trailing_zeros();
+                m &= m - 1;
+                if !one(x & !(0x101u64 << i)) {
+                    return;
+                }
+            }
+        }
+    }
+
     /// The longest play (each domino covers a black and a white cell), and the number of
     /// moves (a mex of that many values).
     fn value_bound(&self, &x: &u64) -> Option<u32> {

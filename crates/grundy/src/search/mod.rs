@@ -122,6 +122,31 @@ pub trait SearchGame {
         let _ = key;
         None
     }
+
+    /// At least the number of options of `key` (the number of moves), if it is cheap to
+    /// know. A game that gives it has its options listed one at a time
+    /// ([`SearchGame::visit_options`]) when the search asks whether a value is in a set, and
+    /// the listing stops as soon as the options already in the table answer the question.
+    /// A bound below the true count gives wrong values: leave the default (`None`) unless
+    /// it is sure.
+    fn option_count(&self, key: &Self::Key) -> Option<u32> {
+        let _ = key;
+        None
+    }
+
+    /// The options of `key`, the same as [`SearchGame::options`] in the same order, given to
+    /// `visit` one at a time (the parts of each); the listing stops as soon as `visit`
+    /// returns `false`. The default lists them all first; a game that gives
+    /// [`SearchGame::option_count`] should make each option only when it is visited.
+    fn visit_options(&self, key: &Self::Key, visit: &mut dyn FnMut(&[Self::Key]) -> bool) {
+        let mut out = Options::default();
+        self.options(key, &mut out);
+        for parts in out.iter() {
+            if !visit(parts) {
+                return;
+            }
+        }
+    }
 }
 
 /// The options of one component, each a list of component keys, in one flat buffer.
@@ -226,6 +251,7 @@ pub struct Searcher<'g, G: SearchGame> {
     budget: Budget,
     table: Table<G::Key>,
     pool: Vec<Options<G::Key>>,
+    pending_pool: Vec<Pending<G::Key>>,
     depth: usize,
     nodes: u64,
 }
@@ -246,6 +272,7 @@ impl<'g, G: SearchGame> Searcher<'g, G> {
             budget: budget.clone(),
             table: Table::new(budget)?,
             pool: Vec::new(),
+            pending_pool: Vec::new(),
             depth: 0,
             nodes: 0,
         })
@@ -276,6 +303,7 @@ impl<'g, G: SearchGame> Searcher<'g, G> {
             budget: budget.clone(),
             table,
             pool: Vec::new(),
+            pending_pool: Vec::new(),
             depth: 0,
             nodes: 0,
         })
@@ -388,7 +416,7 @@ impl<'g, G: SearchGame> Searcher<'g, G> {
     /// The search of [`Searcher::nimber`] over the options (fewer than 128 of them); values
     /// below 64 in `excluded` are known not to be the value.
     fn aspire(&mut self, options: &Options<G::Key>, excluded: u64) -> Result<u32, SearchError> {
-        let mut pending = Pending::default();
+        let mut pending = self.take_pending();
         let mut seen = 0u128;
         for parts in options.iter() {
             if let Some(x) = self.pend(&mut pending, parts) {
@@ -427,8 +455,10 @@ impl<'g, G: SearchGame> Searcher<'g, G> {
                     None => i += 1,
                 }
             }
+            self.pending_pool.push(pending);
             return Ok(r);
         }
+        self.pending_pool.push(pending);
         Ok(options.len() as u32)
     }
 
@@ -453,14 +483,21 @@ impl<'g, G: SearchGame> Searcher<'g, G> {
             return Ok(None);
         }
         let start = self.nodes;
-        let options = self.expand(&key)?;
-        let found = if !self.game.prove_values() || options.len() as u32 >= SET_BITS {
-            self.mex_of_options(&options).map(Some)
-        } else {
-            self.prune_options(&options, want)
+        let found = match self.game.option_count(&key) {
+            Some(m) if self.game.prove_values() && m < SET_BITS => {
+                self.prune_lazily(&key, m, want)?
+            }
+            _ => {
+                let options = self.expand(&key)?;
+                let found = if !self.game.prove_values() || options.len() as u32 >= SET_BITS {
+                    self.mex_of_options(&options).map(Some)
+                } else {
+                    self.prune_options(&options, want)
+                };
+                self.release(options);
+                found?
+            }
         };
-        self.release(options);
-        let found = found?;
         let work = self.nodes - start + 1;
         match found {
             Some(v) => self.set_value(key, v, work)?,
@@ -549,19 +586,86 @@ impl<'g, G: SearchGame> Searcher<'g, G> {
         want: u128,
     ) -> Result<Option<u32>, SearchError> {
         let mut possible = PossibleValues::new(options.len() as u32);
-        let top = 127 - want.leading_zeros();
-        let upto_top = low_bits(top + 1);
         // Pass 1: options whose parts are all known.
-        let mut pending = Pending::default();
+        let mut pending = self.take_pending();
+        let mut refuted = false;
         for parts in options.iter() {
             if let Some(x) = self.pend(&mut pending, parts) {
                 possible.remove(x);
                 if possible.set & want == 0 {
-                    return Ok(None);
+                    refuted = true;
+                    break;
                 }
             }
         }
-        // Pass 2: the others, the easiest first.
+        let found = if refuted {
+            Ok(None)
+        } else {
+            self.search_pending(&mut pending, possible, want)
+        };
+        self.pending_pool.push(pending);
+        found
+    }
+
+    /// [`Searcher::prune_options`] with the options listed one at a time (the game gives at
+    /// least their number, `m < 128`): pass 1 stops listing as soon as the options in the
+    /// table answer. The set of possible values starts as `0..=m`; with fewer options than
+    /// `m` it ends with more than one element, but its least is still the mex (count the
+    /// missing options as options of a value too large, searched last: each removes the
+    /// largest element, which leaves the least in place).
+    fn prune_lazily(
+        &mut self,
+        key: &G::Key,
+        m: u32,
+        want: u128,
+    ) -> Result<Option<u32>, SearchError> {
+        self.enter()?;
+        let mut pending = self.take_pending();
+        let mut possible = PossibleValues::new(m);
+        let mut listed = 0u32;
+        let mut refuted = false;
+        let game = self.game;
+        let this = &*self;
+        game.visit_options(key, &mut |parts| {
+            listed += 1;
+            if let Some(x) = this.pend(&mut pending, parts) {
+                possible.remove(x);
+                if possible.set & want == 0 {
+                    refuted = true;
+                    return false;
+                }
+            }
+            true
+        });
+        debug_assert!(listed <= m, "{listed} options, at most {m} said");
+        let found = match self.budget.charge(u64::from(listed)) {
+            Err(e) => Err(e.into()),
+            Ok(()) if refuted => Ok(None),
+            Ok(()) => self.search_pending(&mut pending, possible, want),
+        };
+        self.pending_pool.push(pending);
+        self.depth -= 1;
+        found
+    }
+
+    /// An empty [`Pending`] from the pool.
+    fn take_pending(&mut self) -> Pending<G::Key> {
+        let mut pending = self.pending_pool.pop().unwrap_or_default();
+        pending.options.clear();
+        pending.others.clear();
+        pending
+    }
+
+    /// Pass 2 of [`Searcher::prune_options`]: the options not answered by the table, the
+    /// easiest first, each asked whether its value is among the possible ones.
+    fn search_pending(
+        &mut self,
+        pending: &mut Pending<G::Key>,
+        mut possible: PossibleValues,
+        want: u128,
+    ) -> Result<Option<u32>, SearchError> {
+        let top = 127 - want.leading_zeros();
+        let upto_top = low_bits(top + 1);
         pending.sort();
         let mut exact = true;
         for i in 0..pending.options.len() {
@@ -569,7 +673,7 @@ impl<'g, G: SearchGame> Searcher<'g, G> {
                 return Ok(None);
             }
             let asked = possible.without_largest() & upto_top;
-            let x = self.resolve(&mut pending, i)?;
+            let x = self.resolve(pending, i)?;
             let big = pending.options[i].big;
             let answer = if x < SET_BITS {
                 self.in_set(big, xor_set(asked, x))?
@@ -591,12 +695,7 @@ impl<'g, G: SearchGame> Searcher<'g, G> {
     /// Lists the options of `key`, counting one unit of work for the node and one for each
     /// option listed (each is put in canonical form and looked up, the real cost).
     fn expand(&mut self, key: &G::Key) -> Result<Options<G::Key>, SearchError> {
-        if self.depth >= MAX_DEPTH {
-            return Err(SearchError::TooDeep { limit: MAX_DEPTH });
-        }
-        self.budget.charge(1)?;
-        self.nodes += 1;
-        self.depth += 1;
+        self.enter()?;
         let mut options = self.pool.pop().unwrap_or_default();
         options.clear();
         self.game.options(key, &mut options);
@@ -605,6 +704,17 @@ impl<'g, G: SearchGame> Searcher<'g, G> {
             return Err(e.into());
         }
         Ok(options)
+    }
+
+    /// One level down: counts the node (one unit of work) and checks the depth.
+    fn enter(&mut self) -> Result<(), SearchError> {
+        if self.depth >= MAX_DEPTH {
+            return Err(SearchError::TooDeep { limit: MAX_DEPTH });
+        }
+        self.budget.charge(1)?;
+        self.nodes += 1;
+        self.depth += 1;
+        Ok(())
     }
 
     fn release(&mut self, options: Options<G::Key>) {

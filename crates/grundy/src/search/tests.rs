@@ -97,6 +97,9 @@ struct RandomGame {
     options: Vec<Vec<Vec<u32>>>,
     bound: bool,
     prove: bool,
+    /// Options listed one at a time: `None` (listed at once), or the count given as the
+    /// number of options plus this (a bound above the count must work too).
+    lazy: Option<u32>,
 }
 
 impl SearchGame for RandomGame {
@@ -115,6 +118,17 @@ impl SearchGame for RandomGame {
     fn value_bound(&self, &k: &u32) -> Option<u32> {
         // A value is at most the number of options.
         self.bound.then(|| self.options[k as usize].len() as u32)
+    }
+    fn option_count(&self, &k: &u32) -> Option<u32> {
+        self.lazy
+            .map(|extra| self.options[k as usize].len() as u32 + extra)
+    }
+    fn visit_options(&self, &k: &u32, visit: &mut dyn FnMut(&[u32]) -> bool) {
+        for parts in &self.options[k as usize] {
+            if !visit(parts) {
+                return;
+            }
+        }
     }
 }
 
@@ -175,6 +189,11 @@ impl RandomGame {
             options,
             bound: r.below(2) == 0,
             prove: r.below(4) != 0,
+            lazy: match r.below(4) {
+                0 => None,
+                1 => Some(0),
+                _ => Some(r.below(5) as u32),
+            },
         }
     }
 
