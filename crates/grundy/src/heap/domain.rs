@@ -34,7 +34,27 @@
 //! values grow ([`DomainSequence::rechoose`]); rare positions met later are added to the list.
 //!
 //! Cost `O(R + s)` per heap for `R` rare positions and a scan of `s` splits: near-linear where
-//! the rare positions are few and the values bounded. Among the codes of up to three digits,
+//! the rare positions are few and the values bounded. While the values are below 128 (the
+//! codes this engine is for), the constant is cut two ways:
+//!
+//! - *far rare pairs by blocks*: the heaps are taken `BLOCK = 64` at a time; a rare position
+//!   `p ≥ 64` pairs every heap `n` of the block with `n − j − p`, which lies before the block,
+//!   so at the block's start each such `p` is paired with 64 consecutive known values at
+//!   once, one byte store `marks[t][g(p) ^ g(n − j − p)] = 1` a pair (no dependency between
+//!   stores, the values read in order); each heap then packs its 128 bytes into bits (eight
+//!   bytes at a time by one multiplication) and adds the pairs of the near rare positions and
+//!   of the rare positions met during the block;
+//! - *the scan by chunks of 32 splits*, computing the 32 nim-sums at once and comparing each
+//!   value still missing with all of them (vector compares), or looking up each sum's bit
+//!   when more than ten are missing.
+//!
+//! Both the rare pairs and the scanned splits are counted ([`DomainSequence::steps`]) and
+//! charged to the work budget by [`super::sequence`]. The heaps depend on their
+//! predecessors one by one (`g(n − j − 1)` is a partner of heap `n` when 1 is rare), so the
+//! engine runs on one core: only the far pairs of the next block could be computed ahead on
+//! a second core, a fifth of the time on these codes.
+//!
+//! Among the codes of up to three digits,
 //! 0.104, 0.106, 0.205, 0.215, 0.207, 0.217, 0.324 and 0.325 have no sparse space in the values
 //! but at most a handful of rare positions in the domain past the first few thousand; without
 //! this engine they cost `O(n)` per heap ([`super::small`]).
@@ -453,7 +473,10 @@ impl DomainSequence {
         block.words = (usize::from(self.max_value) + 1).next_power_of_two().max(8) / 8;
         let far = block.near_end..block.far_end;
         for &j in &self.split {
-            for (&p, &gp) in self.rare[far.clone()].iter().zip(&self.rare_values[far.clone()]) {
+            for (&p, &gp) in self.rare[far.clone()]
+                .iter()
+                .zip(&self.rare_values[far.clone()])
+            {
                 let p = p as usize;
                 // Heap `s + t` pairs `p` with `m − p = s + t − j − p` when `m > p`.
                 let t0 = (p + j + 1).saturating_sub(s);

@@ -523,10 +523,7 @@ fn extend_under(
                 _ => 0,
             };
             // Steps of the small-values and domain engines.
-            let work = engine
-                .work_steps()
-                .unwrap_or(0)
-                .saturating_sub(work_before);
+            let work = engine.work_steps().unwrap_or(0).saturating_sub(work_before);
             if reached > start {
                 steps_per_value = work / (reached - start);
             }
@@ -743,7 +740,10 @@ mod tests {
         });
         let e = heap_value_within(&rule, 30_000, &small).unwrap_err();
         assert!(
-            matches!(e, HeapValueError::Budget(BudgetError::Work { limit: 100_000 })),
+            matches!(
+                e,
+                HeapValueError::Budget(BudgetError::Work { limit: 100_000 })
+            ),
             "{e}"
         );
     }
