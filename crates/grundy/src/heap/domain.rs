@@ -534,10 +534,11 @@ impl Block {
     fn far_marks(&self, n: usize) -> u128 {
         let row = &self.marks[n - self.start];
         let mut bits = 0u128;
-        for (w, bytes) in row.as_chunks::<8>().0.iter().take(self.words).enumerate() {
+        for (w, bytes) in row.chunks_exact(8).take(self.words).enumerate() {
+            let bytes: [u8; 8] = bytes.try_into().expect("chunks of eight");
             // Bytes 0 or 1 to bits: byte `i` times `2^(56 − 7i)` lands on bit `56 + i`,
             // and no two of the 64 products share a bit (so no carry).
-            let x = u64::from_le_bytes(*bytes).wrapping_mul(0x0102_0408_1020_4080) >> 56;
+            let x = u64::from_le_bytes(bytes).wrapping_mul(0x0102_0408_1020_4080) >> 56;
             bits |= u128::from(x) << (8 * w);
         }
         bits
