@@ -8,7 +8,7 @@
 use crate::Failure;
 use grundy::control::Control;
 use grundy::heap::period::Period;
-use grundy::heap::report::svg_scatter;
+use grundy::heap::report::{svg_scatter, value_rows};
 use grundy::heap::rules::HeapRule;
 use grundy::heap::run::{
     CheckpointMode, Goal, Occupant, RunError, RunOptions, RunStats, RunStatus, SequenceRun,
@@ -309,6 +309,15 @@ fn render_stats(s: &RunStats) -> String {
     out
 }
 
+/// Up to this many values, the text output prints them all.
+const TEXT_ALL: usize = 10_000;
+/// Past [`TEXT_ALL`], the text output prints the first this many values...
+const TEXT_HEAD: usize = 1_000;
+/// ...and the last rows holding at least this many.
+const TEXT_TAIL: usize = 100;
+
+/// The text output: the values ten to a row (past [`TEXT_ALL`] values, the first and the
+/// last rows only: `--to 16777216` would print 69 MB), and the period.
 fn render_text(
     rule: &HeapRule,
     values: &[u16],
@@ -320,16 +329,31 @@ fn render_text(
         rule.name(),
         values.len().saturating_sub(1)
     );
-    if with_values {
+    if with_values && values.len() <= TEXT_ALL {
+        out.push_str(&value_rows(values));
+    } else if with_values {
+        // A readable summary: the first and the last rows, the largest value; every value
+        // with --csv or --json.
+        out.push_str(&value_rows(&values[..TEXT_HEAD]));
+        let tail_from = (values.len() - TEXT_TAIL) / 10 * 10;
+        out.push_str(&format!(
+            "  ... g({TEXT_HEAD}) to g({}) not shown ({} in all; every value with --csv or \
+             --json)\n",
+            tail_from - 1,
+            grundy::words::count(values.len(), "value")
+        ));
         let width = values.iter().max().map_or(1, |m| m.to_string().len());
         let index_width = values.len().to_string().len();
-        for (row, chunk) in values.chunks(10).enumerate() {
+        for (row, chunk) in values[tail_from..].chunks(10).enumerate() {
             let line: Vec<String> = chunk.iter().map(|v| format!("{v:>width$}")).collect();
             out.push_str(&format!(
                 "{:>index_width$}:  {}\n",
-                row * 10,
+                tail_from + row * 10,
                 line.join(" ")
             ));
+        }
+        if let Some(max) = values.iter().max() {
+            out.push_str(&format!("largest value {max}\n"));
         }
     } else {
         out.push_str(&format!(

@@ -15,6 +15,43 @@ fn dawsons_chess_to_200_with_its_proven_period() {
 }
 
 #[test]
+fn long_sequences_print_a_summary_as_text_and_every_value_as_csv() {
+    // 0.137 to 10^5: the first rows, the last, and where to find the rest.
+    let o = grundy(&["sequence", "0.137", "--to", "100000"]);
+    let text = ok_stdout(&o);
+    assert!(text.starts_with("0.137: g(0) to g(100000)\n"), "{text}");
+    assert!(text.contains("  0:  0 1 1 2 0 3 1 1 0 3\n"), "{text}");
+    assert!(text.contains("990:  "), "{text}");
+    assert!(!text.contains("\n1000:  "), "{text}");
+    assert!(
+        text.contains(
+            "  ... g(1000) to g(99899) not shown (100001 values in all; every value with \
+             --csv or --json)\n"
+        ),
+        "{text}"
+    );
+    // The last rows, by heap: g(99900) to g(100000), as the CSV has them.
+    let csv = ok_stdout(&grundy(&["sequence", "0.137", "--to", "100000", "--csv"]));
+    let all: Vec<&str> = csv
+        .lines()
+        .skip(1)
+        .map(|l| l.split_once(',').unwrap().1)
+        .collect();
+    assert_eq!(all.len(), 100_001);
+    let row = |n: usize| format!("{n:>6}:  {}\n", all[n..(n + 10).min(all.len())].join(" "));
+    assert!(text.contains(&row(99_900)), "{text}");
+    assert!(text.contains(&row(99_990)), "{text}");
+    assert!(text.contains(&row(100_000)), "{text}");
+    assert!(text.contains("largest value 9\n"), "{text}");
+    assert!(text.contains("period 34 from n = 52, proven"), "{text}");
+    assert!(text.lines().count() < 130, "{text}");
+    // Up to 10,000 values, every one.
+    let text = ok_stdout(&grundy(&["sequence", "0.137", "--to", "9999"]));
+    assert!(text.contains("\n 9990:  "), "{text}");
+    assert!(!text.contains("not shown"), "{text}");
+}
+
+#[test]
 fn json_has_the_documented_keys() {
     let v = json(&grundy(&["sequence", "0.137", "--to", "200", "--json"]));
     assert_eq!(v["rules"], "0.137");

@@ -19,12 +19,18 @@
 //! | `kayles 8000` (Vec rows)   | 3.5 s   | 3.5 s   | 9 million        | —           | < 12 MiB|
 //! | `wythoff-split 600`        | 2.15 s  | 1.07 s  | 85 million       | 169,000     | < 12 MiB|
 //! | `wythoff-split 1500`       |         | 70.6 s  | 20 million       | 16,000      | 53 MiB  |
+//! | `wythoff-split 2000`       |         | 258 s   | 12.9 million     | 7,760       | 104 MiB |
+//!
+//! (`wythoff-split 2000`: 2,003,001 positions and 3.3 · 10^9 options, measured at load 8 to 9:
+//! 258 s of user time, 22.6 minutes of wall time.)
 //!
 //! `kayles` spends its time in the game's own allocations (a `Vec` per option and per part).
 //! Wythoff slows down per option once its table (1.1 million positions at 1500) leaves the
 //! caches: each option is a look-up at a random place. Wythoff to x + y = 8000 is 3.2 · 10^7
-//! positions and about 2 · 10^11 options: hours of one core at that rate, so not run (its
-//! table would take about 1.1 GiB).
+//! positions and about 2 · 10^11 options (the options grow as the cube of x + y: 64 times
+//! those of 2000): at the 12.9 million options a second of 2000, and slower as the table
+//! grows, at least 4.5 hours of one core, so not run (its table would take some 1.7 GiB, 16
+//! times the 104 MiB of 2000).
 //!
 //! Pass a heap size to change the Kayles runs (`cargo bench -p grundy --bench core -- 4000`),
 //! or a name (`kayles`, `kayles-split`, `wythoff`, `wythoff-split`) and a size to run one

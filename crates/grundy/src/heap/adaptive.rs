@@ -257,6 +257,10 @@ impl SequenceEngine for AdaptiveEngine {
         self.engine().sparse_stats()
     }
 
+    fn work_steps(&self) -> Option<u64> {
+        self.engine().work_steps()
+    }
+
     fn note(&self) -> Option<String> {
         Some(self.note.clone())
     }

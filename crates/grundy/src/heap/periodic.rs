@@ -247,6 +247,13 @@ impl SequenceEngine for PeriodicEngine {
         }
     }
 
+    fn work_steps(&self) -> Option<u64> {
+        match &self.state {
+            State::Computing { inner, .. } => inner.work_steps(),
+            State::Copying { .. } => None,
+        }
+    }
+
     fn note(&self) -> Option<String> {
         match &self.state {
             State::Computing { inner, .. } => inner.note(),

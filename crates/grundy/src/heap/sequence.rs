@@ -25,9 +25,10 @@
 //!   "sparse space in the domain"). 0.104 and 0.106 (a handful of rare positions; 0.106's
 //!   period, by Flammenkamp, starts past `4·10^11`) now reach `2^24` in 2.6 to 3.2 s. 0.205,
 //!   0.215, 0.207, 0.217, 0.324 and 0.325 (97 to 154 rare positions, most below 1,100) cost
-//!   some 250 to 300 steps a heap, 0.25 to 0.35 µs of CPU: 4.5 to 8.4 million values in 5 s
-//!   under that load (4 to 6 s of CPU for `2^24`), against some 100,000 on the small-values
-//!   engine. 0.142, 0.204 and 0.214 have thousands of rare positions (2x to 4x the small-values
+//!   some 200 to 250 steps a heap (rare pairs and scanned splits): 3.7 to 4.4 s of CPU for
+//!   `2^24` since the far rare pairs are marked by blocks and the scan compares by chunks
+//!   (4.4 to 6.0 s before; user time, pairs run in turn at load 7 to 9, where the wall
+//!   time is 20 to 25 s), against some 100,000 values in 5 s on the small-values engine. 0.142, 0.204 and 0.214 have thousands of rare positions (2x to 4x the small-values
 //!   engine), 0.005 about as many as the small-values engine's work (values that grow).
 //! - **Sparse space in the values, no proof in reach** (121 codes): the sparse-space engine
 //!   ([`super::sparse`]), `O(R + s)` per heap. Close when the rare positions are few (0.45x and
@@ -122,6 +123,12 @@ pub trait SequenceEngine: fmt::Debug + Send {
     /// The sparse-space engine's statistics (mask, rare values, work counters); `None` for
     /// the other engines.
     fn sparse_stats(&self) -> Option<SparseStats> {
+        None
+    }
+    /// The engine's own work so far, in steps (pairs of heaps looked at), for the engines
+    /// whose cost per value is not one listing of options or one sparse-space step each:
+    /// the small-values and the domain engines. `None` for the others.
+    fn work_steps(&self) -> Option<u64> {
         None
     }
     /// Which engine runs and why, in words, where the choice was made by measuring the
@@ -445,7 +452,8 @@ fn estimated_units(rule: &HeapRule, engine: &dyn SequenceEngine, from: u64, to: 
 
 /// Extends `engine` (the engine of `rule`) to `len` values under `budget`, in chunks: each
 /// chunk's work is charged as it is done (the plain engine's options listed, the sparse-space
-/// engine's steps, one unit a value for values copied by a period), so a long computation
+/// engine's steps, the small-values and domain engines' pairs looked at
+/// ([`SequenceEngine::work_steps`]), and one unit a value), so a long computation
 /// stops at the work limit; the budget's cancellation stops it within a chunk. A computation
 /// whose estimate alone passes the limit is refused before it starts.
 fn extend_under(
@@ -462,6 +470,8 @@ fn extend_under(
         return Ok(());
     }
     budget.afford(estimated_units(rule, engine, have, len))?;
+    // The small-values and domain engines' steps a value in the last chunk.
+    let mut steps_per_value = 1u64;
     loop {
         let start = engine.values().len() as u64;
         if start >= len {
@@ -482,11 +492,17 @@ fn extend_under(
             }
             end
         } else {
-            start.saturating_add(SPARSE_CHUNK).min(len)
+            // As many values as the last chunk's steps a value say fit one chunk of work
+            // (at most `SPARSE_CHUNK`), so that an engine costing `O(n)` a value (the
+            // small-values engine) is charged, and stopped, within a fraction of a second.
+            let chunk = (PLAIN_CHUNK_UNITS * STEPS_PER_UNIT / steps_per_value.max(1))
+                .clamp(1, SPARSE_CHUNK);
+            start.saturating_add(chunk).min(len)
         };
         let steps_before = engine
             .sparse_stats()
             .map(|s| (sparse_steps(&s), s.dense_values));
+        let work_before = engine.work_steps().unwrap_or(0);
         let mut control = Control::none().with_cancel(budget.cancel_flag());
         let done = engine.extend_to_len(end, &mut control)?;
         let reached = engine.values().len() as u64;
@@ -507,7 +523,14 @@ fn extend_under(
                 }
                 _ => 0,
             };
-            sparse.saturating_add(reached.saturating_sub(start))
+            // Steps of the small-values and domain engines.
+            let work = engine.work_steps().unwrap_or(0).saturating_sub(work_before);
+            if reached > start {
+                steps_per_value = work / (reached - start);
+            }
+            sparse
+                .saturating_add(work / STEPS_PER_UNIT)
+                .saturating_add(reached.saturating_sub(start))
         };
         budget.charge(units)?;
         if !done {
@@ -694,6 +717,34 @@ mod tests {
         let e = heap_value_within(&HeapRule::parse("0.3704").unwrap(), 4000, &small).unwrap_err();
         assert!(
             matches!(e, HeapValueError::Budget(BudgetError::Work { limit: 10 })),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn the_domain_engine_is_charged_for_its_pairs() {
+        // 0.325 runs on the domain engine from 4096 values on, some 200 pairs a heap (rare
+        // pairs and scanned splits): charged for them, not one unit a value. (A rule no
+        // other test here uses.)
+        let rule = HeapRule::parse("0.325").unwrap();
+        let budget = Budget::default();
+        let v = heap_value_within(&rule, 30_000, &budget).unwrap();
+        let mut plain = PlainSequence::new(&rule);
+        plain.extend_to_len(30_001, &mut Control::none()).unwrap();
+        assert_eq!(v, u64::from(plain.values()[30_000]));
+        assert!(budget.work_done() > 300_000, "{}", budget.work_done());
+        // A limit that one unit a value would meet is passed, with the figure named.
+        let rule = HeapRule::parse("0.324").unwrap();
+        let small = Budget::new(crate::control::Limits {
+            max_work: 100_000,
+            ..Default::default()
+        });
+        let e = heap_value_within(&rule, 30_000, &small).unwrap_err();
+        assert!(
+            matches!(
+                e,
+                HeapValueError::Budget(BudgetError::Work { limit: 100_000 })
+            ),
             "{e}"
         );
     }

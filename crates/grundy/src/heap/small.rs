@@ -53,6 +53,9 @@ pub struct SmallSequence {
     seen: Vec<u8>,
     /// The second thread's marks on long split ranges.
     other: Vec<u8>,
+    /// Split pairs looked at so far (at most `n/2` a split digit and heap `n`), and one a
+    /// value.
+    steps: u64,
 }
 
 impl SmallSequence {
@@ -74,6 +77,7 @@ impl SmallSequence {
             values: prefix,
             seen: Vec::new(),
             other: Vec::new(),
+            steps: 0,
         };
         for (j, &d) in code.digits().iter().enumerate() {
             if d & 1 != 0 && j > 0 {
@@ -128,7 +132,9 @@ impl SmallSequence {
             self.values.push(v);
             self.max_value = self.max_value.max(v);
             since_report += 1;
-            work += (self.split.len() * (n / 2)) as u64 + 1;
+            let pairs = (self.split.len() * (n / 2)) as u64 + 1;
+            work += pairs;
+            self.steps = self.steps.saturating_add(pairs);
             if since_report >= REPORT_EVERY || work >= WORK_EVERY {
                 since_report = 0;
                 work = 0;
@@ -232,6 +238,9 @@ impl SequenceEngine for SmallSequence {
     }
     fn into_values(self: Box<Self>) -> Vec<u16> {
         SmallSequence::into_values(*self)
+    }
+    fn work_steps(&self) -> Option<u64> {
+        Some(self.steps)
     }
     fn memory_needed(&self, n: u64) -> u64 {
         // The values (two bytes each, grown by at most doubling) and the tables.
