@@ -12,7 +12,7 @@
 //! keeps the loops free of memory round trips; above, in a byte table (plain stores).
 
 use super::moves::Split;
-use super::wanted::Wanted;
+use super::wanted::{LIST, Wanted};
 
 /// A machine word of value marks: `u64` for values below 64, a [`Pair`] of words below 128.
 pub(crate) trait Word:
@@ -36,6 +36,32 @@ pub(crate) trait Word:
     fn lowest(self) -> usize;
     /// The marks of the values below `c`.
     fn below(c: usize) -> Self;
+    /// The marked values, ascending, into `lanes` (as many as fit; the lanes past them
+    /// repeat the first), and how many are marked.
+    fn lanes(self, lanes: &mut [u16; LIST]) -> usize;
+}
+
+/// The set bits of `word` (standing for `offset + bit`) into `lanes` from `k` on, while
+/// they fit; returns `k` plus the number of bits.
+#[inline]
+fn word_lanes(mut word: u64, offset: u16, lanes: &mut [u16; LIST], mut k: usize) -> usize {
+    while word != 0 {
+        if k < LIST {
+            lanes[k] = offset + word.trailing_zeros() as u16;
+        }
+        k += 1;
+        word &= word - 1;
+    }
+    k
+}
+
+/// Pads `lanes` past the first `k` with copies of the first.
+#[inline]
+fn pad_lanes(lanes: &mut [u16; LIST], k: usize) {
+    let first = lanes[0];
+    for lane in lanes.iter_mut().skip(k) {
+        *lane = first;
+    }
 }
 
 impl Word for u64 {
@@ -59,6 +85,12 @@ impl Word for u64 {
     #[inline(always)]
     fn below(c: usize) -> Self {
         if c >= 64 { u64::MAX } else { (1 << c) - 1 }
+    }
+    #[inline]
+    fn lanes(self, lanes: &mut [u16; LIST]) -> usize {
+        let k = word_lanes(self, 0, lanes, 0);
+        pad_lanes(lanes, k);
+        k
     }
 }
 
@@ -127,17 +159,32 @@ impl Word for Pair {
     fn below(c: usize) -> Self {
         Pair(u64::below(c), u64::below(c.saturating_sub(64)))
     }
+    #[inline]
+    fn lanes(self, lanes: &mut [u16; LIST]) -> usize {
+        let k = word_lanes(self.0, 0, lanes, 0);
+        let k = word_lanes(self.1, 64, lanes, k);
+        pad_lanes(lanes, k);
+        k
+    }
 }
 
 /// `g(p) ^ g(m - p)` for each rare position `p` (value `g(p)` in `val`) gathered in one
 /// word (every value below `W::BITS`).
 #[inline]
 pub(crate) fn rare_word<W: Word>(values: &[u16], m: usize, pos: &[u32], val: &[u16]) -> W {
-    let mut acc = W::default();
-    for (&p, &v) in pos.iter().zip(val) {
-        acc |= W::mark(v ^ values[m - p as usize]);
+    // Four accumulators: the steps are independent but for the OR into the word.
+    let mut acc = [W::default(); 4];
+    let (pos4, val4) = (pos.chunks_exact(4), val.chunks_exact(4));
+    let (pos_rest, val_rest) = (pos4.remainder(), val4.remainder());
+    for (p, v) in pos4.zip(val4) {
+        for k in 0..4 {
+            acc[k] |= W::mark(v[k] ^ values[m - p[k] as usize]);
+        }
     }
-    acc
+    for (&p, &v) in pos_rest.iter().zip(val_rest) {
+        acc[0] |= W::mark(v ^ values[m - p as usize]);
+    }
+    acc[0] | acc[1] | acc[2] | acc[3]
 }
 
 /// Marks `g(p) ^ g(m - p)` for each rare position of the list in the byte table `seen`
@@ -152,14 +199,19 @@ pub(crate) fn rare_bytes(seen: &mut [u8], values: &[u16], m: usize, pos: &[u32],
     }
 }
 
-/// ORs the byte table `seen` (a multiple of 64 long) into the bitset `row`.
+/// ORs the byte table `seen` (a multiple of 64 long, every byte 0 or 1) into the bitset
+/// `row`: eight bytes at a time, gathered into eight bits by one multiplication (byte `i`
+/// of the word, 0 or 1, is shifted by `56 - 7i` to bit `56 + i`; no two shifted bits meet,
+/// so there is no carry).
 #[inline]
 pub(crate) fn pack_bytes(seen: &[u8], row: &mut [u64]) {
+    const GATHER: u64 = 0x0102_0408_1020_4080;
     for (word, bytes) in row.iter_mut().zip(seen.chunks_exact(64)) {
-        *word |= bytes
-            .iter()
-            .enumerate()
-            .fold(0u64, |acc, (b, &s)| acc | ((s != 0) as u64) << b);
+        *word |= bytes.chunks_exact(8).enumerate().fold(0u64, |acc, (k, b)| {
+            let x = u64::from_le_bytes(b.try_into().expect("eight bytes"));
+            debug_assert_eq!(x & !0x0101_0101_0101_0101, 0, "bytes are 0 or 1");
+            acc | (x.wrapping_mul(GATHER) >> 56) << (8 * k)
+        });
     }
 }
 
@@ -190,6 +242,9 @@ pub(crate) struct FarPhase<'a> {
     pub n0: usize,
     /// Every value below `known` is known (`known <= n0`).
     pub known: usize,
+    /// Only partners `m - p` from `start` on are marked (0: all below `known`; the
+    /// streamed sizes only).
+    pub start: usize,
     /// The rare positions listed so far, ascending, and their values: those whose partner
     /// `m - p` is below `known` are marked here, the others by the heap-by-heap phase.
     pub rare_pos: &'a [u32],
@@ -259,6 +314,8 @@ impl FarPhase<'_> {
         words: usize,
     ) -> (u64, u64) {
         match self.size {
+            ..=64 if !self.scan => return self.fill_streamed::<64>(first, rows, scanned, words),
+            128 if !self.scan => return self.fill_streamed::<128>(first, rows, scanned, words),
             256 => return self.fill_streamed::<256>(first, rows, scanned, words),
             512 => return self.fill_streamed::<512>(first, rows, scanned, words),
             1024 => return self.fill_streamed::<1024>(first, rows, scanned, words),
@@ -266,7 +323,7 @@ impl FarPhase<'_> {
         }
         let (mut rare_steps, mut scan_steps) = (0u64, 0u64);
         let mut seen = vec![0u8; self.size];
-        let mut wanted = Wanted::default();
+        let mut wanted = self.scan.then(Wanted::default);
         let largest = self.rare_pos.last().map_or(0, |&p| p as usize);
         let splits = self.split2.len();
         for (k, row) in rows.chunks_exact_mut(words).enumerate() {
@@ -313,7 +370,8 @@ impl FarPhase<'_> {
                 seen.fill(0);
                 if self.scan {
                     let ranges = &mut scanned[k * splits..(k + 1) * splits];
-                    scan_steps += self.scan_far(n, row, &mut wanted, ranges);
+                    let wanted = wanted.get_or_insert_with(Wanted::default);
+                    scan_steps += self.scan_far(n, row, wanted, ranges);
                 }
             }
         }
@@ -329,10 +387,11 @@ impl FarPhase<'_> {
         scanned: &mut [Scanned],
         words: usize,
     ) -> (u64, u64) {
-        debug_assert_eq!(self.size, S);
+        debug_assert!(self.size <= S && (self.size == S || S == 64));
         let (mut rare_steps, mut scan_steps) = (0u64, 0u64);
         let mut seen: Vec<[u8; S]> = std::iter::repeat_n([0u8; S], STREAM).collect();
-        let mut wanted = Wanted::default();
+        // The scan's byte table (64 KiB): only when it scans.
+        let mut wanted = self.scan.then(Wanted::default);
         let splits = self.split2.len();
         let heaps = rows.len() / words;
         for sub in (0..heaps).step_by(STREAM) {
@@ -344,7 +403,9 @@ impl FarPhase<'_> {
                     let p = p as usize;
                     // Heap `n_first + t` splits `m = n_first + t - j`; the partner `m - p` must
                     // be a heap (`m > p`) below `known`.
-                    let t_lo = (j + p + 1).saturating_sub(n_first);
+                    let t_lo = (j + p + 1)
+                        .max(self.start + j + p)
+                        .saturating_sub(n_first);
                     let t_hi = (self.known + j + p).saturating_sub(n_first).min(count);
                     if t_lo >= t_hi {
                         continue;
@@ -375,7 +436,8 @@ impl FarPhase<'_> {
                 marks.fill(0);
                 if self.scan {
                     let ranges = &mut scanned[k * splits..(k + 1) * splits];
-                    scan_steps += self.scan_far(n_first + t, row, &mut wanted, ranges);
+                    let wanted = wanted.get_or_insert_with(Wanted::default);
+                    scan_steps += self.scan_far(n_first + t, row, wanted, ranges);
                 }
             }
         }
