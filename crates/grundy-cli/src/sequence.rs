@@ -14,6 +14,7 @@ use grundy::heap::run::{
     CheckpointMode, Goal, Occupant, RunError, RunOptions, RunStats, RunStatus, SequenceRun,
 };
 use serde::Serialize;
+use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 /// The nim-sequence g(0), g(1), ... of a heap rule, its period, and a proof of it.
@@ -323,13 +324,14 @@ fn render_text(
     if with_values {
         let width = values.iter().max().map_or(1, |m| m.to_string().len());
         let index_width = values.len().to_string().len();
+        // Written in place, with no string per value: millions of values are printed.
+        out.reserve(values.len() * (width + 1) + values.len() / 10 * (index_width + 3));
         for (row, chunk) in values.chunks(10).enumerate() {
-            let line: Vec<String> = chunk.iter().map(|v| format!("{v:>width$}")).collect();
-            out.push_str(&format!(
-                "{:>index_width$}:  {}\n",
-                row * 10,
-                line.join(" ")
-            ));
+            let _ = write!(out, "{:>index_width$}: ", row * 10);
+            for v in chunk {
+                let _ = write!(out, " {v:>width$}");
+            }
+            out.push('\n');
         }
     } else {
         out.push_str(&format!(
