@@ -7,9 +7,13 @@
 //! pairs `(a, m - a)` with small `a` — whose partners are recent values — after some 150 pairs
 //! in 0.167, but take thousands of pairs from the middle, where values look independent.)
 //!
-//! Values in a block stay below `size` (a power of two), so every nim-sum is below `size` too;
-//! when `size <= 128` the marks are gathered in one or two machine words ([`Word`]), which
-//! keeps the loops free of memory round trips; above, in a byte table (plain stores).
+//! Values in a block stay below `size` (a power of two), so every nim-sum is below `size` too.
+//! Heap by heap, when `size <= 128`, the marks are gathered in one or two machine words
+//! ([`Word`], four accumulators), which keeps the loops free of memory round trips; above,
+//! in a byte table (plain stores). The far phase streams the partners of many heaps at once
+//! for every size up to 1024 ([`STREAM`]) into byte tables, packed into words eight bytes
+//! at a time ([`pack_bytes`]). A phase may mark only the partners from `start` on (the
+//! middle band between the values a far job read and the block's start).
 
 use super::moves::Split;
 use super::wanted::{LIST, Wanted};
@@ -525,6 +529,97 @@ mod tests {
             pack_bytes(&seen[..64], &mut row);
             assert_eq!(rare_word::<u64>(&values, m, &pos, &val), row[0]);
             assert_eq!(rare_word::<Pair>(&values, m, &pos, &val), Pair(row[0], 0));
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
+
+        /// Packing a byte table by multiplication gives the bit of every byte set.
+        #[test]
+        fn packed_bytes_are_the_bits_of_the_table(
+            bits in proptest::collection::vec(proptest::prelude::any::<bool>(), 64..=256),
+            before in proptest::prelude::any::<u64>(),
+        ) {
+            let len = bits.len() / 64 * 64;
+            let seen: Vec<u8> = bits[..len].iter().map(|&b| u8::from(b)).collect();
+            let mut row = vec![before; len / 64];
+            pack_bytes(&seen, &mut row);
+            for (w, &word) in row.iter().enumerate() {
+                let direct = (0..64).fold(before, |acc, b| acc | u64::from(bits[w * 64 + b]) << b);
+                proptest::prop_assert_eq!(word, direct);
+            }
+        }
+
+        /// The four-accumulator gather of rare partners marks what a direct loop marks, and
+        /// the lanes of a word list its values.
+        #[test]
+        fn rare_partner_words_match_a_direct_loop(
+            values in proptest::collection::vec(0u16..128, 40..200),
+            picks in proptest::collection::btree_set(1usize..39, 0..20),
+        ) {
+            let m = values.len() - 1;
+            let pos: Vec<u32> = picks.iter().map(|&p| p as u32).collect();
+            let val: Vec<u16> = picks.iter().map(|&p| values[p]).collect();
+            let direct = picks.iter().fold(0u128, |acc, &p| acc | 1 << (values[p] ^ values[m - p]));
+            let pair: Pair = rare_word(&values, m, &pos, &val);
+            proptest::prop_assert_eq!(pair, Pair(direct as u64, (direct >> 64) as u64));
+            let low: Vec<u16> = values.iter().map(|v| v % 64).collect();
+            let val_low: Vec<u16> = picks.iter().map(|&p| low[p]).collect();
+            let direct_low = picks.iter().fold(0u64, |acc, &p| acc | 1 << (low[p] ^ low[m - p]));
+            proptest::prop_assert_eq!(rare_word::<u64>(&low, m, &pos, &val_low), direct_low);
+            let mut lanes = [0u16; LIST];
+            let count = pair.lanes(&mut lanes);
+            let listed: Vec<u16> = (0..128u16).filter(|&v| direct >> v & 1 == 1).collect();
+            proptest::prop_assert_eq!(count, listed.len());
+            let shown = count.min(LIST);
+            proptest::prop_assert_eq!(&lanes[..shown], &listed[..shown]);
+            if count > 0 {
+                proptest::prop_assert!(lanes[shown..].iter().all(|&l| l == listed[0]));
+            }
+        }
+
+        /// The streamed far phase marks exactly the partners `m - p` in `start..known`.
+        #[test]
+        fn streamed_marks_cover_partners_from_start_to_known(
+            values in proptest::collection::vec(0u16..64, 300..400),
+            picks in proptest::collection::btree_set(1usize..250, 1..12),
+            known_back in 0usize..60,
+            start in 0usize..200,
+            unequal in proptest::prelude::any::<bool>(),
+        ) {
+            let n0 = values.len() - 40;
+            let known = n0 - known_back;
+            let pos: Vec<u32> = picks.iter().map(|&p| p as u32).collect();
+            let val: Vec<u16> = picks.iter().map(|&p| values[p]).collect();
+            let split2 = [Split { j: 1, unequal }];
+            let common = vec![0u64; 2];
+            let phase = FarPhase {
+                values: &values[..n0],
+                base: 0,
+                n0,
+                known,
+                start,
+                rare_pos: &pos,
+                rare_val: &val,
+                split2: &split2,
+                size: 64,
+                common: &common,
+                scan: false,
+            };
+            let (len, words) = (40, 2);
+            let mut rows = vec![0u64; len * words];
+            phase.fill(0, &mut rows, &mut [], words);
+            for t in 0..len {
+                let m = n0 + t - 1;
+                let direct = picks
+                    .iter()
+                    .filter(|&&p| p < m && m - p >= start && m - p < known)
+                    .filter(|&&p| !(unequal && 2 * p == m))
+                    .fold(0u64, |acc, &p| acc | 1 << (values[p] ^ values[m - p]));
+                proptest::prop_assert_eq!(rows[t * words], direct, "heap {}", n0 + t);
+                proptest::prop_assert_eq!(rows[t * words + 1], 0);
+            }
         }
     }
 
