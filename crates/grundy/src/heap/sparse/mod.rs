@@ -86,9 +86,10 @@
 //! middle; keeping each value's last witness pair and trying it shifted hits 70% of the
 //! wanted values at once but rarely the last one). So Grundy's game costs about 4500 pair
 //! steps per heap (10^6 heaps: 1.26·10^9 rare-partner and 3.2·10^9 scan steps): with the
-//! streamed rare partners and lane-wise scan about 4 µs of CPU per heap here (7.4 before),
-//! both cores busy but for the heap-by-heap phase (some 7% of the profile); `2^28` heaps
-//! some 18 CPU-minutes, 9 to 10 minutes on two cores.
+//! streamed rare partners and lane-wise scan about 3.1 µs of CPU per heap here (user time
+//! of `--to 1000000` on the shared machine; 4 before the scratch tables were kept, 7.4
+//! before streaming), both cores busy but for the heap-by-heap phase (some 7% of the
+//! profile); `2^28` heaps some 14 CPU-minutes, about 7 minutes on two idle cores.
 //!
 //! **What still runs on the plain engine** ([`super::plain`]): constraints on splits into
 //! *three* heaps (`0.8!`: which triples are allowed depends on the parts, and three-heap
