@@ -8,7 +8,7 @@
 use crate::Failure;
 use grundy::control::Control;
 use grundy::heap::period::Period;
-use grundy::heap::report::{svg_scatter, value_rows};
+use grundy::heap::report::{svg_scatter, value_rows, value_rows_from};
 use grundy::heap::rules::HeapRule;
 use grundy::heap::run::{
     CheckpointMode, Goal, Occupant, RunError, RunOptions, RunStats, RunStatus, SequenceRun,
@@ -334,7 +334,14 @@ fn render_text(
     } else if with_values {
         // A readable summary: the first and the last rows, the largest value; every value
         // with --csv or --json.
-        out.push_str(&value_rows(&values[..TEXT_HEAD]));
+        let width = values.iter().max().map_or(1, |m| m.to_string().len());
+        let index_width = values.len().to_string().len();
+        out.push_str(&value_rows_from(
+            &values[..TEXT_HEAD],
+            0,
+            width,
+            index_width,
+        ));
         let tail_from = (values.len() - TEXT_TAIL) / 10 * 10;
         out.push_str(&format!(
             "  ... g({TEXT_HEAD}) to g({}) not shown ({} in all; every value with --csv or \
@@ -342,16 +349,12 @@ fn render_text(
             tail_from - 1,
             grundy::words::count(values.len(), "value")
         ));
-        let width = values.iter().max().map_or(1, |m| m.to_string().len());
-        let index_width = values.len().to_string().len();
-        for (row, chunk) in values[tail_from..].chunks(10).enumerate() {
-            let line: Vec<String> = chunk.iter().map(|v| format!("{v:>width$}")).collect();
-            out.push_str(&format!(
-                "{:>index_width$}:  {}\n",
-                tail_from + row * 10,
-                line.join(" ")
-            ));
-        }
+        out.push_str(&value_rows_from(
+            &values[tail_from..],
+            tail_from,
+            width,
+            index_width,
+        ));
         if let Some(max) = values.iter().max() {
             out.push_str(&format!("largest value {max}\n"));
         }

@@ -31,10 +31,22 @@ pub fn histogram(values: &[u16]) -> Vec<u64> {
 pub fn value_rows(values: &[u16]) -> String {
     let width = values.iter().max().map_or(1, |m| m.to_string().len());
     let index_width = values.len().to_string().len();
+    value_rows_from(values, 0, width, index_width)
+}
+
+/// The rows of [`value_rows`] for a stretch of a longer sequence whose first value is
+/// `g(first)`, in columns `width` wide and heap numbers `index_width` wide (so that several
+/// stretches of one sequence line up).
+pub fn value_rows_from(values: &[u16], first: usize, width: usize, index_width: usize) -> String {
     let mut out = String::new();
     for (row, chunk) in values.chunks(10).enumerate() {
         let line: Vec<String> = chunk.iter().map(|v| format!("{v:>width$}")).collect();
-        let _ = writeln!(out, "{:>index_width$}:  {}", row * 10, line.join(" "));
+        let _ = writeln!(
+            out,
+            "{:>index_width$}:  {}",
+            first + row * 10,
+            line.join(" ")
+        );
     }
     out
 }

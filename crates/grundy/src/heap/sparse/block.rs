@@ -7,12 +7,16 @@
 //! pairs `(a, m - a)` with small `a` — whose partners are recent values — after some 150 pairs
 //! in 0.167, but take thousands of pairs from the middle, where values look independent.)
 //!
-//! Values in a block stay below `size` (a power of two), so every nim-sum is below `size` too;
-//! when `size <= 128` the marks are gathered in one or two machine words ([`Word`]), which
-//! keeps the loops free of memory round trips; above, in a byte table (plain stores).
+//! Values in a block stay below `size` (a power of two), so every nim-sum is below `size` too.
+//! Heap by heap, when `size <= 128`, the marks are gathered in one or two machine words
+//! ([`Word`], four accumulators), which keeps the loops free of memory round trips; above,
+//! in a byte table (plain stores). The far phase streams the partners of many heaps at once
+//! for every size up to 1024 ([`STREAM`]) into byte tables, packed into words eight bytes
+//! at a time ([`pack_bytes`]). A phase may mark only the partners from `start` on (the
+//! middle band between the values a far job read and the block's start).
 
 use super::moves::Split;
-use super::wanted::Wanted;
+use super::wanted::{LIST, Wanted};
 
 /// A machine word of value marks: `u64` for values below 64, a [`Pair`] of words below 128.
 pub(crate) trait Word:
@@ -36,6 +40,32 @@ pub(crate) trait Word:
     fn lowest(self) -> usize;
     /// The marks of the values below `c`.
     fn below(c: usize) -> Self;
+    /// The marked values, ascending, into `lanes` (as many as fit; the lanes past them
+    /// repeat the first), and how many are marked.
+    fn lanes(self, lanes: &mut [u16; LIST]) -> usize;
+}
+
+/// The set bits of `word` (standing for `offset + bit`) into `lanes` from `k` on, while
+/// they fit; returns `k` plus the number of bits.
+#[inline]
+fn word_lanes(mut word: u64, offset: u16, lanes: &mut [u16; LIST], mut k: usize) -> usize {
+    while word != 0 {
+        if k < LIST {
+            lanes[k] = offset + word.trailing_zeros() as u16;
+        }
+        k += 1;
+        word &= word - 1;
+    }
+    k
+}
+
+/// Pads `lanes` past the first `k` with copies of the first.
+#[inline]
+fn pad_lanes(lanes: &mut [u16; LIST], k: usize) {
+    let first = lanes[0];
+    for lane in lanes.iter_mut().skip(k) {
+        *lane = first;
+    }
 }
 
 impl Word for u64 {
@@ -59,6 +89,12 @@ impl Word for u64 {
     #[inline(always)]
     fn below(c: usize) -> Self {
         if c >= 64 { u64::MAX } else { (1 << c) - 1 }
+    }
+    #[inline]
+    fn lanes(self, lanes: &mut [u16; LIST]) -> usize {
+        let k = word_lanes(self, 0, lanes, 0);
+        pad_lanes(lanes, k);
+        k
     }
 }
 
@@ -127,17 +163,32 @@ impl Word for Pair {
     fn below(c: usize) -> Self {
         Pair(u64::below(c), u64::below(c.saturating_sub(64)))
     }
+    #[inline]
+    fn lanes(self, lanes: &mut [u16; LIST]) -> usize {
+        let k = word_lanes(self.0, 0, lanes, 0);
+        let k = word_lanes(self.1, 64, lanes, k);
+        pad_lanes(lanes, k);
+        k
+    }
 }
 
 /// `g(p) ^ g(m - p)` for each rare position `p` (value `g(p)` in `val`) gathered in one
 /// word (every value below `W::BITS`).
 #[inline]
 pub(crate) fn rare_word<W: Word>(values: &[u16], m: usize, pos: &[u32], val: &[u16]) -> W {
-    let mut acc = W::default();
-    for (&p, &v) in pos.iter().zip(val) {
-        acc |= W::mark(v ^ values[m - p as usize]);
+    // Four accumulators: the steps are independent but for the OR into the word.
+    let mut acc = [W::default(); 4];
+    let (pos4, val4) = (pos.chunks_exact(4), val.chunks_exact(4));
+    let (pos_rest, val_rest) = (pos4.remainder(), val4.remainder());
+    for (p, v) in pos4.zip(val4) {
+        for k in 0..4 {
+            acc[k] |= W::mark(v[k] ^ values[m - p[k] as usize]);
+        }
     }
-    acc
+    for (&p, &v) in pos_rest.iter().zip(val_rest) {
+        acc[0] |= W::mark(v ^ values[m - p as usize]);
+    }
+    acc[0] | acc[1] | acc[2] | acc[3]
 }
 
 /// Marks `g(p) ^ g(m - p)` for each rare position of the list in the byte table `seen`
@@ -152,14 +203,19 @@ pub(crate) fn rare_bytes(seen: &mut [u8], values: &[u16], m: usize, pos: &[u32],
     }
 }
 
-/// ORs the byte table `seen` (a multiple of 64 long) into the bitset `row`.
+/// ORs the byte table `seen` (a multiple of 64 long, every byte 0 or 1) into the bitset
+/// `row`: eight bytes at a time, gathered into eight bits by one multiplication (byte `i`
+/// of the word, 0 or 1, is shifted by `56 - 7i` to bit `56 + i`; no two shifted bits meet,
+/// so there is no carry).
 #[inline]
 pub(crate) fn pack_bytes(seen: &[u8], row: &mut [u64]) {
+    const GATHER: u64 = 0x0102_0408_1020_4080;
     for (word, bytes) in row.iter_mut().zip(seen.chunks_exact(64)) {
-        *word |= bytes
-            .iter()
-            .enumerate()
-            .fold(0u64, |acc, (b, &s)| acc | ((s != 0) as u64) << b);
+        *word |= bytes.chunks_exact(8).enumerate().fold(0u64, |acc, (k, b)| {
+            let x = u64::from_le_bytes(b.try_into().expect("eight bytes"));
+            debug_assert_eq!(x & !0x0101_0101_0101_0101, 0, "bytes are 0 or 1");
+            acc | (x.wrapping_mul(GATHER) >> 56) << (8 * k)
+        });
     }
 }
 
@@ -190,6 +246,9 @@ pub(crate) struct FarPhase<'a> {
     pub n0: usize,
     /// Every value below `known` is known (`known <= n0`).
     pub known: usize,
+    /// Only partners `m - p` from `start` on are marked (0: all below `known`; the
+    /// streamed sizes only).
+    pub start: usize,
     /// The rare positions listed so far, ascending, and their values: those whose partner
     /// `m - p` is below `known` are marked here, the others by the heap-by-heap phase.
     pub rare_pos: &'a [u32],
@@ -237,6 +296,19 @@ fn stream<const S: usize>(rows: &mut [[u8; S]], partners: &[u16], v: u16) {
     }
 }
 
+thread_local! {
+    /// The scan's table (64 KiB) of each thread, kept from call to call (empty between):
+    /// zeroing a new one for every part of every block cost some 4% of Grundy's game.
+    static SCRATCH: std::cell::RefCell<Option<Wanted>> = const { std::cell::RefCell::new(None) };
+}
+
+/// This thread's empty [`Wanted`] (a new one if it has none or lends it out).
+fn take_wanted() -> Wanted {
+    SCRATCH
+        .with(|cell| cell.borrow_mut().take())
+        .unwrap_or_default()
+}
+
 /// The most pairs of one split the far phase scans for a heap; the rest, if ever needed (a
 /// new rare value), is left to the heap-by-heap phase.
 const FAR_SCAN_LIMIT: usize = 1 << 16;
@@ -259,6 +331,8 @@ impl FarPhase<'_> {
         words: usize,
     ) -> (u64, u64) {
         match self.size {
+            ..=64 if !self.scan => return self.fill_streamed::<64>(first, rows, scanned, words),
+            128 if !self.scan => return self.fill_streamed::<128>(first, rows, scanned, words),
             256 => return self.fill_streamed::<256>(first, rows, scanned, words),
             512 => return self.fill_streamed::<512>(first, rows, scanned, words),
             1024 => return self.fill_streamed::<1024>(first, rows, scanned, words),
@@ -266,7 +340,7 @@ impl FarPhase<'_> {
         }
         let (mut rare_steps, mut scan_steps) = (0u64, 0u64);
         let mut seen = vec![0u8; self.size];
-        let mut wanted = Wanted::default();
+        let mut wanted = self.scan.then(take_wanted);
         let largest = self.rare_pos.last().map_or(0, |&p| p as usize);
         let splits = self.split2.len();
         for (k, row) in rows.chunks_exact_mut(words).enumerate() {
@@ -313,9 +387,13 @@ impl FarPhase<'_> {
                 seen.fill(0);
                 if self.scan {
                     let ranges = &mut scanned[k * splits..(k + 1) * splits];
-                    scan_steps += self.scan_far(n, row, &mut wanted, ranges);
+                    let wanted = wanted.get_or_insert_with(take_wanted);
+                    scan_steps += self.scan_far(n, row, wanted, ranges);
                 }
             }
+        }
+        if let Some(wanted) = wanted {
+            SCRATCH.with(|cell| *cell.borrow_mut() = Some(wanted));
         }
         (rare_steps, scan_steps)
     }
@@ -329,10 +407,11 @@ impl FarPhase<'_> {
         scanned: &mut [Scanned],
         words: usize,
     ) -> (u64, u64) {
-        debug_assert_eq!(self.size, S);
+        debug_assert!(self.size <= S && (self.size == S || S == 64));
         let (mut rare_steps, mut scan_steps) = (0u64, 0u64);
         let mut seen: Vec<[u8; S]> = std::iter::repeat_n([0u8; S], STREAM).collect();
-        let mut wanted = Wanted::default();
+        // The scan's byte table (64 KiB): only when it scans.
+        let mut wanted = self.scan.then(take_wanted);
         let splits = self.split2.len();
         let heaps = rows.len() / words;
         for sub in (0..heaps).step_by(STREAM) {
@@ -344,7 +423,7 @@ impl FarPhase<'_> {
                     let p = p as usize;
                     // Heap `n_first + t` splits `m = n_first + t - j`; the partner `m - p` must
                     // be a heap (`m > p`) below `known`.
-                    let t_lo = (j + p + 1).saturating_sub(n_first);
+                    let t_lo = (j + p + 1).max(self.start + j + p).saturating_sub(n_first);
                     let t_hi = (self.known + j + p).saturating_sub(n_first).min(count);
                     if t_lo >= t_hi {
                         continue;
@@ -375,9 +454,13 @@ impl FarPhase<'_> {
                 marks.fill(0);
                 if self.scan {
                     let ranges = &mut scanned[k * splits..(k + 1) * splits];
-                    scan_steps += self.scan_far(n_first + t, row, &mut wanted, ranges);
+                    let wanted = wanted.get_or_insert_with(take_wanted);
+                    scan_steps += self.scan_far(n_first + t, row, wanted, ranges);
                 }
             }
+        }
+        if let Some(wanted) = wanted {
+            SCRATCH.with(|cell| *cell.borrow_mut() = Some(wanted));
         }
         (rare_steps, scan_steps)
     }
@@ -463,6 +546,97 @@ mod tests {
             pack_bytes(&seen[..64], &mut row);
             assert_eq!(rare_word::<u64>(&values, m, &pos, &val), row[0]);
             assert_eq!(rare_word::<Pair>(&values, m, &pos, &val), Pair(row[0], 0));
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
+
+        /// Packing a byte table by multiplication gives the bit of every byte set.
+        #[test]
+        fn packed_bytes_are_the_bits_of_the_table(
+            bits in proptest::collection::vec(proptest::prelude::any::<bool>(), 64..=256),
+            before in proptest::prelude::any::<u64>(),
+        ) {
+            let len = bits.len() / 64 * 64;
+            let seen: Vec<u8> = bits[..len].iter().map(|&b| u8::from(b)).collect();
+            let mut row = vec![before; len / 64];
+            pack_bytes(&seen, &mut row);
+            for (w, &word) in row.iter().enumerate() {
+                let direct = (0..64).fold(before, |acc, b| acc | u64::from(bits[w * 64 + b]) << b);
+                proptest::prop_assert_eq!(word, direct);
+            }
+        }
+
+        /// The four-accumulator gather of rare partners marks what a direct loop marks, and
+        /// the lanes of a word list its values.
+        #[test]
+        fn rare_partner_words_match_a_direct_loop(
+            values in proptest::collection::vec(0u16..128, 40..200),
+            picks in proptest::collection::btree_set(1usize..39, 0..20),
+        ) {
+            let m = values.len() - 1;
+            let pos: Vec<u32> = picks.iter().map(|&p| p as u32).collect();
+            let val: Vec<u16> = picks.iter().map(|&p| values[p]).collect();
+            let direct = picks.iter().fold(0u128, |acc, &p| acc | 1 << (values[p] ^ values[m - p]));
+            let pair: Pair = rare_word(&values, m, &pos, &val);
+            proptest::prop_assert_eq!(pair, Pair(direct as u64, (direct >> 64) as u64));
+            let low: Vec<u16> = values.iter().map(|v| v % 64).collect();
+            let val_low: Vec<u16> = picks.iter().map(|&p| low[p]).collect();
+            let direct_low = picks.iter().fold(0u64, |acc, &p| acc | 1 << (low[p] ^ low[m - p]));
+            proptest::prop_assert_eq!(rare_word::<u64>(&low, m, &pos, &val_low), direct_low);
+            let mut lanes = [0u16; LIST];
+            let count = pair.lanes(&mut lanes);
+            let listed: Vec<u16> = (0..128u16).filter(|&v| direct >> v & 1 == 1).collect();
+            proptest::prop_assert_eq!(count, listed.len());
+            let shown = count.min(LIST);
+            proptest::prop_assert_eq!(&lanes[..shown], &listed[..shown]);
+            if count > 0 {
+                proptest::prop_assert!(lanes[shown..].iter().all(|&l| l == listed[0]));
+            }
+        }
+
+        /// The streamed far phase marks exactly the partners `m - p` in `start..known`.
+        #[test]
+        fn streamed_marks_cover_partners_from_start_to_known(
+            values in proptest::collection::vec(0u16..64, 300..400),
+            picks in proptest::collection::btree_set(1usize..250, 1..12),
+            known_back in 0usize..60,
+            start in 0usize..200,
+            unequal in proptest::prelude::any::<bool>(),
+        ) {
+            let n0 = values.len() - 40;
+            let known = n0 - known_back;
+            let pos: Vec<u32> = picks.iter().map(|&p| p as u32).collect();
+            let val: Vec<u16> = picks.iter().map(|&p| values[p]).collect();
+            let split2 = [Split { j: 1, unequal }];
+            let common = vec![0u64; 2];
+            let phase = FarPhase {
+                values: &values[..n0],
+                base: 0,
+                n0,
+                known,
+                start,
+                rare_pos: &pos,
+                rare_val: &val,
+                split2: &split2,
+                size: 64,
+                common: &common,
+                scan: false,
+            };
+            let (len, words) = (40, 2);
+            let mut rows = vec![0u64; len * words];
+            phase.fill(0, &mut rows, &mut [], words);
+            for t in 0..len {
+                let m = n0 + t - 1;
+                let direct = picks
+                    .iter()
+                    .filter(|&&p| p < m && m - p >= start && m - p < known)
+                    .filter(|&&p| !(unequal && 2 * p == m))
+                    .fold(0u64, |acc, &p| acc | 1 << (values[p] ^ values[m - p]));
+                proptest::prop_assert_eq!(rows[t * words], direct, "heap {}", n0 + t);
+                proptest::prop_assert_eq!(rows[t * words + 1], 0);
+            }
         }
     }
 

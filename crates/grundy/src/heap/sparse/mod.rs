@@ -37,9 +37,11 @@
 //! 129 to 1024 the far rare partners are *streamed*: for each rare position `p` the partners
 //! `g(m − p)` of 64 consecutive heaps are consecutive values, read in order, each nim-sum
 //! stored into its heap's byte table (about half the instructions of a per-heap gather).
-//! The scan tests chunks of 16 pairs at once: against a byte table while many values are
-//! wanted, then lane by lane against the few still wanted (module `wanted`: the compiler
-//! makes vector compares of it), which is where a coupon-collecting scan spends its time.
+//! The scan tests chunks of 16 pairs at once: against a byte table (or, below 128, a word
+//! of marks) while many values are wanted, then lane by lane against the few still wanted
+//! (module `wanted`: the compiler makes vector compares of it), which is where a
+//! coupon-collecting scan spends its time. Scratch tables (64 KiB) are kept from block to
+//! block: zeroing them for every block cost a tenth of the instructions of 0.167.
 //!
 //! *Two cores at once.* The far marks of the *next* block (rare positions whose partners
 //! lie below the current block's start) are computed on a second core while the current
@@ -47,7 +49,13 @@
 //! it again over the pool cost more in wake-ups than it saved), with a private copy of the
 //! values they
 //! read (the last `largest rare position + 2B` values), so the heap-by-heap phase overlaps
-//! them. Games with few, early rare positions (0.167: 59, all below 1303; 0.354: 131, all
+//! them. When the block starts, the partners between the far job's values and the block
+//! (the block before, `B` heaps) are known: they are *streamed* for the whole block at once
+//! (below), so heap by heap only the partners inside the block itself are gathered (0.167,
+//! blocks of 256: some 25 rare positions a heap instead of 70).
+//! While values stay below 128 (one or two words of marks), the rare partners of the far
+//! and middle phases are streamed too, into a byte per value and heap, and the bytes packed
+//! into words eight at a time by one multiplication. Games with few, early rare positions (0.167: 59, all below 1303; 0.354: 131, all
 //! below 3227) have most of their rare-partner work moved to that core this way.
 //! *Values past 128* (Grundy's game) use no pipeline: there the parallel phase also runs
 //! the scan of every split `(a, m − a)` whose parts are both known (`a > m − N`), from the
@@ -78,9 +86,10 @@
 //! middle; keeping each value's last witness pair and trying it shifted hits 70% of the
 //! wanted values at once but rarely the last one). So Grundy's game costs about 4500 pair
 //! steps per heap (10^6 heaps: 1.26·10^9 rare-partner and 3.2·10^9 scan steps): with the
-//! streamed rare partners and lane-wise scan about 4 µs of CPU per heap here (7.4 before),
-//! both cores busy but for the heap-by-heap phase (some 7% of the profile); `2^28` heaps
-//! some 18 CPU-minutes, 9 to 10 minutes on two cores.
+//! streamed rare partners and lane-wise scan about 3.1 µs of CPU per heap here (user time
+//! of `--to 1000000` on the shared machine; 4 before the scratch tables were kept, 7.4
+//! before streaming), both cores busy but for the heap-by-heap phase (some 7% of the
+//! profile); `2^28` heaps some 14 CPU-minutes, about 7 minutes on two idle cores.
 //!
 //! **What still runs on the plain engine** ([`super::plain`]): constraints on splits into
 //! *three* heaps (`0.8!`: which triples are allowed depends on the parts, and three-heap
@@ -118,7 +127,7 @@ use crate::heap::rules::TakeBreak;
 use block::Word;
 use mask::{best_mask, common_words, is_common};
 use moves::{Moves, Split, mark_all_splits, mark_simple_options, set_bit};
-use wanted::{CHUNK, Wanted};
+use wanted::{CHUNK, LIST, Wanted};
 
 /// Why the engine cannot do a computation.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -263,6 +272,10 @@ pub struct SparseSequence {
     spare: Marks,
     /// The far rare marks of the next block, computed during the last one.
     prepared: Option<Marks>,
+    /// Scratch of the heap-by-heap phase (values past 128): a byte per value, all zero.
+    seen: Vec<u8>,
+    /// Scratch of the heap-by-heap scan, empty.
+    wanted: Option<Wanted>,
     rare_xor_steps: u64,
     scan_steps: u64,
     dense_values: u64,
@@ -326,6 +339,8 @@ impl SparseSequence {
             checked_size: 0,
             spare: Marks::default(),
             prepared: None,
+            seen: Vec::new(),
+            wanted: None,
             rare_xor_steps: 0,
             scan_steps: 0,
             dense_values: 0,
@@ -556,6 +571,7 @@ impl SparseSequence {
                     base: 0,
                     n0,
                     known: n0,
+                    start: 0,
                     rare_pos: &self.rare_pos,
                     rare_val: &self.rare_val,
                     split2: &self.moves.split2,
@@ -650,10 +666,39 @@ impl SparseSequence {
         size: usize,
         common: &[u64],
     ) -> Result<(), SparseError> {
-        let (n0, known, r0) = (marks.n0, marks.known, marks.r0);
+        let (n0, r0) = (marks.n0, marks.r0);
         let splits = self.moves.split2.len();
-        let mut seen = Box::new([0u8; 1 << 16]);
-        let mut wanted = Wanted::default();
+        // Marks prepared ahead read values below `known` only: the partners from there to
+        // the block's start are known now, and streamed for the whole block at once.
+        if marks.known < n0 && size <= 128 {
+            let phase = block::FarPhase {
+                values: &self.values[..n0],
+                base: 0,
+                n0,
+                known: n0,
+                start: marks.known,
+                rare_pos: &self.rare_pos[..r0],
+                rare_val: &self.rare_val[..r0],
+                split2: &self.moves.split2,
+                size,
+                common,
+                scan: false,
+            };
+            let (steps, _) = phase.fill(0, &mut marks.rows, &mut [], words);
+            self.rare_xor_steps += steps;
+            marks.known = n0;
+        }
+        let known = marks.known;
+        // Scratch kept from block to block (zeroing 64 KiB tables per block cost a tenth of
+        // the instructions of 0.167): empty on entry and on return.
+        let mut seen = std::mem::take(&mut self.seen);
+        if size > 128 && seen.len() < size {
+            seen.resize(size, 0);
+        }
+        let mut wanted = self.wanted.take().unwrap_or_default();
+        // Per split, the first listed rare position whose partner lies below `known`: it
+        // only moves up from heap to heap (no search per heap).
+        let mut far_index = vec![0usize; splits];
         for (i, row) in marks.rows.chunks_exact_mut(words).enumerate() {
             let n = n0 + i;
             mark_simple_options(&self.moves, &self.values, n, row);
@@ -669,13 +714,16 @@ impl SparseSequence {
             // Near rare positions: those listed whose partner is not below `known`, and
             // those found since they were listed.
             let near = self.rare_pos.len();
-            for &split in &self.moves.split2 {
+            for (&split, lo) in self.moves.split2.iter().zip(&mut far_index) {
                 if n < split.j + 2 {
                     continue;
                 }
                 let m = n - split.j;
                 let far_from = block::FarPhase::far_from(known, m);
-                let lo = self.rare_pos[..r0].partition_point(|&p| (p as usize) < far_from);
+                while *lo < r0 && (self.rare_pos[*lo] as usize) < far_from {
+                    *lo += 1;
+                }
+                let lo = *lo;
                 for (start, end) in [(0, lo), (r0, near)] {
                     let list = &self.rare_pos[start..end];
                     let hi = match list.last() {
@@ -714,11 +762,15 @@ impl SparseSequence {
                 finish_wide(values, split2, n, row, common, &mut wanted, scanned)
             };
             self.scan_steps += steps;
-            self.push(value)?;
+            if let Err(e) = self.push(value) {
+                (self.seen, self.wanted) = (seen, Some(wanted));
+                return Err(e);
+            }
             if value >= size {
                 break;
             }
         }
+        (self.seen, self.wanted) = (seen, Some(wanted));
         Ok(())
     }
 }
@@ -818,6 +870,7 @@ impl FarJob {
             base: self.base,
             n0: self.n0,
             known: self.known,
+            start: 0,
             rare_pos: &self.pos,
             rare_val: &self.val,
             split2: &self.split2,
@@ -847,13 +900,16 @@ fn finish_word<W: block::Word>(
     row: &[u64],
     common: &[u64],
 ) -> (usize, u64) {
-    const CHUNK: usize = 16;
     let c = first_free_common(row, common);
     let low_words = W::BITS / 64;
     // `row` has at least `low_words` words: one when values are below 32, else `2 * size / 64`.
     let mut wanted = !W::load(row) & !W::load(common) & W::below(c);
     let mut steps = 0u64;
     if wanted != W::default() {
+        // While few values are wanted, a chunk is first compared with them lane by lane
+        // (vector compares, module `wanted`); only a chunk with a hit is marked.
+        let mut lanes = [0u16; LIST];
+        let mut count = wanted.lanes(&mut lanes);
         // All split digits advance together, chunk by chunk: a value missing from one
         // digit's early pairs is often among another's.
         let longest = split2
@@ -869,11 +925,24 @@ fn finish_word<W: block::Word>(
                 }
                 let m = n - split.j;
                 let to = (a + CHUNK - 1).min(split.last(m));
-                let found: W = block::range_word(values, m, a, to);
                 steps += (to + 1 - a) as u64;
-                wanted = wanted & !found;
-                if wanted == W::default() {
+                let found: W = if to + 1 - a == CHUNK && count <= LIST {
+                    let xs = wanted::chunk_xors(values, m, a);
+                    if !wanted::any_wanted(count, &xs, &lanes) {
+                        continue;
+                    }
+                    xs.iter().fold(W::default(), |acc, &x| acc | W::mark(x))
+                } else {
+                    block::range_word(values, m, a, to)
+                };
+                let left = wanted & !found;
+                if left == W::default() {
+                    wanted = left;
                     break 'scan;
+                }
+                if left != wanted {
+                    wanted = left;
+                    count = wanted.lanes(&mut lanes);
                 }
             }
             a += CHUNK;

@@ -13,7 +13,7 @@
 //! Only a chunk with a hit is walked again, pair by pair, to strike off what it found.
 
 /// Up to this many wanted values are compared lane by lane; more go through the byte table.
-const LIST: usize = 16;
+pub(crate) const LIST: usize = 16;
 /// Pairs tested at once.
 pub(crate) const CHUNK: usize = 16;
 
@@ -153,6 +153,28 @@ impl Wanted {
             self.list.retain(|&v| table[v as usize] != 0);
             self.refresh_lanes();
         }
+    }
+}
+
+/// The 16 split values `g(a + t) ^ g(m - a - t)` for `t` in `0..16` (`a + 15 <= m - a`).
+#[inline(always)]
+pub(crate) fn chunk_xors(values: &[u16], m: usize, a: usize) -> [u16; CHUNK] {
+    let l: &[u16; CHUNK] = values[a..a + CHUNK].try_into().expect("a chunk");
+    let h: &[u16; CHUNK] = values[m + 1 - a - CHUNK..=m - a]
+        .try_into()
+        .expect("a chunk");
+    std::array::from_fn(|k| l[k] ^ h[CHUNK - 1 - k])
+}
+
+/// Whether any of the 16 nim-sums equals one of the first `count` lanes (`1 <= count <=
+/// LIST`; the lanes past `count` repeat a wanted value).
+#[inline(always)]
+pub(crate) fn any_wanted(count: usize, xs: &[u16; CHUNK], lanes: &[u16; LIST]) -> bool {
+    match count {
+        0..=2 => any_of::<2>(xs, lanes),
+        3..=4 => any_of::<4>(xs, lanes),
+        5..=8 => any_of::<8>(xs, lanes),
+        _ => any_of::<LIST>(xs, lanes),
     }
 }
 
