@@ -20,7 +20,7 @@
 //! heaps `1..=120`; this brute force checks that proof's code independently, on every sum it
 //! tries, and none is mispredicted.
 
-use grundy::control::Budget;
+use grundy::control::{Budget, Limits};
 use grundy::heap::rules::HeapRule;
 use grundy::misere::quotient::{HeapQuotient, heap_quotient};
 use proptest::prelude::*;
@@ -28,13 +28,55 @@ use rustc_hash::FxHashMap;
 use std::cell::RefCell;
 use std::sync::OnceLock;
 
-/// Misère outcomes of sums of Kayles rows, from the rules.
-#[derive(Debug, Default)]
+/// The moves of Kayles from a row of `n` pins: the rows each move leaves (zeros left out).
+fn kayles_moves(n: u8) -> Vec<Vec<u8>> {
+    let mut out = Vec::new();
+    // Knock down `take` adjacent pins, leaving `left` pins to their left.
+    for take in 1..=2u8.min(n) {
+        for left in 0..=(n - take) / 2 {
+            let right = n - take - left;
+            out.push([left, right].into_iter().filter(|&r| r > 0).collect());
+        }
+    }
+    out
+}
+
+/// The moves of 0.1377 (Duplicate Kayles) from a heap of `n`, read off its code digit by
+/// digit: `1` = take 1 only as the whole heap; `3` = take 2 leaving 0 or 1 heap; `7` = take
+/// 3 or 4 leaving 0, 1 or 2 heaps.
+fn duplicate_kayles_moves(n: u8) -> Vec<Vec<u8>> {
+    let mut out = Vec::new();
+    for (take, digit) in [(1u8, 1u8), (2, 3), (3, 7), (4, 7)] {
+        if n == take && digit & 1 != 0 {
+            out.push(vec![]);
+        }
+        if n > take && digit & 2 != 0 {
+            out.push(vec![n - take]);
+        }
+        if n > take + 1 && digit & 4 != 0 {
+            for a in 1..=(n - take) / 2 {
+                out.push(vec![a, n - take - a]);
+            }
+        }
+    }
+    out
+}
+
+/// Misère outcomes of sums of heaps, from a game's moves.
+#[derive(Debug)]
 struct Brute {
+    moves: fn(u8) -> Vec<Vec<u8>>,
     memo: FxHashMap<Vec<u8>, bool>,
 }
 
 impl Brute {
+    fn new(moves: fn(u8) -> Vec<Vec<u8>>) -> Self {
+        Brute {
+            moves,
+            memo: FxHashMap::default(),
+        }
+    }
+
     /// Whether the sum of rows `pos` (sorted, no zeros) is a misère P-position: true when
     /// no move leads to a P-position, and the empty sum (no move: the player to move has
     /// already won) is not one.
@@ -50,18 +92,13 @@ impl Brute {
             if i > 0 && pos[i] == pos[i - 1] {
                 continue;
             }
-            let n = pos[i];
-            // Knock down `take` adjacent pins, leaving `left` pins to their left.
-            for take in 1..=2u8.min(n) {
-                for left in 0..=(n - take) / 2 {
-                    let right = n - take - left;
-                    let mut next: Vec<u8> = pos[..i].iter().chain(&pos[i + 1..]).copied().collect();
-                    next.extend([left, right].into_iter().filter(|&r| r > 0));
-                    next.sort_unstable();
-                    if self.is_p(&next) {
-                        p = false;
-                        break 'moves;
-                    }
+            for left in (self.moves)(pos[i]) {
+                let mut next: Vec<u8> = pos[..i].iter().chain(&pos[i + 1..]).copied().collect();
+                next.extend(left);
+                next.sort_unstable();
+                if self.is_p(&next) {
+                    p = false;
+                    break 'moves;
                 }
             }
         }
@@ -105,7 +142,7 @@ fn cases(default: u32) -> u32 {
 }
 
 thread_local! {
-    static BRUTE: RefCell<Brute> = RefCell::new(Brute::default());
+    static BRUTE: RefCell<Brute> = RefCell::new(Brute::new(kayles_moves));
 }
 
 fn check(mut heaps: Vec<u8>, max_total: u32) -> Result<(), TestCaseError> {
@@ -134,7 +171,7 @@ fn kayles_quotient_has_40_elements_from_heap_27_to_120() {
 
 #[test]
 fn brute_force_knows_small_kayles() {
-    let mut b = Brute::default();
+    let mut b = Brute::new(kayles_moves);
     // One pin: the player to move must take it and lose. Two pins: take both and lose, or
     // one and win. Three: take the middle one, leaving two single pins (P).
     assert!(b.is_p(&[1]));
@@ -169,4 +206,232 @@ proptest! {
     fn quotient_predicts_random_large_kayles_sums(heaps in proptest::collection::vec(1u8..=DEEP_PINS, 1..9)) {
         check(heaps, u32::from(DEEP_PINS))?;
     }
+}
+
+/// One pattern of a published decomposition (tests/data/misere/decompositions.txt explains
+/// the notation and names the source).
+#[derive(Debug)]
+struct Pattern {
+    /// Whether the positions matching are P in normal play and N in misère play (else the
+    /// reverse).
+    normal_p: bool,
+    singles: Vec<u64>,
+    even: Vec<Vec<u64>>,
+    odd: Vec<Vec<u64>>,
+}
+
+/// The sets of `{{a, b}, {c}}` (the text between the outer braces).
+fn sets(text: &str) -> Vec<Vec<u64>> {
+    text.split('}')
+        .filter_map(|part| {
+            let inner = part.trim_start_matches([',', ' ']).strip_prefix('{')?;
+            Some(
+                inner
+                    .split(',')
+                    .map(|w| w.trim().parse().unwrap())
+                    .collect(),
+            )
+        })
+        .collect()
+}
+
+fn decomposition(rule: &str) -> Vec<Pattern> {
+    let text = include_str!("data/misere/decompositions.txt");
+    let mut out = Vec::new();
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
+        let mut f = line.splitn(3, ' ');
+        if f.next() != Some(rule) {
+            continue;
+        }
+        let normal_p = match f.next() {
+            Some("PN") => true,
+            Some("NP") => false,
+            other => panic!("unknown class {other:?} in {line}"),
+        };
+        let pat = f.next().unwrap();
+        let (singles, rest) = pat.split_once(" E{").unwrap();
+        let (even, odd) = rest.split_once(" D{").unwrap();
+        let singles = singles.trim().trim_start_matches('{').trim_end_matches('}');
+        out.push(Pattern {
+            normal_p,
+            singles: singles
+                .split(',')
+                .filter(|w| !w.trim().is_empty())
+                .map(|w| w.trim().parse().unwrap())
+                .collect(),
+            even: sets(even.strip_suffix('}').unwrap()),
+            odd: sets(odd.trim().strip_suffix('}').unwrap()),
+        });
+    }
+    out
+}
+
+impl Pattern {
+    fn matches(&self, heaps: &[u64]) -> bool {
+        let mut rest = heaps.to_vec();
+        for s in &self.singles {
+            match rest.iter().position(|h| h == s) {
+                Some(i) => {
+                    rest.swap_remove(i);
+                }
+                None => return false,
+            }
+        }
+        let count = |set: &Vec<u64>| rest.iter().filter(|h| set.contains(h)).count();
+        rest.iter()
+            .all(|h| self.even.iter().chain(&self.odd).any(|s| s.contains(h)))
+            && self.even.iter().all(|s| count(s) % 2 == 0)
+            && self.odd.iter().all(|s| count(s) % 2 == 1)
+    }
+}
+
+/// Normal-play values of 0.1377's heaps `0..=max`, by mex from the moves above.
+fn duplicate_kayles_values(max: u8) -> Vec<u64> {
+    let mut g: Vec<u64> = Vec::new();
+    for n in 0..=max {
+        let seen: Vec<u64> = duplicate_kayles_moves(n)
+            .iter()
+            .map(|left| left.iter().fold(0, |x, &h| x ^ g[h as usize]))
+            .collect();
+        g.push((0..).find(|v| !seen.contains(v)).unwrap());
+    }
+    g
+}
+
+/// The largest heap of the Duplicate Kayles checks (the quotient is proven to it).
+const DUP_MAX: u8 = 200;
+
+/// The misère verdict of the published decomposition of 0.1377: the normal-play verdict,
+/// turned over on the positions a pattern lists.
+fn decomposition_is_p(heaps: &[u64]) -> bool {
+    static D: OnceLock<(Vec<Pattern>, Vec<u64>)> = OnceLock::new();
+    let (patterns, values) =
+        D.get_or_init(|| (decomposition("0.1377"), duplicate_kayles_values(DUP_MAX)));
+    assert_eq!(
+        patterns.len(),
+        12,
+        "the published decomposition has 12 lines"
+    );
+    let normal_p = heaps.iter().fold(0, |x, &h| x ^ values[h as usize]) == 0;
+    let hit: Vec<&Pattern> = patterns.iter().filter(|p| p.matches(heaps)).collect();
+    // A pattern's positions have the normal outcome it says (else the notation is misread).
+    assert!(hit.iter().all(|p| p.normal_p == normal_p), "{heaps:?}");
+    normal_p != !hit.is_empty()
+}
+
+fn duplicate_kayles_quotient() -> &'static HeapQuotient {
+    static Q: OnceLock<HeapQuotient> = OnceLock::new();
+    Q.get_or_init(|| {
+        heap_quotient(
+            &HeapRule::parse("0.1377").unwrap(),
+            u64::from(DUP_MAX),
+            &Budget::new(Limits {
+                max_work: 10_000_000_000,
+                ..Limits::DEFAULT
+            }),
+            512,
+        )
+        .unwrap()
+    })
+}
+
+/// Every sum of `total` tokens or fewer, as sorted heap lists.
+fn every_sum(total: u8) -> Vec<Vec<u8>> {
+    fn parts(rem: u8, max: u8, cur: &mut Vec<u8>, out: &mut Vec<Vec<u8>>) {
+        let mut sorted = cur.clone();
+        sorted.sort_unstable();
+        out.push(sorted);
+        for h in (1..=max.min(rem)).rev() {
+            cur.push(h);
+            parts(rem - h, h, cur, out);
+            cur.pop();
+        }
+    }
+    let mut out = Vec::new();
+    parts(total, total, &mut Vec::new(), &mut out);
+    out
+}
+
+#[test]
+fn duplicate_kayles_decomposition_matches_every_small_sum() {
+    // The reading of the notation, and the published claim, against the definition.
+    let mut brute = Brute::new(duplicate_kayles_moves);
+    let sums = every_sum(30);
+    assert_eq!(sums.len(), 28_629);
+    let values = duplicate_kayles_values(30);
+    let mut turned = 0;
+    for s in sums {
+        let heaps: Vec<u64> = s.iter().map(|&h| u64::from(h)).collect();
+        let p = brute.is_p(&s);
+        assert_eq!(decomposition_is_p(&heaps), p, "0.1377 sum {s:?}");
+        let normal_p = s.iter().fold(0, |x, &h| x ^ values[h as usize]) == 0;
+        turned += usize::from(p != normal_p);
+    }
+    // The patterns are exercised: 1427 of these sums change outcome from normal play.
+    assert_eq!(turned, 1427);
+}
+
+#[test]
+fn duplicate_kayles_quotient_matches_kayles() {
+    // Computed here: the same order and P-portion as Kayles, and the heap map's observed
+    // period 24 from heap 141 (twice Kayles's 12 from 71).
+    let q = duplicate_kayles_quotient();
+    assert_eq!(q.quotient.order(), 40);
+    assert_eq!(q.quotient.p_portion().len(), 9);
+    let p = q.period().expect("a period shows by heap 200");
+    assert_eq!((p.period, p.preperiod), (24, 141));
+}
+
+/// Heap sizes for the decomposition checks: mostly the sizes its patterns name (a position
+/// matches only when all its heaps do), sometimes any size to 200.
+fn dup_heap() -> impl Strategy<Value = u64> {
+    prop_oneof![
+        3 => proptest::sample::select(vec![1u64, 2, 7, 8, 9, 10, 17, 18, 23, 24, 33, 34, 39, 40, 49, 50]),
+        1 => 1..=u64::from(DUP_MAX),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: cases(2000), ..ProptestConfig::default() })]
+
+    /// Sums with heaps up to 200, far past any exhaustive search: the quotient (proven for
+    /// heaps to 200) and the published decomposition agree.
+    #[test]
+    fn duplicate_kayles_quotient_agrees_with_the_decomposition(
+        heaps in proptest::collection::vec(dup_heap(), 1..10),
+    ) {
+        let q = duplicate_kayles_quotient();
+        let gens: Vec<u32> = heaps.iter().filter_map(|&h| q.generators.of_heap(h)).collect();
+        prop_assert_eq!(
+            q.quotient.is_p(q.quotient.image(&gens)),
+            decomposition_is_p(&heaps),
+            "0.1377 sum {:?}", heaps
+        );
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: cases(300), ..ProptestConfig::default() })]
+
+    /// The deep tier: random sums of up to 70 tokens, the decomposition against the
+    /// definition.
+    #[test]
+    #[ignore]
+    fn duplicate_kayles_decomposition_matches_random_sums(
+        heaps in proptest::collection::vec(dup_heap().prop_map(|h| h.min(70)), 1..8),
+    ) {
+        let mut total = 0u64;
+        let mut heaps: Vec<u64> = heaps.into_iter().filter(|&h| { total += h; total <= 70 }).collect();
+        heaps.sort_unstable();
+        let small: Vec<u8> = heaps.iter().map(|&h| h as u8).collect();
+        let truth = DUP_BRUTE.with(|b| b.borrow_mut().is_p(&small));
+        prop_assert_eq!(decomposition_is_p(&heaps), truth, "0.1377 sum {:?}", heaps);
+    }
+}
+
+thread_local! {
+    static DUP_BRUTE: RefCell<Brute> = RefCell::new(Brute::new(duplicate_kayles_moves));
 }
