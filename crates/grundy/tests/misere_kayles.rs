@@ -288,11 +288,11 @@ impl Pattern {
     }
 }
 
-/// Normal-play values of 0.1377's heaps `0..=max`, by mex from the moves above.
-fn duplicate_kayles_values(max: u8) -> Vec<u64> {
+/// Normal-play values of heaps `0..=max` of a game, by mex from its moves.
+fn normal_values(moves: fn(u8) -> Vec<Vec<u8>>, max: u8) -> Vec<u64> {
     let mut g: Vec<u64> = Vec::new();
     for n in 0..=max {
-        let seen: Vec<u64> = duplicate_kayles_moves(n)
+        let seen: Vec<u64> = moves(n)
             .iter()
             .map(|left| left.iter().fold(0, |x, &h| x ^ g[h as usize]))
             .collect();
@@ -304,22 +304,74 @@ fn duplicate_kayles_values(max: u8) -> Vec<u64> {
 /// The largest heap of the Duplicate Kayles checks (the quotient is proven to it).
 const DUP_MAX: u8 = 200;
 
-/// The misère verdict of the published decomposition of 0.1377: the normal-play verdict,
-/// turned over on the positions a pattern lists.
+/// A decomposition and the normal-play values it turns over.
+#[derive(Debug)]
+struct Decomposition {
+    patterns: Vec<Pattern>,
+    values: Vec<u64>,
+}
+
+impl Decomposition {
+    /// The misère verdict: the normal-play verdict, turned over on the positions a pattern
+    /// lists.
+    fn is_p(&self, heaps: &[u64]) -> bool {
+        let normal_p = heaps.iter().fold(0, |x, &h| x ^ self.values[h as usize]) == 0;
+        let hit: Vec<&Pattern> = self.patterns.iter().filter(|p| p.matches(heaps)).collect();
+        // A pattern's positions have the normal outcome it says (else the notation is misread).
+        assert!(hit.iter().all(|p| p.normal_p == normal_p), "{heaps:?}");
+        normal_p != !hit.is_empty()
+    }
+}
+
+/// The published decomposition of 0.1377.
+fn duplicate_kayles() -> &'static Decomposition {
+    static D: OnceLock<Decomposition> = OnceLock::new();
+    D.get_or_init(|| {
+        let patterns = decomposition("0.1377");
+        assert_eq!(
+            patterns.len(),
+            12,
+            "the published decomposition has 12 lines"
+        );
+        Decomposition {
+            patterns,
+            values: normal_values(duplicate_kayles_moves, DUP_MAX),
+        }
+    })
+}
+
+/// A decomposition for Kayles, *derived here, not published*: 0.1377's heaps `2n − 1` and
+/// `2n` play as Kayles's row of `n` pins (each pin doubled), and Plambeck obtained the
+/// decomposition of 0.1377 from Sibert and Conway's for Kayles, so each heap size of the
+/// published patterns is read as the row `⌈h/2⌉`. Checked against the brute force below
+/// before it is trusted.
+fn kayles_by_halves() -> &'static Decomposition {
+    static D: OnceLock<Decomposition> = OnceLock::new();
+    D.get_or_init(|| {
+        let half = |set: &Vec<u64>| {
+            let mut s: Vec<u64> = set.iter().map(|h| h.div_ceil(2)).collect();
+            s.sort_unstable();
+            s.dedup();
+            s
+        };
+        let patterns = decomposition("0.1377")
+            .iter()
+            .map(|p| Pattern {
+                normal_p: p.normal_p,
+                singles: half(&p.singles),
+                even: p.even.iter().map(half).collect(),
+                odd: p.odd.iter().map(half).collect(),
+            })
+            .collect();
+        Decomposition {
+            patterns,
+            values: normal_values(kayles_moves, 120),
+        }
+    })
+}
+
 fn decomposition_is_p(heaps: &[u64]) -> bool {
-    static D: OnceLock<(Vec<Pattern>, Vec<u64>)> = OnceLock::new();
-    let (patterns, values) =
-        D.get_or_init(|| (decomposition("0.1377"), duplicate_kayles_values(DUP_MAX)));
-    assert_eq!(
-        patterns.len(),
-        12,
-        "the published decomposition has 12 lines"
-    );
-    let normal_p = heaps.iter().fold(0, |x, &h| x ^ values[h as usize]) == 0;
-    let hit: Vec<&Pattern> = patterns.iter().filter(|p| p.matches(heaps)).collect();
-    // A pattern's positions have the normal outcome it says (else the notation is misread).
-    assert!(hit.iter().all(|p| p.normal_p == normal_p), "{heaps:?}");
-    normal_p != !hit.is_empty()
+    duplicate_kayles().is_p(heaps)
 }
 
 fn duplicate_kayles_quotient() -> &'static HeapQuotient {
@@ -361,7 +413,7 @@ fn duplicate_kayles_decomposition_matches_every_small_sum() {
     let mut brute = Brute::new(duplicate_kayles_moves);
     let sums = every_sum(30);
     assert_eq!(sums.len(), 28_629);
-    let values = duplicate_kayles_values(30);
+    let values = normal_values(duplicate_kayles_moves, 30);
     let mut turned = 0;
     for s in sums {
         let heaps: Vec<u64> = s.iter().map(|&h| u64::from(h)).collect();
@@ -434,4 +486,66 @@ proptest! {
 
 thread_local! {
     static DUP_BRUTE: RefCell<Brute> = RefCell::new(Brute::new(duplicate_kayles_moves));
+}
+
+#[test]
+fn kayles_decomposition_by_halves_matches_every_small_sum() {
+    let mut brute = Brute::new(kayles_moves);
+    let values = normal_values(kayles_moves, 30);
+    let mut turned = 0;
+    for s in every_sum(30) {
+        let heaps: Vec<u64> = s.iter().map(|&h| u64::from(h)).collect();
+        let p = brute.is_p(&s);
+        assert_eq!(kayles_by_halves().is_p(&heaps), p, "Kayles sum {s:?}");
+        let normal_p = s.iter().fold(0, |x, &h| x ^ values[h as usize]) == 0;
+        turned += usize::from(p != normal_p);
+    }
+    // The patterns are exercised: 452 of these sums change outcome from normal play.
+    assert_eq!(turned, 452);
+}
+
+/// Row lengths for the Kayles decomposition checks: mostly those its patterns name.
+fn kayles_row() -> impl Strategy<Value = u64> {
+    prop_oneof![
+        3 => proptest::sample::select(vec![1u64, 4, 5, 9, 12, 17, 20, 25]),
+        1 => 1..=120u64,
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: cases(2000), ..ProptestConfig::default() })]
+
+    /// Sums with rows up to 120: the quotient of Kayles (proven for rows to 120) and the
+    /// decomposition read at half size agree.
+    #[test]
+    fn kayles_quotient_agrees_with_the_decomposition_by_halves(
+        heaps in proptest::collection::vec(kayles_row(), 1..10),
+    ) {
+        let q = kayles_quotient();
+        let gens: Vec<u32> = heaps.iter().filter_map(|&h| q.generators.of_heap(h)).collect();
+        prop_assert_eq!(
+            q.quotient.is_p(q.quotient.image(&gens)),
+            kayles_by_halves().is_p(&heaps),
+            "Kayles sum {:?}", heaps
+        );
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: cases(300), ..ProptestConfig::default() })]
+
+    /// The deep tier: random sums of up to 80 pins, the decomposition read at half size
+    /// against the definition.
+    #[test]
+    #[ignore]
+    fn kayles_decomposition_by_halves_matches_random_sums(
+        heaps in proptest::collection::vec(kayles_row().prop_map(|h| h.min(80)), 1..8),
+    ) {
+        let mut total = 0u64;
+        let mut heaps: Vec<u64> = heaps.into_iter().filter(|&h| { total += h; total <= 80 }).collect();
+        heaps.sort_unstable();
+        let small: Vec<u8> = heaps.iter().map(|&h| h as u8).collect();
+        let truth = BRUTE.with(|b| b.borrow_mut().is_p(&small));
+        prop_assert_eq!(kayles_by_halves().is_p(&heaps), truth, "Kayles sum {:?}", heaps);
+    }
 }
