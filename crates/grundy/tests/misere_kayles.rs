@@ -1,27 +1,37 @@
-//! Misère Kayles: the computed misère quotient against an independent brute force.
+//! Misère Kayles and Duplicate Kayles (0.1377): the computed misère quotients against an
+//! independent brute force and against a published decomposition.
 //!
-//! The brute force below is written here from the rules of Kayles alone (a row of pins; a move
-//! knocks down one pin or two adjacent pins, which may split the row in two; in misère play
-//! whoever knocks down the last pin loses), with none of the library's code: no octal-code
-//! reader, no option generator, no solver. It memoises the outcome of every sum of rows it
-//! meets (a sorted list of row lengths).
-//!
-//! The quotient of Kayles (heaps `1..=120`, proven there by the library's verification) must
-//! predict the outcome of every sum. The exhaustive tests of `misere_quotient.rs` cover every
-//! sum of at most 30 pins; here random sums of up to 44 pins are checked in the default tier,
-//! and of up to 80 pins (heaps up to 80, past the start of the heap map's period at 71) in the
-//! deep tier: `cargo test -p grundy --test misere_kayles -- --ignored` (1000 cases by default,
-//! `PROPTEST_CASES` to change; 3000 cases took 290 s of user time and 2.1 GB).
+//! - **Brute force.** Written here from the rules alone (Kayles: a row of pins, a move knocks
+//!   down one pin or two adjacent pins, possibly splitting the row; 0.1377 from its code's
+//!   digits; in misère play whoever moves last loses), with none of the library's code: no
+//!   octal-code reader, no option generator, no solver. It memoises the outcome of every sum
+//!   it meets.
+//! - **Kayles's quotient** (rows `1..=120`, 40 elements, proven there by the library's
+//!   verification) predicts the brute force on random sums of up to 44 pins (default tier)
+//!   and 80 pins, rows up to 80 past the heap map's preperiod 71 (deep tier; 3000 cases took
+//!   290 s of user time and 2.1 GB).
+//! - **Published decomposition.** Plambeck's decomposition of 0.1377 (the positions whose
+//!   misère outcome differs from the normal-play one; tests/data/misere/decompositions.txt,
+//!   source and notation there) is checked on every sum of up to 30 tokens against the brute
+//!   force, then against the quotient of 0.1377 on sums with heaps up to 200.
+//! - **Kayles through it.** Plambeck obtained that decomposition from Sibert and Conway's for
+//!   Kayles; read back at half size (heaps `2n − 1`, `2n` are the row `n`) it is a
+//!   decomposition for Kayles, *derived here*: checked on every sum of up to 30 pins (and
+//!   random sums of up to 80, deep tier) against the brute force, then against Kayles's
+//!   quotient on sums with rows up to 120, and against the quotient's *observed* heap-map
+//!   period on rows up to 10^9.
 //!
 //! Why: a figure of 48 elements is sometimes recalled for the Kayles quotient, against the 40
 //! computed here, and no source stating it could be read (tests/data/misere/quotients.txt).
 //! A 40-element monoid that merged two elements of a 48-element quotient would mispredict the
-//! outcome of some sum. The library's verification proves the 40 elements for every sum of the
-//! heaps `1..=120`; this brute force checks that proof's code independently, on every sum it
-//! tries, and none is mispredicted.
+//! outcome of some sum; none of these checks finds one.
+//!
+//! Deep tier: `cargo test -p grundy --test misere_kayles -- --ignored` (`PROPTEST_CASES` sets
+//! the number of random cases of every test here).
 
 use grundy::control::{Budget, Limits};
 use grundy::heap::rules::HeapRule;
+use grundy::heap::sequence::heap_value;
 use grundy::misere::quotient::{HeapQuotient, heap_quotient};
 use proptest::prelude::*;
 use rustc_hash::FxHashMap;
@@ -316,6 +326,11 @@ impl Decomposition {
     /// lists.
     fn is_p(&self, heaps: &[u64]) -> bool {
         let normal_p = heaps.iter().fold(0, |x, &h| x ^ self.values[h as usize]) == 0;
+        self.turn(heaps, normal_p)
+    }
+
+    /// The misère verdict on `heaps`, given their normal-play verdict.
+    fn turn(&self, heaps: &[u64], normal_p: bool) -> bool {
         let hit: Vec<&Pattern> = self.patterns.iter().filter(|p| p.matches(heaps)).collect();
         // A pattern's positions have the normal outcome it says (else the notation is misread).
         assert!(hit.iter().all(|p| p.normal_p == normal_p), "{heaps:?}");
@@ -547,5 +562,35 @@ proptest! {
         let small: Vec<u8> = heaps.iter().map(|&h| h as u8).collect();
         let truth = BRUTE.with(|b| b.borrow_mut().is_p(&small));
         prop_assert_eq!(kayles_by_halves().is_p(&heaps), truth, "Kayles sum {:?}", heaps);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: cases(1000), ..ProptestConfig::default() })]
+
+    /// Rows of any size to 10^9, past the heaps the quotient is proven for: the quotient
+    /// through its *observed* heap-map period (what `analyze --misere` answers with) against
+    /// the decomposition read at half size, with normal-play values from the library's
+    /// proven Kayles period. Any row outside the patterns' sizes makes misère and normal
+    /// play agree, so this checks the observed period on huge rows.
+    #[test]
+    fn kayles_observed_period_agrees_with_the_decomposition_on_huge_rows(
+        heaps in proptest::collection::vec(prop_oneof![
+            3 => proptest::sample::select(vec![1u64, 4, 5, 9, 12, 17, 20, 25]),
+            1 => 121..=1_000_000_000u64,
+        ], 1..8),
+    ) {
+        let q = kayles_quotient();
+        let period = q.period();
+        let rule = HeapRule::parse("kayles").unwrap();
+        let element = heaps.iter().fold(0, |x, &h| {
+            q.quotient.mul(x, q.element_of_heap(h, period).expect("the period covers it"))
+        });
+        let normal = heaps.iter().fold(0, |x, &h| x ^ heap_value(&rule, h).unwrap());
+        prop_assert_eq!(
+            q.quotient.is_p(element),
+            kayles_by_halves().turn(&heaps, normal == 0),
+            "Kayles sum {:?}", heaps
+        );
     }
 }
