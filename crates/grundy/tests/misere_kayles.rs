@@ -32,6 +32,8 @@
 use grundy::control::{Budget, Limits};
 use grundy::heap::rules::HeapRule;
 use grundy::heap::sequence::heap_value;
+use grundy::misere::MisereError;
+use grundy::misere::kayles;
 use grundy::misere::quotient::{HeapQuotient, heap_quotient};
 use proptest::prelude::*;
 use rustc_hash::FxHashMap;
@@ -334,7 +336,7 @@ impl Decomposition {
         let hit: Vec<&Pattern> = self.patterns.iter().filter(|p| p.matches(heaps)).collect();
         // A pattern's positions have the normal outcome it says (else the notation is misread).
         assert!(hit.iter().all(|p| p.normal_p == normal_p), "{heaps:?}");
-        normal_p != !hit.is_empty()
+        normal_p == hit.is_empty()
     }
 }
 
@@ -590,6 +592,64 @@ proptest! {
         prop_assert_eq!(
             q.quotient.is_p(element),
             kayles_by_halves().turn(&heaps, normal == 0),
+            "Kayles sum {:?}", heaps
+        );
+    }
+}
+
+#[test]
+fn kayles_decomposition_is_proven_and_each_pattern_is_needed() {
+    let budget = Budget::default();
+    kayles::verify(&budget).unwrap();
+    // The proof can fail: without any one of its patterns, the decomposition is refuted.
+    for skip in 0..kayles::PATTERNS.len() {
+        let fewer: Vec<kayles::Pattern> = kayles::PATTERNS
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| i != skip)
+            .map(|(_, p)| *p)
+            .collect();
+        let err = kayles::check(&fewer, &budget).unwrap_err();
+        assert!(matches!(err, MisereError::Invariant(_)), "{err}");
+    }
+}
+
+#[test]
+fn kayles_outcomes_through_the_proven_decomposition() {
+    let budget = Budget::default();
+    // Against the brute force on every sum of at most 30 pins.
+    let mut brute = Brute::new(kayles_moves);
+    for s in every_sum(30) {
+        let rows: Vec<u64> = s.iter().map(|&h| u64::from(h)).collect();
+        assert_eq!(
+            kayles::is_p(&rows, &budget).unwrap(),
+            brute.is_p(&s),
+            "{s:?}"
+        );
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: cases(1000), ..ProptestConfig::default() })]
+
+    /// The proven decomposition and the quotient (proven for rows to 120) agree on sums of
+    /// rows to 120, and the quotient's observed period on rows to 10^9.
+    #[test]
+    fn kayles_outcomes_through_the_decomposition_match_the_quotient(
+        heaps in proptest::collection::vec(prop_oneof![
+            3 => proptest::sample::select(vec![1u64, 4, 5, 9, 12, 17, 20, 25]),
+            1 => 1..=120u64,
+            1 => 121..=1_000_000_000u64,
+        ], 1..8),
+    ) {
+        let q = kayles_quotient();
+        let period = q.period();
+        let element = heaps.iter().fold(0, |x, &h| {
+            q.quotient.mul(x, q.element_of_heap(h, period).expect("the period covers it"))
+        });
+        prop_assert_eq!(
+            kayles::is_p(&heaps, &Budget::default()).unwrap(),
+            q.quotient.is_p(element),
             "Kayles sum {:?}", heaps
         );
     }
