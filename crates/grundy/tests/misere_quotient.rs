@@ -3,14 +3,16 @@
 //! - Outcomes read from the quotient agree with an independent exhaustive misère search
 //!   ([`grundy::solve::MisereSolver`] over whole positions) on small sums of random octal games.
 //! - Every quotient computed is a commutative monoid of even order (Plambeck–Siegel).
-//! - Published quotients (tests/data/misere/quotients.txt, sources there), and the
-//!   presentation of R8, the quotient of 0.75.
+//! - Published quotients (tests/data/misere/quotients.txt, sources there), the
+//!   presentation of R8, the quotient of 0.75, and published relations between heaps
+//!   (tests/data/misere/relations.txt: Plambeck's solution of 0.312).
 
 use grundy::control::{Budget, Limits};
 use grundy::game::ImpartialGame;
 use grundy::heap::component::HeapGame;
 use grundy::heap::rules::HeapRule;
 use grundy::misere::MisereError;
+use grundy::misere::genus::GenusSolver;
 use grundy::misere::outcome::{sum_verdict, winning_moves};
 use grundy::misere::quotient::{HeapQuotient, heap_quotient};
 use grundy::solve::MisereSolver;
@@ -101,6 +103,52 @@ fn published_quotients() {
         checked += 1;
     }
     assert!(checked > 0);
+}
+
+/// Published relations between heaps (tests/data/misere/relations.txt, sources there).
+#[test]
+fn published_heap_relations() {
+    let text = include_str!("data/misere/relations.txt");
+    let mut checked = 0;
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
+        let f: Vec<&str> = line.split_whitespace().collect();
+        let q = quotient(f[0], f[1].parse().unwrap());
+        check_monoid(&q);
+        let heap = |w: &&str| -> u64 { w.parse().unwrap() };
+        let element = |h: u64| q.heap_map[h as usize];
+        match f[2] {
+            "same" => {
+                let first = element(heap(&f[3]));
+                assert!(f[4..].iter().all(|w| element(heap(w)) == first), "{line}");
+            }
+            "distinct" => {
+                let mut xs: Vec<u32> = f[3..].iter().map(|w| element(heap(w))).collect();
+                xs.sort_unstable();
+                xs.dedup();
+                assert_eq!(xs.len(), f.len() - 3, "{line}");
+            }
+            "zero" => {
+                let product = f[3..]
+                    .iter()
+                    .fold(0, |x, w| q.quotient.mul(x, element(heap(w))));
+                assert_eq!(product, 0, "{line}");
+            }
+            "genus" => {
+                let (want, heaps) = f[3..].split_last().unwrap();
+                let heaps: Vec<u64> = heaps.iter().map(heap).collect();
+                let game = HeapGame::new(&q.rule);
+                let budget = Budget::default();
+                let mut solver = GenusSolver::new(&game, &budget);
+                assert_eq!(solver.genus(&heaps).unwrap().to_string(), *want, "{line}");
+            }
+            other => panic!("unknown relation {other} in {line}"),
+        }
+        checked += 1;
+    }
+    assert!(checked >= 6);
 }
 
 #[test]

@@ -12,12 +12,16 @@
 //!   built heap by heap and verified, and [`outcome`]: the outcome of a sum of heaps of any
 //!   size as a product in it, and winning moves found through it.
 //!
+//! - [`kayles`]: the misère outcome of any sum of Kayles rows at any size, through a
+//!   Sibert–Conway decomposition proven here by a finite induction.
+//!
 //! Positions are sums of [`generators::Generators`]; exact outcomes come from the memoised
 //! search of [`oracle`], the reference the fast paths are tested against.
 
 pub mod extend;
 pub mod generators;
 pub mod genus;
+pub mod kayles;
 pub mod labels;
 mod moore;
 pub mod oracle;
