@@ -187,3 +187,35 @@ fn positions_too_big_are_refused_with_the_limit() {
     .to_string();
     assert!(e.contains("5 stored positions"), "{e}");
 }
+
+/// The positions the winning moves lead to, each once, in order.
+fn winning_results(a: &Analysis) -> Vec<String> {
+    let mut r: Vec<String> = a.winning_moves.iter().map(|m| m.result.clone()).collect();
+    r.sort();
+    r.dedup();
+    r
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(12))]
+
+    /// Misère Kayles with a row beyond the quotient's heaps goes through the proven
+    /// Sibert–Conway decomposition (`misere::kayles`); the misère search of the generic
+    /// engine agrees on the outcome and on the positions the winning moves reach.
+    #[test]
+    fn misere_kayles_decomposition_matches_the_misere_search(
+        big in 33u64..37,
+        small in proptest::collection::vec(0u64..6, 0..3),
+    ) {
+        let rows: Vec<String> = std::iter::once(big).chain(small).map(|r| r.to_string()).collect();
+        let expr = format!("kayles {}", rows.join(" "));
+        let fast = run(&expr, Engine::Fast, true);
+        prop_assert!(
+            fast.explanation[0].contains("Sibert–Conway"),
+            "{}: {:?}", expr, fast.explanation
+        );
+        let generic = run(&expr, Engine::Generic, true);
+        prop_assert_eq!(fast.outcome, generic.outcome, "outcome of {}", expr);
+        prop_assert_eq!(winning_results(&fast), winning_results(&generic), "winning moves of {}", expr);
+    }
+}

@@ -1,13 +1,17 @@
 //! Misère play through theory before search: the misère quotient of a heap game
-//! (Plambeck–Siegel), Conway's rule for sums of tame games, and the exhaustive search when
-//! neither applies. The explanation says which route answered and why the others did not.
+//! (Plambeck–Siegel), the proven Sibert–Conway decomposition for Kayles rows beyond the
+//! quotient's heaps ([`crate::misere::kayles`]), Conway's rule for sums of tame games, and the
+//! exhaustive search when none applies. The explanation says which route answered and why the
+//! others did not.
 
 use super::{Analysis, ComponentReport, WinningMove, search, winning};
 use crate::control::{Budget, Limits};
 use crate::heap::component::HeapComponent;
+use crate::heap::options::{HeapOption, for_each_option};
 use crate::heap::rules::HeapRule;
 use crate::misere::MisereError;
 use crate::misere::genus::{Genus, GenusSolver, tame_sum_is_p};
+use crate::misere::kayles;
 use crate::misere::outcome::{sum_verdict, winning_moves};
 use crate::misere::quotient::heap_quotient;
 use crate::sum::{AnalysisError, Component, Context, Engine, Sum};
@@ -47,6 +51,10 @@ pub(super) fn misere_by_theory(sum: &Sum, ctx: &Context) -> Result<Analysis, Ana
         });
     }
     let mut why_not = Vec::new();
+    match by_kayles(sum, ctx)? {
+        Ok(a) => return Ok(a),
+        Err(reason) => why_not.push(format!("No Kayles decomposition: {reason}.")),
+    }
     match by_quotient(sum, ctx)? {
         Ok(a) => return Ok(a),
         Err(reason) => why_not.push(format!("No quotient: {reason}.")),
@@ -199,6 +207,125 @@ fn by_quotient(sum: &Sum, ctx: &Context) -> Route {
         explanation,
         notes: Vec::new(),
     }))
+}
+
+/// Kayles rows with one beyond [`QUOTIENT_HEAPS`] (where the quotient would place it
+/// through a period only observed): the proven decomposition of [`kayles::is_p`], and the
+/// winning moves by trying every option of every row (one row of each size).
+fn by_kayles(sum: &Sum, ctx: &Context) -> Route {
+    let Some((rule, heaps)) = heaps_of_one_rule(sum).filter(|(r, _)| kayles::is_kayles(r)) else {
+        return Ok(Err("the components are not all Kayles rows".into()));
+    };
+    if heaps.iter().all(|&h| h <= QUOTIENT_HEAPS) {
+        return Ok(Err(format!(
+            "every row has at most {QUOTIENT_HEAPS} pins: the quotient answers"
+        )));
+    }
+    let budget = route_budget(ctx);
+    let is_p = match kayles::is_p(&heaps, &budget) {
+        Ok(p) => p,
+        Err(e) => {
+            cancelled(ctx, sum)?;
+            return Ok(Err(e.to_string()));
+        }
+    };
+    let mut explanation = vec![
+        format!(
+            "Misère Kayles through a Sibert–Conway decomposition, proven for every sum of rows: a sum with a row other than {} is a misère P-position exactly when its nim-sum is 0; a sum of those rows alone follows the normal outcome except on the positions listed in the decomposition.",
+            kayles::SPECIAL.map(|s| s.to_string()).join(", ")
+        ),
+        format!(
+            "This sum is {}.",
+            if is_p {
+                "a misère P-position: every move loses"
+            } else {
+                "a misère N-position"
+            }
+        ),
+    ];
+    let mut winning_moves = Vec::new();
+    if !is_p {
+        match kayles_winning_moves(&rule, &heaps, &budget) {
+            Ok(moves) => {
+                let rule = Arc::new(rule);
+                for (i, o) in moves {
+                    let result: Vec<Box<dyn Component>> = o
+                        .parts
+                        .iter()
+                        .map(|&h| {
+                            Box::new(HeapComponent::new(Arc::clone(&rule), h)) as Box<dyn Component>
+                        })
+                        .collect();
+                    winning_moves.push(WinningMove {
+                        component: i,
+                        description: o.describe(heaps[i]),
+                        result: sum.replaced(i, &result).to_string(),
+                    });
+                }
+            }
+            Err(e) => {
+                cancelled(ctx, sum)?;
+                explanation.push(format!("The winning moves are not listed: {e}."));
+            }
+        }
+    }
+    Ok(Ok(Analysis {
+        expression: sum.to_string(),
+        misere: true,
+        value: None,
+        outcome: if is_p { Outcome::P } else { Outcome::N },
+        components: reports(sum, None),
+        winning_moves,
+        explanation,
+        notes: Vec::new(),
+    }))
+}
+
+/// The moves of a misère N-position of Kayles rows to a P-position: every option of every row,
+/// each decided by [`kayles::is_p`] (rows of one size are tried once: the rest of the sum is the
+/// same); one unit of work per row looked at.
+fn kayles_winning_moves(
+    rule: &HeapRule,
+    heaps: &[u64],
+    budget: &Budget,
+) -> Result<Vec<(usize, HeapOption)>, MisereError> {
+    let mut found = Vec::new();
+    for (i, &h) in heaps.iter().enumerate() {
+        if let Some(first) = heaps[..i].iter().position(|&g| g == h) {
+            let same: Vec<HeapOption> = found
+                .iter()
+                .filter(|(k, _)| *k == first)
+                .map(|(_, o): &(usize, HeapOption)| o.clone())
+                .collect();
+            found.extend(same.into_iter().map(|o| (i, o)));
+            continue;
+        }
+        // A row of h pins has about h options, each a sum of about as many rows as this one.
+        budget
+            .afford(h.saturating_mul(heaps.len() as u64 + 1))
+            .map_err(|e| MisereError::Unsupported(format!("the options of row {h}: {e}")))?;
+        let mut options = Vec::new();
+        for_each_option(rule, h, |o| options.push(o));
+        options.sort_by(|a, b| (a.removed, &a.parts).cmp(&(b.removed, &b.parts)));
+        options.dedup();
+        let mut rows: Vec<u64> = Vec::with_capacity(heaps.len() + 1);
+        for o in options {
+            rows.clear();
+            rows.extend(
+                heaps
+                    .iter()
+                    .enumerate()
+                    .filter(|&(k, _)| k != i)
+                    .map(|(_, &r)| r),
+            );
+            rows.extend(&o.parts);
+            budget.charge(rows.len() as u64 + 1)?;
+            if kayles::is_p(&rows, budget)? {
+                found.push((i, o));
+            }
+        }
+    }
+    Ok(found)
 }
 
 fn reports(sum: &Sum, genera: Option<&[Genus]>) -> Vec<ComponentReport> {
