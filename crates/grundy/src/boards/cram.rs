@@ -432,30 +432,15 @@ impl CramGame {
 impl SearchGame for CramGame {
     type Key = u64;
 
-    fn options(&self, &x: &u64, out: &mut Options<u64>) {
-        if x == 0 {
-            return;
-        }
-        let horizontal = x & west(x);
-        let vertical = x & north(x);
-        let h = (63 - x.leading_zeros()) as usize / 8 + 1;
-        let w = 8 - (columns(x) as u8).leading_zeros() as usize;
-        for &(ring_h, ring_v) in &self.rings[8 * (h - 1) + w - 1] {
-            let mut m = horizontal & ring_h;
-            while m != 0 {
-                let i = m.trailing_zeros();
-                m &= m - 1;
-                self.split(x & !(3u64 << i), |p| out.push_part(p));
-                out.end_option();
+    /// The options of [`CramGame::visit_options`], all of them.
+    fn options(&self, x: &u64, out: &mut Options<u64>) {
+        self.visit_options(x, &mut |parts| {
+            for &p in parts {
+                out.push_part(p);
             }
-            let mut m = vertical & ring_v;
-            while m != 0 {
-                let i = m.trailing_zeros();
-                m &= m - 1;
-                self.split(x & !(0x101u64 << i), |p| out.push_part(p));
-                out.end_option();
-            }
-        }
+            out.end_option();
+            true
+        });
     }
 
     fn size(&self, &x: &u64) -> u32 {
@@ -467,7 +452,8 @@ impl SearchGame for CramGame {
         Some((x & west(x)).count_ones() + (x & north(x)).count_ones())
     }
 
-    /// The options of [`CramGame::options`], each made only when it is visited.
+    /// The options (a domino placed on two free cells, the rest split into regions), each
+    /// made only when it is visited, ring by ring from the board's edge.
     fn visit_options(&self, &x: &u64, visit: &mut dyn FnMut(&[u64]) -> bool) {
         if x == 0 {
             return;
