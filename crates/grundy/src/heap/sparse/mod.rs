@@ -112,6 +112,7 @@
 //! ```
 
 mod block;
+mod helper;
 mod mask;
 mod moves;
 #[cfg(test)]
@@ -233,6 +234,8 @@ struct Tuning {
     pipeline_from: usize,
     /// ... as long as it copies at most this many values per nim-sum.
     copy_per_step: usize,
+    /// Whether the far phase gets a thread of its own even with one processor (tests).
+    force_helper: bool,
 }
 
 const DEFAULT_TUNING: Tuning = Tuning {
@@ -247,6 +250,7 @@ const DEFAULT_TUNING: Tuning = Tuning {
     min_block: 256,
     pipeline_from: 1 << 11,
     copy_per_step: 1,
+    force_helper: false,
 };
 
 /// A nim-sequence of an octal or hexadecimal code, computed by the sparse-space method.
@@ -272,6 +276,10 @@ pub struct SparseSequence {
     spare: Marks,
     /// The far rare marks of the next block, computed during the last one.
     prepared: Option<Marks>,
+    /// The thread that computes them.
+    second: Second,
+    /// The buffers of the last far job, for the next.
+    spare_job: Option<FarJob>,
     /// Scratch of the heap-by-heap phase (values past 128): a byte per value, all zero.
     seen: Vec<u8>,
     /// Scratch of the heap-by-heap scan, empty.
@@ -339,6 +347,8 @@ impl SparseSequence {
             checked_size: 0,
             spare: Marks::default(),
             prepared: None,
+            second: Second::default(),
+            spare_job: None,
             seen: Vec::new(),
             wanted: None,
             rare_xor_steps: 0,
@@ -590,21 +600,27 @@ impl SparseSequence {
         // The next block, if this one runs to its end with the same value range: its far
         // rare positions (partners below n0) are marked meanwhile on another core.
         let n1 = n0 + marks.len;
-        let job = (n1 < target && size <= 128)
-            .then(|| self.far_job(n0, n1, self.block_len(n1, words, target), size, words))
-            .flatten();
-        let done = match job {
-            Some(job) => {
-                let spare = std::mem::take(&mut self.spare);
-                let (done, mut prepared) = rayon::join(
-                    || self.near_and_scan(&mut marks, words, size, &common),
-                    || job.run(spare),
-                );
+        let job = if n1 < target && size <= 128 && self.second.ready(self.tuning.force_helper) {
+            let len = self.block_len(n1, words, target);
+            self.far_job(n0, n1, len, size, words)
+        } else {
+            None
+        };
+        let done = match (job, self.second.helper.take()) {
+            (Some(job), Some(mut helper)) => {
+                helper.post((job, std::mem::take(&mut self.spare)));
+                let done = self.near_and_scan(&mut marks, words, size, &common);
+                let (job, mut prepared) = helper.collect();
+                self.second.helper = Some(helper);
+                self.spare_job = Some(job);
                 prepared.epoch = epoch;
                 self.prepared = Some(prepared);
                 done
             }
-            None => self.near_and_scan(&mut marks, words, size, &common),
+            (_, helper) => {
+                self.second.helper = helper;
+                self.near_and_scan(&mut marks, words, size, &common)
+            }
         };
         self.spare = marks;
         done
@@ -615,7 +631,7 @@ impl SparseSequence {
     /// there is too little far work for a second core, or copying the values it reads would
     /// cost too much.
     fn far_job(
-        &self,
+        &mut self,
         n0: usize,
         n1: usize,
         len: usize,
@@ -641,20 +657,21 @@ impl SparseSequence {
         if copied > MAX_WINDOW || copied > work.saturating_mul(self.tuning.copy_per_step) {
             return None;
         }
-        Some(FarJob {
-            window: self.values[base..n0].to_vec(),
-            base,
-            known: n0,
-            n0: n1,
-            len,
-            pos: self.rare_pos[first..].to_vec(),
-            val: self.rare_val[first..].to_vec(),
-            r0: self.rare_pos.len(),
-            split2: split2.clone(),
-            size,
-            words,
-            common: common_words(self.mask, words),
-        })
+        // The buffers of the last job are refilled (no allocation per block).
+        let mut job = self.spare_job.take().unwrap_or_default();
+        let refill = |to: &mut Vec<_>, from: &[_]| {
+            to.clear();
+            to.extend_from_slice(from);
+        };
+        refill(&mut job.window, &self.values[base..n0]);
+        job.pos.clear();
+        job.pos.extend_from_slice(&self.rare_pos[first..]);
+        refill(&mut job.val, &self.rare_val[first..]);
+        job.split2.clone_from(split2);
+        job.common.clone_from(&common_words(self.mask, words));
+        (job.base, job.known, job.n0, job.len) = (base, n0, n1, len);
+        (job.r0, job.size, job.words) = (self.rare_pos.len(), size, words);
+        Some(job)
     }
 
     /// The near rare partners and the rest of the scan, heap by heap, for the block whose far
@@ -843,7 +860,7 @@ impl Marks {
 
 /// The far phase of the next block with its own copy of what it reads, so that it runs on
 /// another core while the current block appends values.
-#[derive(Debug)]
+#[derive(Debug, Clone, Default)]
 struct FarJob {
     /// `g(base..known)`.
     window: Vec<u16>,
@@ -861,6 +878,37 @@ struct FarJob {
     size: usize,
     words: usize,
     common: Vec<u64>,
+}
+
+/// The thread of the far phase ([`helper`]), started with the first block that can use it
+/// when there is more than one processor (the thread pool's count: `RAYON_NUM_THREADS=1`
+/// means one); a clone of the engine starts its own.
+#[derive(Debug, Default)]
+struct Second {
+    helper: Option<helper::Helper<(FarJob, Marks), (FarJob, Marks)>>,
+    tried: bool,
+}
+
+impl Clone for Second {
+    fn clone(&self) -> Self {
+        Second::default()
+    }
+}
+
+impl Second {
+    /// Whether the helper runs (starting it the first time).
+    fn ready(&mut self, force: bool) -> bool {
+        if !self.tried {
+            self.tried = true;
+            if force || rayon::current_num_threads() > 1 {
+                self.helper = helper::Helper::start(|(job, spare): (FarJob, Marks)| {
+                    let marks = job.run(spare);
+                    (job, marks)
+                });
+            }
+        }
+        self.helper.is_some()
+    }
 }
 
 impl FarJob {

@@ -54,6 +54,7 @@ const ALWAYS_PIPELINED: Tuning = Tuning {
     min_block: 4,
     pipeline_from: 0,
     copy_per_step: 1 << 20,
+    force_helper: true,
 };
 
 fn compute(code: &Code, n: usize, tuning: Tuning) -> SparseSequence {
