@@ -37,7 +37,7 @@ const STOP: u8 = 3;
 const FAILED: u8 = 4;
 
 /// How long a waiting side spins before it parks.
-const SPIN: Duration = Duration::from_micros(30);
+const SPIN: Duration = Duration::from_micros(10);
 
 /// What the two sides share.
 #[derive(Debug)]
@@ -113,6 +113,28 @@ impl<J: Send + 'static, R: Send + 'static> Helper<J, R> {
         }
     }
 
+    /// Whether a job is posted and its result not yet collected.
+    pub fn pending(&self) -> bool {
+        self.pending
+    }
+
+    /// The result of the job posted if it comes within `patience` (spinning, never
+    /// parking), else `None` (the job stays posted). Panics if the job panicked.
+    pub fn collect_within(&mut self, patience: Duration) -> Option<R> {
+        assert!(self.pending, "no job posted");
+        let ready = |s| s == DONE || s == FAILED;
+        let mut start = None;
+        let mut spins = 0u32;
+        while !ready(self.shared.state.load(Ordering::Acquire)) {
+            spins = spins.wrapping_add(1);
+            std::hint::spin_loop();
+            if spins % 64 == 0 && start.get_or_insert_with(Instant::now).elapsed() >= patience {
+                return None;
+            }
+        }
+        Some(self.collect())
+    }
+
     /// Waits for the result of the job posted. Panics if the job panicked.
     pub fn collect(&mut self) -> R {
         assert!(self.pending, "no job posted");
@@ -152,7 +174,9 @@ fn serve<J, R>(shared: &Shared<J, R>, run: fn(J) -> R) {
         if state == STOP {
             return;
         }
-        let job = lock(&shared.job).take().expect("a job is stored before POSTED");
+        let job = lock(&shared.job)
+            .take()
+            .expect("a job is stored before POSTED");
         let result = run(job);
         *lock(&shared.result) = Some(result);
         shared.state.store(DONE, Ordering::Release);
@@ -210,6 +234,22 @@ mod tests {
             thread::sleep(Duration::from_millis(2));
             assert_eq!(helper.collect(), x * x);
         }
+    }
+
+    fn slow(x: u64) -> u64 {
+        thread::sleep(Duration::from_millis(20));
+        x + 1
+    }
+
+    #[test]
+    fn an_impatient_main_side_gets_the_result_later() {
+        let mut helper = Helper::start(slow).unwrap();
+        helper.post(1);
+        assert!(helper.pending());
+        assert_eq!(helper.collect_within(Duration::from_micros(10)), None);
+        assert!(helper.pending());
+        assert_eq!(helper.collect_within(Duration::from_secs(60)), Some(2));
+        assert!(!helper.pending());
     }
 
     #[test]
