@@ -45,11 +45,18 @@
 //!
 //! *Two cores at once.* The far marks of the *next* block (rare positions whose partners
 //! lie below the current block's start) are computed on a second core while the current
-//! block is finished heap by heap ([`rayon::join`], the far job on one thread: splitting
-//! it again over the pool cost more in wake-ups than it saved), with a private copy of the
-//! values they
-//! read (the last `largest rare position + 2B` values), so the heap-by-heap phase overlaps
-//! them. When the block starts, the partners between the far job's values and the block
+//! block is finished heap by heap, with a private copy of the values they read (the last
+//! `largest rare position + 2B` values), so the heap-by-heap phase overlaps them. The
+//! second core is a thread of the engine's own that lives as long as the engine (module
+//! `helper`): a job is handed over through an atomic state word, the waiting side spinning
+//! for a few microseconds before it parks, instead of a `rayon::join` per block (some five
+//! futex or `sched_yield` calls a block, and the wake-up of a sleeping pool thread: all the
+//! system time of 0.167 and 0.354). A block never waits long for its far marks: if they
+//! are not ready within 20 µs (on a loaded machine the helper may have no core), the block
+//! marks them itself and the late result is dropped; when a quarter of the jobs of a round
+//! of 64 come late, the helper is left idle for the next 1024 blocks. With one processor
+//! (`RAYON_NUM_THREADS=1`, or a machine or container of one CPU) no helper is started and
+//! every block marks its own far partners. When the block starts, the partners between the far job's values and the block
 //! (the block before, `B` heaps) are known: they are *streamed* for the whole block at once
 //! (below), so heap by heap only the partners inside the block itself are gathered (0.167,
 //! blocks of 256: some 25 rare positions a heap instead of 70).
@@ -112,6 +119,7 @@
 //! ```
 
 mod block;
+mod helper;
 mod mask;
 mod moves;
 #[cfg(test)]
@@ -215,6 +223,9 @@ const MAX_WINDOW: usize = 1 << 22;
 const NEAR_SHARE: usize = 16;
 /// Progress is reported at most every this many values.
 const REPORT_EVERY: usize = 1 << 14;
+/// How long a block waits for the far marks the helper prepares for it before marking them
+/// itself.
+const PATIENCE: std::time::Duration = std::time::Duration::from_micros(20);
 
 /// When sparse space is used: from which heap, and up to which share of rare positions.
 #[derive(Debug, Clone, Copy)]
@@ -233,20 +244,28 @@ struct Tuning {
     pipeline_from: usize,
     /// ... as long as it copies at most this many values per nim-sum.
     copy_per_step: usize,
+    /// Whether the far phase gets a thread of its own even with one processor (tests).
+    force_helper: bool,
+    /// How long a block waits for the far marks the helper prepares for it.
+    patience: std::time::Duration,
 }
 
 const DEFAULT_TUNING: Tuning = Tuning {
     sparse_from: 64,
     max_rare_inverse: 8,
     block_per_rare: 64,
-    // Each block hands its far phase to another core and waits for it: some 5 futex calls
-    // a block through the thread pool. 0.167 to 2^22 (2 splits, 59 rare positions below
-    // 1303) in CPU seconds, user + system, on the shared machine: 3.5 with blocks of 64,
-    // 2.3 with 128, 1.9 with 256, 1.8 with 512; 0.354 to 8·10^6: 8.0, 7.1 (256), 6.3 (512).
-    // Longer blocks leave more rare positions near (heap by heap), so not longer than this.
+    // Through the thread pool (some 5 futex calls a block), 0.167 to 2^22 (2 splits, 59
+    // rare positions below 1303) in CPU seconds, user + system, on the shared machine: 3.5
+    // with blocks of 64, 2.3 with 128, 1.9 with 256, 1.8 with 512; 0.354 to 8·10^6: 8.0,
+    // 7.1 (256), 6.3 (512). With the helper thread (no system calls while both sides are
+    // busy), wall time against 256 at load 6: 0.354 to 4·10^6 0.93 with 64, 0.98 with 128,
+    // 1.08 with 512; 0.167 to 2^22 1.11 with 64, 1.01 with 128. Longer blocks leave more
+    // rare positions near (heap by heap), shorter ones hand over more often.
     min_block: 256,
     pipeline_from: 1 << 11,
     copy_per_step: 1,
+    force_helper: false,
+    patience: PATIENCE,
 };
 
 /// A nim-sequence of an octal or hexadecimal code, computed by the sparse-space method.
@@ -272,6 +291,10 @@ pub struct SparseSequence {
     spare: Marks,
     /// The far rare marks of the next block, computed during the last one.
     prepared: Option<Marks>,
+    /// The thread that computes them.
+    second: Second,
+    /// The buffers of the last far job, for the next.
+    spare_job: Option<FarJob>,
     /// Scratch of the heap-by-heap phase (values past 128): a byte per value, all zero.
     seen: Vec<u8>,
     /// Scratch of the heap-by-heap scan, empty.
@@ -339,6 +362,8 @@ impl SparseSequence {
             checked_size: 0,
             spare: Marks::default(),
             prepared: None,
+            second: Second::default(),
+            spare_job: None,
             seen: Vec::new(),
             wanted: None,
             rare_xor_steps: 0,
@@ -559,6 +584,17 @@ impl SparseSequence {
         let words = (2 * size).div_ceil(64);
         let common = common_words(self.mask, words);
         let epoch = (self.mask_changes, size);
+        // The far marks the helper prepared for this block, if they come in time; else this
+        // thread marks them itself (the helper's late result is dropped at the next block),
+        // so that a helper without a core (a loaded machine) never holds the block up.
+        if let Some(helper) = self.second.helper.as_mut().filter(|h| h.pending()) {
+            let result = helper.collect_within(self.tuning.patience);
+            self.second.record(result.is_some());
+            if let Some((job, prepared)) = result {
+                self.spare_job = Some(job);
+                self.prepared = Some(prepared);
+            }
+        }
         let mut marks = match self.prepared.take() {
             Some(p) if p.n0 == n0 && p.epoch == epoch && p.len <= target - n0 => {
                 self.pipelined_blocks += 1;
@@ -579,8 +615,17 @@ impl SparseSequence {
                     common: &common,
                     scan: size > 128 && !self.moves.split2.is_empty(),
                 };
-                let mut p = stale.unwrap_or_default();
-                p.fill(&phase, block, words, 1 << 15);
+                let mut p = stale.unwrap_or_else(|| std::mem::take(&mut self.spare));
+                // Over the thread pool (a few futex calls) only where it scans (values past
+                // 128) or there is no helper: with a helper, the thread pool's wake-ups
+                // would cost more than the far phase it shares (0.354: a third of the
+                // system time).
+                let parallel_from = if phase.scan || self.second.helper.is_none() {
+                    1 << 15
+                } else {
+                    usize::MAX
+                };
+                p.fill(&phase, block, words, parallel_from);
                 p.epoch = epoch;
                 p
             }
@@ -590,22 +635,21 @@ impl SparseSequence {
         // The next block, if this one runs to its end with the same value range: its far
         // rare positions (partners below n0) are marked meanwhile on another core.
         let n1 = n0 + marks.len;
-        let job = (n1 < target && size <= 128)
-            .then(|| self.far_job(n0, n1, self.block_len(n1, words, target), size, words))
-            .flatten();
-        let done = match job {
-            Some(job) => {
+        if n1 < target
+            && size <= 128
+            && self.second.ready(self.tuning.force_helper)
+            && self.second.may_post()
+        {
+            let len = self.block_len(n1, words, target);
+            if let Some(mut job) = self.far_job(n0, n1, len, size, words) {
+                job.epoch = epoch;
                 let spare = std::mem::take(&mut self.spare);
-                let (done, mut prepared) = rayon::join(
-                    || self.near_and_scan(&mut marks, words, size, &common),
-                    || job.run(spare),
-                );
-                prepared.epoch = epoch;
-                self.prepared = Some(prepared);
-                done
+                if let Some(helper) = self.second.helper.as_mut() {
+                    helper.post((job, spare));
+                }
             }
-            None => self.near_and_scan(&mut marks, words, size, &common),
-        };
+        }
+        let done = self.near_and_scan(&mut marks, words, size, &common);
         self.spare = marks;
         done
     }
@@ -615,7 +659,7 @@ impl SparseSequence {
     /// there is too little far work for a second core, or copying the values it reads would
     /// cost too much.
     fn far_job(
-        &self,
+        &mut self,
         n0: usize,
         n1: usize,
         len: usize,
@@ -641,20 +685,21 @@ impl SparseSequence {
         if copied > MAX_WINDOW || copied > work.saturating_mul(self.tuning.copy_per_step) {
             return None;
         }
-        Some(FarJob {
-            window: self.values[base..n0].to_vec(),
-            base,
-            known: n0,
-            n0: n1,
-            len,
-            pos: self.rare_pos[first..].to_vec(),
-            val: self.rare_val[first..].to_vec(),
-            r0: self.rare_pos.len(),
-            split2: split2.clone(),
-            size,
-            words,
-            common: common_words(self.mask, words),
-        })
+        // The buffers of the last job are refilled (no allocation per block).
+        let mut job = self.spare_job.take().unwrap_or_default();
+        let refill = |to: &mut Vec<_>, from: &[_]| {
+            to.clear();
+            to.extend_from_slice(from);
+        };
+        refill(&mut job.window, &self.values[base..n0]);
+        job.pos.clear();
+        job.pos.extend_from_slice(&self.rare_pos[first..]);
+        refill(&mut job.val, &self.rare_val[first..]);
+        job.split2.clone_from(split2);
+        job.common.clone_from(&common_words(self.mask, words));
+        (job.base, job.known, job.n0, job.len) = (base, n0, n1, len);
+        (job.r0, job.size, job.words) = (self.rare_pos.len(), size, words);
+        Some(job)
     }
 
     /// The near rare partners and the rest of the scan, heap by heap, for the block whose far
@@ -843,7 +888,7 @@ impl Marks {
 
 /// The far phase of the next block with its own copy of what it reads, so that it runs on
 /// another core while the current block appends values.
-#[derive(Debug)]
+#[derive(Debug, Clone, Default)]
 struct FarJob {
     /// `g(base..known)`.
     window: Vec<u16>,
@@ -861,6 +906,71 @@ struct FarJob {
     size: usize,
     words: usize,
     common: Vec<u64>,
+    /// The mask change count and value range the marks hold for.
+    epoch: (u64, usize),
+}
+
+/// The thread of the far phase ([`helper`]), started with the first block that can use it
+/// when there is more than one processor (the thread pool's count: `RAYON_NUM_THREADS=1`
+/// means one); a clone of the engine starts its own.
+#[derive(Debug, Default)]
+struct Second {
+    helper: Option<helper::Helper<(FarJob, Marks), (FarJob, Marks)>>,
+    tried: bool,
+    /// Jobs collected in the current round of [`ROUND`], and how many of them came late.
+    collected: u32,
+    late: u32,
+    /// Blocks to go without the helper (it came late too often: no core is free for it).
+    pause: u32,
+}
+
+/// Jobs between two looks at how many came late.
+const ROUND: u32 = 64;
+/// Blocks computed alone when more than a quarter of a round came late.
+const PAUSE: u32 = 1024;
+
+impl Clone for Second {
+    fn clone(&self) -> Self {
+        Second::default()
+    }
+}
+
+impl Second {
+    /// Whether the helper runs (starting it the first time).
+    fn ready(&mut self, force: bool) -> bool {
+        if !self.tried {
+            self.tried = true;
+            if force || rayon::current_num_threads() > 1 {
+                self.helper = helper::Helper::start(|(job, spare): (FarJob, Marks)| {
+                    let marks = job.run(spare);
+                    (job, marks)
+                });
+            }
+        }
+        self.helper.is_some()
+    }
+
+    /// Whether a job may be posted now: the helper is idle and not paused.
+    fn may_post(&mut self) -> bool {
+        if self.pause > 0 {
+            self.pause -= 1;
+            return false;
+        }
+        self.helper.as_ref().is_some_and(|h| !h.pending())
+    }
+
+    /// Counts a job collected in time or not; pauses the helper when a quarter of a round
+    /// came late (on a loaded machine, where its marks would mostly be made twice).
+    fn record(&mut self, in_time: bool) {
+        self.collected += 1;
+        self.late += u32::from(!in_time);
+        if self.collected == ROUND {
+            if self.late * 4 > ROUND {
+                self.pause = PAUSE;
+            }
+            (self.collected, self.late) = (0, 0);
+        }
+    }
 }
 
 impl FarJob {
@@ -881,6 +991,7 @@ impl FarJob {
         // On one thread: the core computing the block is busy with it.
         marks.fill(&phase, self.len, self.words, usize::MAX);
         marks.r0 = self.r0;
+        marks.epoch = self.epoch;
         marks
     }
 }

@@ -54,6 +54,17 @@ const ALWAYS_PIPELINED: Tuning = Tuning {
     min_block: 4,
     pipeline_from: 0,
     copy_per_step: 1 << 20,
+    force_helper: true,
+    // Long enough for the helper's marks to be used for every block in debug builds.
+    patience: std::time::Duration::from_secs(60),
+};
+
+/// As [`ALWAYS_PIPELINED`], but a block waits for nothing: whichever thread is first, the
+/// block uses the helper's marks or makes its own (both paths, in an order the scheduler
+/// decides).
+const IMPATIENT: Tuning = Tuning {
+    patience: std::time::Duration::ZERO,
+    ..ALWAYS_PIPELINED
 };
 
 fn compute(code: &Code, n: usize, tuning: Tuning) -> SparseSequence {
@@ -99,6 +110,41 @@ proptest! {
         prop_assert_eq!(compute(&code, 300, DEFAULT_TUNING).into_values(), expected.clone());
         prop_assert_eq!(compute(&code, 300, ALWAYS_SPARSE).into_values(), expected.clone());
         prop_assert_eq!(compute(&code, 300, ALWAYS_PIPELINED).into_values(), expected.clone());
+        prop_assert_eq!(compute(&code, 300, IMPATIENT).into_values(), expected.clone());
+    }
+
+    /// The hand-over between the two threads at block boundaries: short blocks of random
+    /// length, extended in random steps (a far job posted in one call is collected in the
+    /// next), waiting for the helper or not, against the definition.
+    #[test]
+    fn the_helper_hand_over_keeps_the_values(
+        code in octal_code(),
+        min_block in 1usize..24,
+        steps in prop::collection::vec(1usize..250, 1..6),
+        patient in any::<bool>(),
+    ) {
+        let n = 700;
+        let expected = reference(&code, n);
+        let tuning = Tuning {
+            min_block,
+            ..if patient { ALWAYS_PIPELINED } else { IMPATIENT }
+        };
+        let mut seq =
+            SparseSequence::with_tuning(moves::Moves::new(&code).unwrap(), vec![0], tuning)
+                .unwrap();
+        let mut to = 0;
+        for step in steps {
+            to = (to + step).min(n);
+            prop_assert!(seq.extend_to(to as u64, &mut Control::none()).unwrap());
+            prop_assert_eq!(seq.values(), &expected[..=to]);
+        }
+        prop_assert!(seq.extend_to(n as u64, &mut Control::none()).unwrap());
+        prop_assert_eq!(seq.values(), &expected[..]);
+        // A clone starts without the helper and goes on alike.
+        let mut copy = seq.clone();
+        prop_assert!(copy.extend_to(n as u64 + 50, &mut Control::none()).unwrap());
+        prop_assert!(seq.extend_to(n as u64 + 50, &mut Control::none()).unwrap());
+        prop_assert_eq!(copy.values(), seq.values());
     }
 
     #[test]
@@ -138,6 +184,8 @@ fn sparse_games_match_the_definition_further() {
         );
         let pipelined = compute(&c, 1500, ALWAYS_PIPELINED);
         assert_eq!(pipelined.values(), &expected[..], "{s}");
+        let impatient = compute(&c, 1500, IMPATIENT);
+        assert_eq!(impatient.values(), &expected[..], "{s}");
         if pipelined.stats().pipelined_blocks > 0 {
             games_pipelined += 1;
         }
