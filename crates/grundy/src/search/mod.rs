@@ -140,6 +140,15 @@ pub trait SearchGame {
         None
     }
 
+    /// The units of work charged to the budget for each option listed (besides one for
+    /// each node). A unit is meant to be 10 to 100 ns of work (see
+    /// [`crate::control::Limits`]), so that the default work limit stops a search after
+    /// seconds, not minutes; a game whose options cost more to make (simplified, split,
+    /// put in canonical form and looked up in a table far larger than the cache) says so.
+    fn work_per_option(&self) -> u64 {
+        1
+    }
+
     /// The options of `key`, the same as [`SearchGame::options`] in the same order, given to
     /// `visit` one at a time (the parts of each); the listing stops as soon as `visit`
     /// returns `false`. The default lists them all first; a game that gives
@@ -644,7 +653,8 @@ impl<'g, G: SearchGame> Searcher<'g, G> {
             true
         });
         debug_assert!(listed <= m, "{listed} options, at most {m} said");
-        let found = match self.budget.charge(u64::from(listed)) {
+        let units = u64::from(listed).saturating_mul(self.game.work_per_option());
+        let found = match self.budget.charge(units) {
             Err(e) => Err(e.into()),
             Ok(()) if refuted => Ok(None),
             Ok(()) => self.search_pending(&mut pending, possible, want),
@@ -705,7 +715,8 @@ impl<'g, G: SearchGame> Searcher<'g, G> {
         let mut options = self.pool.pop().unwrap_or_default();
         options.clear();
         self.game.options(key, &mut options);
-        if let Err(e) = self.budget.charge(options.len() as u64) {
+        let units = (options.len() as u64).saturating_mul(self.game.work_per_option());
+        if let Err(e) = self.budget.charge(units) {
             self.release(options);
             return Err(e.into());
         }
