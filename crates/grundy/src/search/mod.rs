@@ -40,7 +40,9 @@
 //!   down instead of failing.
 //!
 //! Every node searched is charged to the [`Budget`] (which also carries cancellation, so a
-//! front end's Ctrl-C stops a long search, and its work count is the progress). The search
+//! front end's Ctrl-C stops a long search, and its work count is the progress): one unit
+//! for the node and [`SearchGame::work_per_option`] for each option made, so that a unit
+//! stays near the budget's 10 to 100 ns and the default work limit means seconds. The search
 //! recurses, one level per move played, so its depth is at most a small multiple of the
 //! number of moves a game can last; [`MAX_DEPTH`] stops a game that lasts longer.
 //!
