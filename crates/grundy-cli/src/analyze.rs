@@ -133,6 +133,16 @@ pub fn run(args: Args) -> Result<(), Failure> {
             None => Failure::compute(e.to_string()),
         },
     })?;
+    // A partial answer (a value, or the winning moves, out of reach under the work limit):
+    // the analysis says what is missing; the hint says which flag gets it.
+    let limit = budget.limits().max_work;
+    if budget.work_done() > limit {
+        front::report_hint(&format!(
+            "part of the answer needs more than {limit} steps of work (the work limit); raise \
+             it with --max-work if time allows (a single board's search is measured in the \
+             README: Cram 6 x 7 takes minutes)"
+        ));
+    }
     if args.json {
         let text =
             serde_json::to_string_pretty(&analysis).map_err(|e| Failure::compute(e.to_string()))?;

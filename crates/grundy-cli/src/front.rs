@@ -172,6 +172,14 @@ pub fn report_error(message: &str) {
     let _ = err.flush();
 }
 
+/// Writes `hint: MESSAGE` on standard error (a failed write is ignored, as for errors).
+pub fn report_hint(message: &str) {
+    use std::io::Write;
+    let mut err = std::io::stderr().lock();
+    let _ = writeln!(err, "hint: {message}");
+    let _ = err.flush();
+}
+
 /// The memory available to a new computation, in bytes, from `/proc/meminfo` (Linux);
 /// `None` elsewhere.
 pub fn available_memory() -> Option<u64> {

@@ -125,3 +125,23 @@ fn too_big_boards_are_refused_but_symmetry_answers_at_any_size() {
     let v = json(&grundy(&["analyze", "cram 1x1000000", "--json"]));
     assert!(v["value"].is_number(), "{v}");
 }
+
+#[test]
+fn a_board_cut_short_by_the_work_limit_gets_its_outcome_and_a_hint() {
+    // Cram 6 x 7 needs minutes: under a small work limit the analysis still answers what
+    // theory gives (even x odd: the first player wins) and says which flag gets the rest.
+    let o = grundy(&["analyze", "cram 6x7", "--max-work", "2000000"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = common::stdout(&o);
+    assert!(out.contains("N: the player to move wins"), "{out}");
+    assert!(out.contains("No value") && out.contains("2000000"), "{out}");
+    let err = stderr(&o);
+    assert!(
+        err.contains("hint:") && err.contains("--max-work") && err.contains("2000000"),
+        "{err}"
+    );
+    // A full answer gets no hint.
+    let o = grundy(&["analyze", "cram 3x4 + nim 1"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(!stderr(&o).contains("hint:"), "{}", stderr(&o));
+}

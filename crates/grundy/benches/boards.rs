@@ -22,11 +22,12 @@ fn board_regions(game: &GridGame, rows: u64, cols: u64) -> Vec<grundy::boards::R
     out
 }
 
-fn report(name: &str, value: u32, start: Instant, stats: SearchStats) {
+fn report(name: &str, value: u32, start: Instant, stats: SearchStats, budget: &Budget) {
     println!(
-        "{name:<22} value {value:>2}   {:>8.3} s   {:>10} nodes   peak table {:>9} entries ({:.1} MiB)",
+        "{name:<22} value {value:>2}   {:>8.3} s   {:>10} nodes   {:>12} work   peak table {:>9} entries ({:.1} MiB)",
         start.elapsed().as_secs_f64(),
         stats.nodes,
+        budget.work_done(),
         stats.peak_entries,
         stats.table_bytes as f64 / (1 << 20) as f64
     );
@@ -35,11 +36,12 @@ fn report(name: &str, value: u32, start: Instant, stats: SearchStats) {
 fn grid(name: &str, rule: GridRule, rows: u64, cols: u64) {
     let game = GridGame::new(rule);
     let start = Instant::now();
-    let mut s = Searcher::new(&game, &Budget::default()).expect("table");
+    let budget = Budget::default();
+    let mut s = Searcher::new(&game, &budget).expect("table");
     let v = s
         .value_of_sum(&board_regions(&game, rows, cols))
         .expect("search");
-    report(name, v, start, s.stats());
+    report(name, v, start, s.stats(), &budget);
 }
 
 /// Cram by the 8 x 8 frame search (boards of at most 8 x 8 cells).
@@ -56,7 +58,7 @@ fn cram(name: &str, rows: u64, cols: u64) {
     });
     let mut s = Searcher::new(&game, &budget).expect("table");
     let v = s.value_of_sum(&keys).expect("search");
-    report(name, v, start, s.stats());
+    report(name, v, start, s.stats(), &budget);
 }
 
 /// Chomp by the staircase table (what `grundy analyze "chomp RxC"` uses).
@@ -76,9 +78,10 @@ fn chomp_table(name: &str, rows: u64, cols: u64) {
 fn chomp(name: &str, rows: u64, cols: u64) {
     let key = ChompBoard::Rect { rows, cols }.key().expect("fits");
     let start = Instant::now();
-    let mut s = Searcher::new(&ChompGame, &Budget::default()).expect("table");
+    let budget = Budget::default();
+    let mut s = Searcher::new(&ChompGame, &budget).expect("table");
     let v = s.value(&key).expect("search");
-    report(name, v, start, s.stats());
+    report(name, v, start, s.stats(), &budget);
 }
 
 fn main() {

@@ -55,6 +55,15 @@
 //! 3.0 GB peak: the table at its 2^27 slots (2 GiB) is replacing, and the peak is the
 //! doubling, old and new arrays at once (14 min 46 s and 3.5 GB before, on a quiet machine).
 //!
+//! The anchor, Beling's igs (`igsolve`, release build on this machine, user time under a
+//! load of 2 to 4): Cram 5 × 7 0.78 s (5 MB), 5 × 8 3.56 s (9 MB: its table keeps only
+//! values, 184 000 of them, against our 805 000 values and excluded values), Chomp 10 × 12
+//! 1.88 s; its Cram 6 × 7 (2 GiB table) had refuted the values 1 to 3 after 6.4 min of CPU
+//! and was stopped. A profile of 5 × 8 here: half of the time is the table lookups (cache
+//! and TLB misses in a 64 MiB table), a fifth the flood fill and canonical forms. Reading a
+//! batch of options' buckets before filing them (so the misses overlap) moved the time
+//! from the lookups to the reads and saved nothing measurable, and was left out.
+//!
 //! Complexity per option listed: `O(d)` word operations for the flood fill (`d` the
 //! region's diameter, at most 64) and a constant for the key; the search above it is the
 //! one of [`crate::search`].
@@ -445,6 +454,14 @@ impl SearchGame for CramGame {
 
     fn size(&self, &x: &u64) -> u32 {
         x.count_ones()
+    }
+
+    /// An option costs about 200 ns (simplified, split, each part put in canonical form and
+    /// looked up, mostly a cache miss): Cram 5 x 8's value lists 9 million options in 2 s
+    /// of CPU. Four units each keeps a unit near 50 ns, so the default work limit stops a
+    /// search too large for it after about 15 s of CPU, not a minute.
+    fn work_per_option(&self) -> u64 {
+        4
     }
 
     /// One option per domino.

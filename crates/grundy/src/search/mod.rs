@@ -40,7 +40,9 @@
 //!   down instead of failing.
 //!
 //! Every node searched is charged to the [`Budget`] (which also carries cancellation, so a
-//! front end's Ctrl-C stops a long search, and its work count is the progress). The search
+//! front end's Ctrl-C stops a long search, and its work count is the progress): one unit
+//! for the node and [`SearchGame::work_per_option`] for each option made, so that a unit
+//! stays near the budget's 10 to 100 ns and the default work limit means seconds. The search
 //! recurses, one level per move played, so its depth is at most a small multiple of the
 //! number of moves a game can last; [`MAX_DEPTH`] stops a game that lasts longer.
 //!
@@ -138,6 +140,15 @@ pub trait SearchGame {
     fn option_count(&self, key: &Self::Key) -> Option<u32> {
         let _ = key;
         None
+    }
+
+    /// The units of work charged to the budget for each option listed (besides one for
+    /// each node). A unit is meant to be 10 to 100 ns of work (see
+    /// [`crate::control::Limits`]), so that the default work limit stops a search after
+    /// seconds, not minutes; a game whose options cost more to make (simplified, split,
+    /// put in canonical form and looked up in a table far larger than the cache) says so.
+    fn work_per_option(&self) -> u64 {
+        1
     }
 
     /// The options of `key`, the same as [`SearchGame::options`] in the same order, given to
@@ -644,7 +655,8 @@ impl<'g, G: SearchGame> Searcher<'g, G> {
             true
         });
         debug_assert!(listed <= m, "{listed} options, at most {m} said");
-        let found = match self.budget.charge(u64::from(listed)) {
+        let units = u64::from(listed).saturating_mul(self.game.work_per_option());
+        let found = match self.budget.charge(units) {
             Err(e) => Err(e.into()),
             Ok(()) if refuted => Ok(None),
             Ok(()) => self.search_pending(&mut pending, possible, want),
@@ -705,7 +717,8 @@ impl<'g, G: SearchGame> Searcher<'g, G> {
         let mut options = self.pool.pop().unwrap_or_default();
         options.clear();
         self.game.options(key, &mut options);
-        if let Err(e) = self.budget.charge(options.len() as u64) {
+        let units = (options.len() as u64).saturating_mul(self.game.work_per_option());
+        if let Err(e) = self.budget.charge(units) {
             self.release(options);
             return Err(e.into());
         }
