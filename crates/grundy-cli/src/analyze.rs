@@ -139,8 +139,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
     if budget.work_done() > limit {
         front::report_hint(&format!(
             "part of the answer needs more than {limit} steps of work (the work limit); raise \
-             it with --max-work if time allows (a single board's search is measured in the \
-             README: Cram 6 x 7 takes minutes)"
+             it with --max-work to get the rest"
         ));
     }
     if args.json {
