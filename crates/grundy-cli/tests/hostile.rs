@@ -72,6 +72,22 @@ fn a_huge_quotient_stops_at_the_work_limit() {
 }
 
 #[test]
+fn a_quotient_stopped_by_the_position_limit_names_that_flag() {
+    // Before the fix every budget refusal of `quotient` said "raise it with --max-work",
+    // the position limit's too (and `quotient` had no flag to raise that limit).
+    let o = grundy(&[
+        "quotient",
+        "0.137",
+        "--max-heap",
+        "40",
+        "--max-positions",
+        "50",
+    ]);
+    assert_refused(&o, 1, &["50", "position limit", "--max-positions"]);
+    assert!(!stderr(&o).contains("--max-work"), "{}", stderr(&o));
+}
+
+#[test]
 fn quotient_stops_on_ctrl_c() {
     // Before the fix SIGINT killed it silently (no handler, no message).
     let o = interrupted_after(

@@ -401,14 +401,18 @@ pub fn compute(
 ) -> Result<Quotient, MisereError> {
     let mut oracle = Oracle::default();
     let mut q = Quotient::trivial();
+    // The heap types of the last verified quotient (see `Step::same_automaton`).
+    let mut types: Vec<HeapType> = Vec::new();
     for i in 0..gens.len() as u32 {
-        q = Step {
+        (q, types) = Step {
             gens,
             budget,
             oracle: &mut oracle,
             old: &q,
             i,
             max_elements,
+            old_types: &types,
+            last_types: Vec::new(),
         }
         .run()?;
         if q.order() % 2 != 0 {
@@ -424,7 +428,7 @@ pub fn compute(
 }
 
 /// The most refinement rounds (candidates with more generators freed) before the slow search.
-const REFINE_ROUNDS: usize = 3;
+const REFINE_ROUNDS: usize = 8;
 
 /// Adding generator `i` to the verified quotient `old` of generators `0..i`.
 struct Step<'a> {
@@ -434,6 +438,31 @@ struct Step<'a> {
     old: &'a Quotient,
     i: u32,
     max_elements: usize,
+    /// The heap types of `old` (empty when unknown).
+    old_types: &'a [HeapType],
+    /// The heap types of the candidate last verified.
+    last_types: Vec<HeapType>,
+}
+
+/// A heap's type in a candidate: its image and the set `W` of the `y` for which `y` times
+/// the image of one of its options is in the P-portion (a bit set). The verification
+/// automaton depends only on the set of types (and on the table and the P-portion).
+type HeapType = (u32, Vec<u64>);
+
+/// The type of generator `j` in `q`.
+fn heap_type(gens: &Generators, q: &Quotient, j: u32) -> HeapType {
+    let n = q.order();
+    let h = q.images[j as usize];
+    let mut opts: Vec<u32> = gens.options(j).iter().map(|o| q.image(o)).collect();
+    opts.sort_unstable();
+    opts.dedup();
+    let mut w = vec![0u64; n.div_ceil(64)];
+    for y in 0..n as u32 {
+        if opts.iter().any(|&o| q.is_p(q.mul(y, o))) {
+            w[y as usize / 64] |= 1 << (y % 64);
+        }
+    }
+    (h, w)
 }
 
 /// A candidate: elements with representatives and the action of each generator class.
@@ -469,7 +498,53 @@ impl Step<'_> {
         tests.iter().map(|t| self.is_p(&merge(game, t))).collect()
     }
 
-    fn run(mut self) -> Result<Quotient, MisereError> {
+    /// The verified quotient after generator `i`, and its heap types.
+    fn run(mut self) -> Result<(Quotient, Vec<HeapType>), MisereError> {
+        let q = self.run_inner()?;
+        Ok((q, self.last_types))
+    }
+
+    /// The old quotient with the new generator as an old element, when that is proven
+    /// without a search: the new generator's type `(h, W)` (its image and the set `W` of the
+    /// `y` with `y·o` in the P-portion for the image `o` of one of its options, which are
+    /// sums of old generators) is the type of an old generator. Then the verification
+    /// automaton of the extended quotient has exactly the transitions of the one that proved
+    /// `old`, so it passes as that one did; and the `W` fixes the image `h` (two elements
+    /// with one `W` that both pass would predict the same outcomes for every sum, so they
+    /// would be one element).
+    fn same_automaton(&mut self) -> Result<Option<Quotient>, MisereError> {
+        let old = self.old;
+        if self.old_types.is_empty() {
+            return Ok(None);
+        }
+        let n = old.order();
+        let options = self.gens.options(self.i);
+        self.budget.charge((options.len() * (n + 1)) as u64 + 1)?;
+        let mut opts: Vec<u32> = options.iter().map(|o| old.image(o)).collect();
+        opts.sort_unstable();
+        opts.dedup();
+        let mut w = vec![0u64; n.div_ceil(64)];
+        for y in 0..n as u32 {
+            if opts.iter().any(|&o| old.is_p(old.mul(y, o))) {
+                w[y as usize / 64] |= 1 << (y % 64);
+            }
+        }
+        let Some(&(h, _)) = self.old_types.iter().find(|(_, w2)| *w2 == w) else {
+            return Ok(None);
+        };
+        let mut images = old.images.clone();
+        images.push(h);
+        self.last_types = self.old_types.to_vec();
+        Ok(Some(Quotient {
+            images,
+            ..old.clone()
+        }))
+    }
+
+    fn run_inner(&mut self) -> Result<Quotient, MisereError> {
+        if let Some(q) = self.same_automaton()? {
+            return Ok(q);
+        }
         // The candidate built from the old quotient's structure: right unless the new heap
         // splits an old element.
         let mut failure = None;
@@ -478,7 +553,10 @@ impl Step<'_> {
         {
             match self.verify(&Self::bare_candidate(&q), &q)? {
                 None => return Ok(q),
-                Some(w) => failure = Some(w),
+                Some(w) => {
+                    let rep = Self::confused_with(&q, &w);
+                    failure = Some((w, rep))
+                }
             }
         }
         // The new heap splits old elements: free the generators of the failing sum and
@@ -545,14 +623,17 @@ impl Step<'_> {
 
     /// Candidates with more and more generators freed ([`super::refine`]), each verified;
     /// `None` when the rounds run out or the model grows too large.
-    fn refine(&mut self, failure: Option<Vec<u32>>) -> Result<Option<Quotient>, MisereError> {
-        use super::refine::{Freed, candidate, widen};
+    fn refine(
+        &mut self,
+        failure: Option<(Vec<u32>, Vec<u32>)>,
+    ) -> Result<Option<Quotient>, MisereError> {
+        use super::refine::{Freed, candidate, widen_both};
         let mut freed = vec![Freed {
             generator: self.i,
             index: 4,
         }];
-        if let Some(w) = failure {
-            if let Some(f) = widen(&freed, &w) {
+        if let Some((w, rep)) = failure {
+            if let Some(f) = widen_both(&freed, &w, &rep) {
                 freed = f;
             }
         }
@@ -572,18 +653,29 @@ impl Step<'_> {
             };
             // A model growing far past the old quotient is not converging: leave it to the
             // slow search.
-            if q.order() > 4 * self.old.order().max(4) {
+            if q.order() > 16 * self.old.order().max(4) {
                 return Ok(None);
             }
             match self.verify(&Self::bare_candidate(&q), &q)? {
                 None => return Ok(Some(q)),
-                Some(w) => match widen(&freed, &w) {
-                    Some(f) => freed = f,
-                    None => return Ok(None),
-                },
+                Some(w) => {
+                    let rep = Self::confused_with(&q, &w);
+                    match widen_both(&freed, &w, &rep) {
+                        Some(f) => freed = f,
+                        None => return Ok(None),
+                    }
+                }
             }
         }
         Ok(None)
+    }
+
+    /// The representative of the candidate element a failing sum maps to: the sum the
+    /// candidate wrongly took it for (their difference names the generators to free).
+    fn confused_with(q: &Quotient, witness: &[u32]) -> Vec<u32> {
+        let mut w = witness.to_vec();
+        w.sort_unstable();
+        q.representative(q.image(&w)).to_vec()
     }
 
     /// The candidate view of a finished table (for [`Self::verify`]).
@@ -744,20 +836,12 @@ impl Step<'_> {
         let words = n.div_ceil(64);
         let mut types: Vec<(u32, Vec<u64>, u32)> = Vec::new();
         for j in 0..=self.i {
-            let h = q.images[j as usize];
-            let mut opts: Vec<u32> = self.gens.options(j).iter().map(|o| q.image(o)).collect();
-            opts.sort_unstable();
-            opts.dedup();
-            let mut w = vec![0u64; words];
-            for y in 0..n as u32 {
-                if opts.iter().any(|&o| q.is_p(q.mul(y, o))) {
-                    w[y as usize / 64] |= 1 << (y % 64);
-                }
-            }
+            let (h, w) = heap_type(self.gens, q, j);
             if !types.iter().any(|(h2, w2, _)| *h2 == h && *w2 == w) {
                 types.push((h, w, j));
             }
         }
+        self.last_types = types.iter().map(|(h, w, _)| (*h, w.clone())).collect();
         let has = |set: &[u64], z: u32| set[z as usize / 64] >> (z % 64) & 1 == 1;
         // The empty sum is a state of its own: it has no option, so the check on `U` does not
         // apply to it, and a non-empty sum reaching `(1, ∅)` must still be checked.
