@@ -27,10 +27,17 @@
 //!    (adding a heap updates both), so a breadth-first search over its states checks every sum
 //!    at once. A failing state gives a shortest counterexample sum, whose prefixes, suffixes
 //!    and options join the test games, and the candidate is rebuilt.
-//!    Before any search, the candidate of [`super::extend`] (the old class of the rest and
+//!    **Repeated types.** The automaton depends only on the table, the P-portion and the set
+//!    of heap *types* `(Φ(H), W_H)`, `W_H = {y : y·Φ(O) ∈ P for an option O of H}`. A new
+//!    heap whose type (read in the old quotient: its options are old sums) is the type of an
+//!    old heap leaves the automaton unchanged, so the old quotient with the new heap mapped
+//!    to that image is proven at the cost of listing its options; `W_H` fixes the image.
+//!    Periodic heap maps (Kayles from heap 71) make this the common case.
+//!    Otherwise, before any search, the candidate of [`super::extend`] (the old class of the rest and
 //!    the copies of the new heap) is put to the verification; when the new heap splits old
 //!    elements it fails, and [`super::refine`] frees the generators of the failing sum and
-//!    tries again, for a few rounds. Then the hypothesis that the new heap acts like an
+//!    (and those of the representative the failing sum was taken for) and tries again, for a
+//!    few rounds. Then the hypothesis that the new heap acts like an
 //!    element already there is tried, element by element; the signature search below is the
 //!    last resort.
 //! 3. **Reduction.** Elements of a verified candidate are told apart by real outcomes, and the
@@ -45,7 +52,8 @@
 //! Plambeck–Siegel periodicity theorem is not applied).
 //!
 //! Cost: the automaton has at most `|Q|·2^|Q|` states and in practice a few thousand; each
-//! heap adds `O(|Q|·k)` classifications of `|T|` outcomes each (`k` distinct heap images).
+//! heap adds `O(|Q|·k)` classifications of `|T|` outcomes each (`k` distinct heap images);
+//! a heap of a repeated type costs `O(o·|Q|)` for its `o` options.
 //!
 //! ```
 //! use grundy::control::Budget;
@@ -141,92 +149,10 @@ impl Quotient {
             .fold(0, |x, &g| self.mul(x, self.images[g as usize]))
     }
 
-    /// A name for each element: `1` for the identity, otherwise a shortest word in letters
-    /// `a`, `b`, `c`, … standing for the distinct images of the generators in order (`ab²`).
-    pub fn names(&self) -> Vec<String> {
-        // Letters: the images of the generators in order, each one not already a product of
-        // the letters before it (a minimal generating set, read in heap order).
-        let n = self.order();
-        let mut letters: Vec<u32> = Vec::new();
-        let mut reached = vec![false; n];
-        reached[0] = true;
-        for &x in &self.images {
-            if reached[x as usize] {
-                continue;
-            }
-            letters.push(x);
-            let mut queue: VecDeque<u32> = (0..n as u32).filter(|&y| reached[y as usize]).collect();
-            while let Some(y) = queue.pop_front() {
-                for &l in &letters {
-                    let z = self.mul(y, l) as usize;
-                    if !reached[z] {
-                        reached[z] = true;
-                        queue.push_back(z as u32);
-                    }
-                }
-            }
-        }
-        let mut word: Vec<Option<Vec<u32>>> = vec![None; n];
-        word[0] = Some(vec![0; letters.len()]);
-        let mut queue = VecDeque::from([0u32]);
-        while let Some(x) = queue.pop_front() {
-            for (l, &g) in letters.iter().enumerate() {
-                let y = self.mul(x, g) as usize;
-                if word[y].is_none() {
-                    let mut w = word[x as usize].clone().unwrap_or_default();
-                    w[l] += 1;
-                    word[y] = Some(w);
-                    queue.push_back(y as u32);
-                }
-            }
-        }
-        word.into_iter()
-            .map(|w| match w {
-                Some(w) if w.iter().any(|&k| k > 0) => w
-                    .iter()
-                    .enumerate()
-                    .filter(|&(_, &k)| k > 0)
-                    .map(|(l, &k)| format!("{}{}", letter(l), superscript(k)))
-                    .collect(),
-                Some(_) => "1".to_string(),
-                None => "?".to_string(),
-            })
-            .collect()
-    }
-
     /// A representative sum of generators of element `x` (sorted generator indices).
     pub fn representative(&self, x: u32) -> &[u32] {
         &self.reps[x as usize]
     }
-}
-
-fn letter(l: usize) -> String {
-    let alphabet = "abcdefghijklmnopqrstuvwxyz";
-    match alphabet.chars().nth(l) {
-        Some(c) => c.to_string(),
-        None => format!("x{l}_"),
-    }
-}
-
-fn superscript(k: u32) -> String {
-    if k == 1 {
-        return String::new();
-    }
-    k.to_string()
-        .chars()
-        .map(|c| match c {
-            '0' => '⁰',
-            '1' => '¹',
-            '2' => '²',
-            '3' => '³',
-            '4' => '⁴',
-            '5' => '⁵',
-            '6' => '⁶',
-            '7' => '⁷',
-            '8' => '⁸',
-            _ => '⁹',
-        })
-        .collect()
 }
 
 /// The quotient of the heaps `1..=max_heap` of a rule, with its heap map.
