@@ -29,6 +29,9 @@ pub struct Args {
     /// The most units of work.
     #[arg(long, value_name = "N", default_value_t = Limits::DEFAULT.max_work)]
     max_work: u64,
+    /// The most positions (searched sums, automaton states) stored at once.
+    #[arg(long, value_name = "N", default_value_t = Limits::DEFAULT.max_positions)]
+    max_positions: usize,
     /// Print one JSON object.
     #[arg(long)]
     json: bool,
@@ -55,6 +58,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
     let budget = Budget::with_cancel_flag(
         Limits {
             max_work: args.max_work,
+            max_positions: args.max_positions,
             ..Limits::DEFAULT
         },
         cancel,
@@ -70,7 +74,15 @@ pub fn run(args: Args) -> Result<(), Failure> {
             MisereError::TooManyElements { .. } => {
                 " (raise it with --max-elements, or lower --max-heap)"
             }
-            MisereError::Budget(_) => " (raise it with --max-work, or lower --max-heap)",
+            MisereError::Budget(grundy::control::BudgetError::Work { .. }) => {
+                " (raise it with --max-work, or lower --max-heap)"
+            }
+            MisereError::Budget(grundy::control::BudgetError::Positions { .. }) => {
+                " (raise it with --max-positions, or lower --max-heap)"
+            }
+            MisereError::Budget(grundy::control::BudgetError::Memory { .. }) => {
+                " (lower --max-heap)"
+            }
             _ => "",
         };
         Failure::compute(format!("{e}{hint}"))

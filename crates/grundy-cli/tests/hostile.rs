@@ -60,7 +60,16 @@ fn quotient_refuses_bad_rules_and_bounds_with_their_place() {
 fn a_huge_quotient_stops_at_the_work_limit() {
     // Grundy's game and a 5000-digit code: before the fix the misère searches were charged
     // a unit per option, some 1–2 µs each, and ran for minutes under the default limit.
-    let o = grundy(&["quotient", "grundys-game", "--max-work", "2000000"]);
+    // (Heaps to 24 of Grundy's game now fit: heaps of an already verified type cost no new
+    // verification; heaps to 40 do not.)
+    let o = grundy(&[
+        "quotient",
+        "grundys-game",
+        "--max-heap",
+        "40",
+        "--max-work",
+        "2000000",
+    ]);
     assert_refused(&o, 1, &["2000000", "work limit", "--max-work"]);
     // The quotient's candidates built from its structure now answer the 5000-digit code
     // within the limit; whichever way it ends, nothing quotes the 5000 digits back.
@@ -69,6 +78,22 @@ fn a_huge_quotient_stops_at_the_work_limit() {
     assert!(matches!(o.status.code(), Some(0 | 1)), "{}", stderr(&o));
     assert!(stderr(&o).len() < 1000, "{}", stderr(&o).len());
     assert!(!stderr(&o).contains("panicked"));
+}
+
+#[test]
+fn a_quotient_stopped_by_the_position_limit_names_that_flag() {
+    // Before the fix every budget refusal of `quotient` said "raise it with --max-work",
+    // the position limit's too (and `quotient` had no flag to raise that limit).
+    let o = grundy(&[
+        "quotient",
+        "0.137",
+        "--max-heap",
+        "40",
+        "--max-positions",
+        "50",
+    ]);
+    assert_refused(&o, 1, &["50", "position limit", "--max-positions"]);
+    assert!(!stderr(&o).contains("--max-work"), "{}", stderr(&o));
 }
 
 #[test]

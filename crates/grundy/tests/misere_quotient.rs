@@ -391,3 +391,39 @@ proptest! {
         }
     }
 }
+
+/// A heap whose type (image, and the elements its options turn into P-positions) an older
+/// heap already has extends the quotient without a search and without a new verification
+/// (`Step::same_automaton`). Kayles's heaps repeat their types from heap 71 on (period 12),
+/// so its quotient to heap 500 costs little more than to heap 100; before the shortcut every
+/// heap was verified again, and heap 500 needed more than the default 2.5·10^8 units of work.
+#[test]
+fn repeated_heap_types_cost_no_new_verification() {
+    let rule = HeapRule::parse("kayles").unwrap();
+    let work = |n: u64| {
+        let budget = Budget::default();
+        let q = heap_quotient(&rule, n, &budget, 2000).unwrap();
+        (q, budget.work_done())
+    };
+    let (q100, w100) = work(100);
+    let (q500, w500) = work(500);
+    assert_eq!(
+        (q500.quotient.order(), q500.quotient.p_portion().len()),
+        (40, 9)
+    );
+    // Built step by step alike: the first 100 heaps map as in the quotient to 100.
+    assert_eq!(q100.quotient.table(), q500.quotient.table());
+    assert_eq!(q100.heap_map[..], q500.heap_map[..=100]);
+    // Listing the options of heaps 101..500 is most of the extra work; no verification.
+    assert!(w500 < 20 * w100, "{w100} then {w500}");
+    // The period seen to heap 100 predicts every heap to 500.
+    let period = q100.period().expect("Kayles's heap map is periodic");
+    assert_eq!(period.period, 12);
+    for n in 0..=500u64 {
+        assert_eq!(
+            q100.element_of_heap(n, Some(period)),
+            Some(q500.heap_map[n as usize]),
+            "heap {n}"
+        );
+    }
+}

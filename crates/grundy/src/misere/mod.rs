@@ -24,6 +24,7 @@ pub mod genus;
 pub mod kayles;
 pub mod labels;
 mod moore;
+mod names;
 pub mod oracle;
 pub mod outcome;
 pub mod quotient;

@@ -27,10 +27,17 @@
 //!    (adding a heap updates both), so a breadth-first search over its states checks every sum
 //!    at once. A failing state gives a shortest counterexample sum, whose prefixes, suffixes
 //!    and options join the test games, and the candidate is rebuilt.
-//!    Before any search, the candidate of [`super::extend`] (the old class of the rest and
+//!    **Repeated types.** The automaton depends only on the table, the P-portion and the set
+//!    of heap *types* `(Φ(H), W_H)`, `W_H = {y : y·Φ(O) ∈ P for an option O of H}`. A new
+//!    heap whose type (read in the old quotient: its options are old sums) is the type of an
+//!    old heap leaves the automaton unchanged, so the old quotient with the new heap mapped
+//!    to that image is proven at the cost of listing its options; `W_H` fixes the image.
+//!    Periodic heap maps (Kayles from heap 71) make this the common case.
+//!    Otherwise, before any search, the candidate of [`super::extend`] (the old class of the rest and
 //!    the copies of the new heap) is put to the verification; when the new heap splits old
 //!    elements it fails, and [`super::refine`] frees the generators of the failing sum and
-//!    tries again, for a few rounds. Then the hypothesis that the new heap acts like an
+//!    (and those of the representative the failing sum was taken for) and tries again, for a
+//!    few rounds. Then the hypothesis that the new heap acts like an
 //!    element already there is tried, element by element; the signature search below is the
 //!    last resort.
 //! 3. **Reduction.** Elements of a verified candidate are told apart by real outcomes, and the
@@ -45,7 +52,8 @@
 //! Plambeck–Siegel periodicity theorem is not applied).
 //!
 //! Cost: the automaton has at most `|Q|·2^|Q|` states and in practice a few thousand; each
-//! heap adds `O(|Q|·k)` classifications of `|T|` outcomes each (`k` distinct heap images).
+//! heap adds `O(|Q|·k)` classifications of `|T|` outcomes each (`k` distinct heap images);
+//! a heap of a repeated type costs `O(o·|Q|)` for its `o` options.
 //!
 //! ```
 //! use grundy::control::Budget;
@@ -141,92 +149,10 @@ impl Quotient {
             .fold(0, |x, &g| self.mul(x, self.images[g as usize]))
     }
 
-    /// A name for each element: `1` for the identity, otherwise a shortest word in letters
-    /// `a`, `b`, `c`, … standing for the distinct images of the generators in order (`ab²`).
-    pub fn names(&self) -> Vec<String> {
-        // Letters: the images of the generators in order, each one not already a product of
-        // the letters before it (a minimal generating set, read in heap order).
-        let n = self.order();
-        let mut letters: Vec<u32> = Vec::new();
-        let mut reached = vec![false; n];
-        reached[0] = true;
-        for &x in &self.images {
-            if reached[x as usize] {
-                continue;
-            }
-            letters.push(x);
-            let mut queue: VecDeque<u32> = (0..n as u32).filter(|&y| reached[y as usize]).collect();
-            while let Some(y) = queue.pop_front() {
-                for &l in &letters {
-                    let z = self.mul(y, l) as usize;
-                    if !reached[z] {
-                        reached[z] = true;
-                        queue.push_back(z as u32);
-                    }
-                }
-            }
-        }
-        let mut word: Vec<Option<Vec<u32>>> = vec![None; n];
-        word[0] = Some(vec![0; letters.len()]);
-        let mut queue = VecDeque::from([0u32]);
-        while let Some(x) = queue.pop_front() {
-            for (l, &g) in letters.iter().enumerate() {
-                let y = self.mul(x, g) as usize;
-                if word[y].is_none() {
-                    let mut w = word[x as usize].clone().unwrap_or_default();
-                    w[l] += 1;
-                    word[y] = Some(w);
-                    queue.push_back(y as u32);
-                }
-            }
-        }
-        word.into_iter()
-            .map(|w| match w {
-                Some(w) if w.iter().any(|&k| k > 0) => w
-                    .iter()
-                    .enumerate()
-                    .filter(|&(_, &k)| k > 0)
-                    .map(|(l, &k)| format!("{}{}", letter(l), superscript(k)))
-                    .collect(),
-                Some(_) => "1".to_string(),
-                None => "?".to_string(),
-            })
-            .collect()
-    }
-
     /// A representative sum of generators of element `x` (sorted generator indices).
     pub fn representative(&self, x: u32) -> &[u32] {
         &self.reps[x as usize]
     }
-}
-
-fn letter(l: usize) -> String {
-    let alphabet = "abcdefghijklmnopqrstuvwxyz";
-    match alphabet.chars().nth(l) {
-        Some(c) => c.to_string(),
-        None => format!("x{l}_"),
-    }
-}
-
-fn superscript(k: u32) -> String {
-    if k == 1 {
-        return String::new();
-    }
-    k.to_string()
-        .chars()
-        .map(|c| match c {
-            '0' => '⁰',
-            '1' => '¹',
-            '2' => '²',
-            '3' => '³',
-            '4' => '⁴',
-            '5' => '⁵',
-            '6' => '⁶',
-            '7' => '⁷',
-            '8' => '⁸',
-            _ => '⁹',
-        })
-        .collect()
 }
 
 /// The quotient of the heaps `1..=max_heap` of a rule, with its heap map.
@@ -401,14 +327,18 @@ pub fn compute(
 ) -> Result<Quotient, MisereError> {
     let mut oracle = Oracle::default();
     let mut q = Quotient::trivial();
+    // The heap types of the last verified quotient (see `Step::same_automaton`).
+    let mut types: Vec<HeapType> = Vec::new();
     for i in 0..gens.len() as u32 {
-        q = Step {
+        (q, types) = Step {
             gens,
             budget,
             oracle: &mut oracle,
             old: &q,
             i,
             max_elements,
+            old_types: &types,
+            last_types: Vec::new(),
         }
         .run()?;
         if q.order() % 2 != 0 {
@@ -424,7 +354,7 @@ pub fn compute(
 }
 
 /// The most refinement rounds (candidates with more generators freed) before the slow search.
-const REFINE_ROUNDS: usize = 3;
+const REFINE_ROUNDS: usize = 8;
 
 /// Adding generator `i` to the verified quotient `old` of generators `0..i`.
 struct Step<'a> {
@@ -434,6 +364,31 @@ struct Step<'a> {
     old: &'a Quotient,
     i: u32,
     max_elements: usize,
+    /// The heap types of `old` (empty when unknown).
+    old_types: &'a [HeapType],
+    /// The heap types of the candidate last verified.
+    last_types: Vec<HeapType>,
+}
+
+/// A heap's type in a candidate: its image and the set `W` of the `y` for which `y` times
+/// the image of one of its options is in the P-portion (a bit set). The verification
+/// automaton depends only on the set of types (and on the table and the P-portion).
+type HeapType = (u32, Vec<u64>);
+
+/// The type of generator `j` in `q`.
+fn heap_type(gens: &Generators, q: &Quotient, j: u32) -> HeapType {
+    let n = q.order();
+    let h = q.images[j as usize];
+    let mut opts: Vec<u32> = gens.options(j).iter().map(|o| q.image(o)).collect();
+    opts.sort_unstable();
+    opts.dedup();
+    let mut w = vec![0u64; n.div_ceil(64)];
+    for y in 0..n as u32 {
+        if opts.iter().any(|&o| q.is_p(q.mul(y, o))) {
+            w[y as usize / 64] |= 1 << (y % 64);
+        }
+    }
+    (h, w)
 }
 
 /// A candidate: elements with representatives and the action of each generator class.
@@ -469,7 +424,53 @@ impl Step<'_> {
         tests.iter().map(|t| self.is_p(&merge(game, t))).collect()
     }
 
-    fn run(mut self) -> Result<Quotient, MisereError> {
+    /// The verified quotient after generator `i`, and its heap types.
+    fn run(mut self) -> Result<(Quotient, Vec<HeapType>), MisereError> {
+        let q = self.run_inner()?;
+        Ok((q, self.last_types))
+    }
+
+    /// The old quotient with the new generator as an old element, when that is proven
+    /// without a search: the new generator's type `(h, W)` (its image and the set `W` of the
+    /// `y` with `y·o` in the P-portion for the image `o` of one of its options, which are
+    /// sums of old generators) is the type of an old generator. Then the verification
+    /// automaton of the extended quotient has exactly the transitions of the one that proved
+    /// `old`, so it passes as that one did; and the `W` fixes the image `h` (two elements
+    /// with one `W` that both pass would predict the same outcomes for every sum, so they
+    /// would be one element).
+    fn same_automaton(&mut self) -> Result<Option<Quotient>, MisereError> {
+        let old = self.old;
+        if self.old_types.is_empty() {
+            return Ok(None);
+        }
+        let n = old.order();
+        let options = self.gens.options(self.i);
+        self.budget.charge((options.len() * (n + 1)) as u64 + 1)?;
+        let mut opts: Vec<u32> = options.iter().map(|o| old.image(o)).collect();
+        opts.sort_unstable();
+        opts.dedup();
+        let mut w = vec![0u64; n.div_ceil(64)];
+        for y in 0..n as u32 {
+            if opts.iter().any(|&o| old.is_p(old.mul(y, o))) {
+                w[y as usize / 64] |= 1 << (y % 64);
+            }
+        }
+        let Some(&(h, _)) = self.old_types.iter().find(|(_, w2)| *w2 == w) else {
+            return Ok(None);
+        };
+        let mut images = old.images.clone();
+        images.push(h);
+        self.last_types = self.old_types.to_vec();
+        Ok(Some(Quotient {
+            images,
+            ..old.clone()
+        }))
+    }
+
+    fn run_inner(&mut self) -> Result<Quotient, MisereError> {
+        if let Some(q) = self.same_automaton()? {
+            return Ok(q);
+        }
         // The candidate built from the old quotient's structure: right unless the new heap
         // splits an old element.
         let mut failure = None;
@@ -478,7 +479,10 @@ impl Step<'_> {
         {
             match self.verify(&Self::bare_candidate(&q), &q)? {
                 None => return Ok(q),
-                Some(w) => failure = Some(w),
+                Some(w) => {
+                    let rep = Self::confused_with(&q, &w);
+                    failure = Some((w, rep))
+                }
             }
         }
         // The new heap splits old elements: free the generators of the failing sum and
@@ -545,14 +549,17 @@ impl Step<'_> {
 
     /// Candidates with more and more generators freed ([`super::refine`]), each verified;
     /// `None` when the rounds run out or the model grows too large.
-    fn refine(&mut self, failure: Option<Vec<u32>>) -> Result<Option<Quotient>, MisereError> {
-        use super::refine::{Freed, candidate, widen};
+    fn refine(
+        &mut self,
+        failure: Option<(Vec<u32>, Vec<u32>)>,
+    ) -> Result<Option<Quotient>, MisereError> {
+        use super::refine::{Freed, candidate, widen_both};
         let mut freed = vec![Freed {
             generator: self.i,
             index: 4,
         }];
-        if let Some(w) = failure {
-            if let Some(f) = widen(&freed, &w) {
+        if let Some((w, rep)) = failure {
+            if let Some(f) = widen_both(&freed, &w, &rep) {
                 freed = f;
             }
         }
@@ -572,18 +579,29 @@ impl Step<'_> {
             };
             // A model growing far past the old quotient is not converging: leave it to the
             // slow search.
-            if q.order() > 4 * self.old.order().max(4) {
+            if q.order() > 16 * self.old.order().max(4) {
                 return Ok(None);
             }
             match self.verify(&Self::bare_candidate(&q), &q)? {
                 None => return Ok(Some(q)),
-                Some(w) => match widen(&freed, &w) {
-                    Some(f) => freed = f,
-                    None => return Ok(None),
-                },
+                Some(w) => {
+                    let rep = Self::confused_with(&q, &w);
+                    match widen_both(&freed, &w, &rep) {
+                        Some(f) => freed = f,
+                        None => return Ok(None),
+                    }
+                }
             }
         }
         Ok(None)
+    }
+
+    /// The representative of the candidate element a failing sum maps to: the sum the
+    /// candidate wrongly took it for (their difference names the generators to free).
+    fn confused_with(q: &Quotient, witness: &[u32]) -> Vec<u32> {
+        let mut w = witness.to_vec();
+        w.sort_unstable();
+        q.representative(q.image(&w)).to_vec()
     }
 
     /// The candidate view of a finished table (for [`Self::verify`]).
@@ -744,20 +762,12 @@ impl Step<'_> {
         let words = n.div_ceil(64);
         let mut types: Vec<(u32, Vec<u64>, u32)> = Vec::new();
         for j in 0..=self.i {
-            let h = q.images[j as usize];
-            let mut opts: Vec<u32> = self.gens.options(j).iter().map(|o| q.image(o)).collect();
-            opts.sort_unstable();
-            opts.dedup();
-            let mut w = vec![0u64; words];
-            for y in 0..n as u32 {
-                if opts.iter().any(|&o| q.is_p(q.mul(y, o))) {
-                    w[y as usize / 64] |= 1 << (y % 64);
-                }
-            }
+            let (h, w) = heap_type(self.gens, q, j);
             if !types.iter().any(|(h2, w2, _)| *h2 == h && *w2 == w) {
                 types.push((h, w, j));
             }
         }
+        self.last_types = types.iter().map(|(h, w, _)| (*h, w.clone())).collect();
         let has = |set: &[u64], z: u32| set[z as usize / 64] >> (z % 64) & 1 == 1;
         // The empty sum is a state of its own: it has no option, so the check on `U` does not
         // apply to it, and a non-empty sum reaching `(1, ∅)` must still be checked.

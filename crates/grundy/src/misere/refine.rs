@@ -366,3 +366,12 @@ pub fn widen(freed: &[Freed], witness: &[u32]) -> Option<Vec<Freed>> {
     }
     changed.then_some(out)
 }
+
+/// [`widen`] for a failing sum and the representative the candidate confused it with: the
+/// generators of both are freed (their counts the larger of the two), as either side may hold
+/// the generator that tells them apart. `None` when nothing changes.
+pub fn widen_both(freed: &[Freed], witness: &[u32], rep: &[u32]) -> Option<Vec<Freed>> {
+    let a = widen(freed, witness);
+    let b = widen(a.as_deref().unwrap_or(freed), rep);
+    b.or(a)
+}
