@@ -1,0 +1,185 @@
+//! The far phase of a block: the marks of rare partners far behind its heaps, computed
+//! ahead on the helper thread ([`super::helper`]) or at the block's start in parallel over
+//! heaps, and when the helper is used (it rests when it comes late too often).
+
+use rayon::prelude::*;
+
+use super::block;
+use super::helper;
+use super::moves::Split;
+
+/// The far marks of a block (computed ahead on another core, or at the block's start in
+/// parallel over heaps), and what they were computed for.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Marks {
+    /// The block `[n0, n0 + len)`.
+    pub(super) n0: usize,
+    pub(super) len: usize,
+    /// Values below `known` were read; the rare positions `rare_pos[..r0]` whose partners
+    /// lie below it are marked.
+    pub(super) known: usize,
+    pub(super) r0: usize,
+    /// The mask change count and value range they hold for.
+    pub(super) epoch: (u64, usize),
+    /// One bitset row per heap.
+    pub(super) rows: Vec<u64>,
+    /// With values past 128: the split ranges already scanned, one per heap and split.
+    pub(super) scanned: Vec<block::Scanned>,
+    pub(super) rare_steps: u64,
+    pub(super) scan_steps: u64,
+}
+
+impl Marks {
+    /// Fills the marks of the block `phase` describes, `len` heaps, in parallel over heaps
+    /// from `parallel_from` rare-partner nim-sums on (always when it scans).
+    pub(super) fn fill(
+        &mut self,
+        phase: &block::FarPhase<'_>,
+        len: usize,
+        words: usize,
+        parallel_from: usize,
+    ) {
+        let splits = phase.split2.len();
+        self.n0 = phase.n0;
+        self.len = len;
+        self.known = phase.known;
+        self.r0 = phase.rare_pos.len();
+        self.rows.clear();
+        self.rows.resize(len * words, 0);
+        self.scanned.clear();
+        if phase.scan {
+            self.scanned.resize(len * splits, block::Scanned::NONE);
+        }
+        let work = phase.rare_pos.len() * splits * len;
+        let (rare, scan) = if phase.scan || work >= parallel_from {
+            let per = (len / (4 * rayon::current_num_threads())).max(8);
+            let scanned_per = if phase.scan { per * splits } else { 0 };
+            let mut parts: Vec<&mut [block::Scanned]> = if phase.scan {
+                self.scanned.chunks_mut(scanned_per).collect()
+            } else {
+                Vec::new()
+            };
+            parts.resize_with(len.div_ceil(per), Default::default);
+            self.rows
+                .par_chunks_mut(per * words)
+                .zip(parts.into_par_iter())
+                .enumerate()
+                .map(|(t, (chunk, scanned))| phase.fill(t * per, chunk, scanned, words))
+                .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1))
+        } else {
+            phase.fill(0, &mut self.rows, &mut self.scanned, words)
+        };
+        self.rare_steps = rare;
+        self.scan_steps = scan;
+    }
+}
+
+/// The far phase of the next block with its own copy of what it reads, so that it runs on
+/// another core while the current block appends values.
+#[derive(Debug, Clone, Default)]
+pub(super) struct FarJob {
+    /// `g(base..known)`.
+    pub(super) window: Vec<u16>,
+    pub(super) base: usize,
+    pub(super) known: usize,
+    /// The block `[n0, n0 + len)`.
+    pub(super) n0: usize,
+    pub(super) len: usize,
+    /// The rare positions `rare_pos[r0 - pos.len()..r0]` (those before are near for every
+    /// heap of the block) and their values.
+    pub(super) pos: Vec<u32>,
+    pub(super) val: Vec<u16>,
+    pub(super) r0: usize,
+    pub(super) split2: Vec<Split>,
+    pub(super) size: usize,
+    pub(super) words: usize,
+    pub(super) common: Vec<u64>,
+    /// The mask change count and value range the marks hold for.
+    pub(super) epoch: (u64, usize),
+}
+
+/// The thread of the far phase ([`helper`]), started with the first block that can use it
+/// when there is more than one processor (the thread pool's count: `RAYON_NUM_THREADS=1`
+/// means one); a clone of the engine starts its own.
+#[derive(Debug, Default)]
+pub(super) struct Second {
+    pub(super) helper: Option<helper::Helper<(FarJob, Marks), (FarJob, Marks)>>,
+    pub(super) tried: bool,
+    /// Jobs collected in the current round of [`ROUND`], and how many of them came late.
+    pub(super) collected: u32,
+    pub(super) late: u32,
+    /// Blocks to go without the helper (it came late too often: no core is free for it).
+    pub(super) pause: u32,
+}
+
+/// Jobs between two looks at how many came late.
+const ROUND: u32 = 64;
+/// Blocks computed alone when more than a quarter of a round came late.
+const PAUSE: u32 = 1024;
+
+impl Clone for Second {
+    fn clone(&self) -> Self {
+        Second::default()
+    }
+}
+
+impl Second {
+    /// Whether the helper runs (starting it the first time).
+    pub(super) fn ready(&mut self, force: bool) -> bool {
+        if !self.tried {
+            self.tried = true;
+            if force || rayon::current_num_threads() > 1 {
+                self.helper = helper::Helper::start(|(job, spare): (FarJob, Marks)| {
+                    let marks = job.run(spare);
+                    (job, marks)
+                });
+            }
+        }
+        self.helper.is_some()
+    }
+
+    /// Whether a job may be posted now: the helper is idle and not paused.
+    pub(super) fn may_post(&mut self) -> bool {
+        if self.pause > 0 {
+            self.pause -= 1;
+            return false;
+        }
+        self.helper.as_ref().is_some_and(|h| !h.pending())
+    }
+
+    /// Counts a job collected in time or not; pauses the helper when a quarter of a round
+    /// came late (on a loaded machine, where its marks would mostly be made twice).
+    pub(super) fn record(&mut self, in_time: bool) {
+        self.collected += 1;
+        self.late += u32::from(!in_time);
+        if self.collected == ROUND {
+            if self.late * 4 > ROUND {
+                self.pause = PAUSE;
+            }
+            (self.collected, self.late) = (0, 0);
+        }
+    }
+}
+
+impl FarJob {
+    pub(super) fn run(&self, mut marks: Marks) -> Marks {
+        let phase = block::FarPhase {
+            values: &self.window,
+            base: self.base,
+            n0: self.n0,
+            known: self.known,
+            start: 0,
+            rare_pos: &self.pos,
+            rare_val: &self.val,
+            split2: &self.split2,
+            size: self.size,
+            common: &self.common,
+            scan: false,
+        };
+        // On one thread: the core computing the block is busy with it.
+        marks.fill(&phase, self.len, self.words, usize::MAX);
+        marks.r0 = self.r0;
+        marks.epoch = self.epoch;
+        marks
+    }
+}
