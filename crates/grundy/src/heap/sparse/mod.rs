@@ -128,8 +128,6 @@ mod moves;
 mod tests;
 mod wanted;
 
-use rayon::prelude::*;
-
 use crate::control::Control;
 use crate::heap::code::Code;
 use crate::heap::rules::TakeBreak;
@@ -138,8 +136,8 @@ use block::Word;
 use far::{FarJob, Marks, Second};
 use finish::{finish_wide, finish_word, first_free_common, first_zero};
 use mask::{best_mask, common_words, is_common};
-use moves::{Moves, Split, mark_all_splits, mark_simple_options, set_bit};
-use wanted::{CHUNK, LIST, Wanted};
+use moves::{Moves, mark_all_splits, mark_simple_options, set_bit};
+use wanted::Wanted;
 
 /// Why the engine cannot do a computation.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
