@@ -377,9 +377,14 @@ type HeapType = (u32, Vec<u64>);
 
 /// The type of generator `j` in `q`.
 fn heap_type(gens: &Generators, q: &Quotient, j: u32) -> HeapType {
+    (q.images[j as usize], p_after_option(q, gens.options(j)))
+}
+
+/// The set `W` of a heap with these options (sums of generators mapped by `q`): the `y`
+/// with `y·o` in the P-portion for the image `o` of one of them, as a bit set.
+fn p_after_option(q: &Quotient, options: &[Vec<u32>]) -> Vec<u64> {
     let n = q.order();
-    let h = q.images[j as usize];
-    let mut opts: Vec<u32> = gens.options(j).iter().map(|o| q.image(o)).collect();
+    let mut opts: Vec<u32> = options.iter().map(|o| q.image(o)).collect();
     opts.sort_unstable();
     opts.dedup();
     let mut w = vec![0u64; n.div_ceil(64)];
@@ -388,7 +393,7 @@ fn heap_type(gens: &Generators, q: &Quotient, j: u32) -> HeapType {
             w[y as usize / 64] |= 1 << (y % 64);
         }
     }
-    (h, w)
+    w
 }
 
 /// A candidate: elements with representatives and the action of each generator class.
@@ -446,15 +451,7 @@ impl Step<'_> {
         let n = old.order();
         let options = self.gens.options(self.i);
         self.budget.charge((options.len() * (n + 1)) as u64 + 1)?;
-        let mut opts: Vec<u32> = options.iter().map(|o| old.image(o)).collect();
-        opts.sort_unstable();
-        opts.dedup();
-        let mut w = vec![0u64; n.div_ceil(64)];
-        for y in 0..n as u32 {
-            if opts.iter().any(|&o| old.is_p(old.mul(y, o))) {
-                w[y as usize / 64] |= 1 << (y % 64);
-            }
-        }
+        let w = p_after_option(old, options);
         let Some(&(h, _)) = self.old_types.iter().find(|(_, w2)| *w2 == w) else {
             return Ok(None);
         };
