@@ -32,13 +32,9 @@ pub(super) fn finish_word<W: block::Word>(
         let mut count = wanted.lanes(&mut lanes);
         // All split digits advance together, chunk by chunk: a value missing from one
         // digit's early pairs is often among another's.
-        let longest = split2
-            .iter()
-            .filter(|s| n >= s.j + 2)
-            .map(|s| s.last(n - s.j))
-            .max();
+        let longest = longest_split(split2, n);
         let mut a = 1;
-        'scan: while a <= longest.unwrap_or(0) {
+        'scan: while a <= longest {
             for &split in split2 {
                 if n < split.j + 2 || a > split.last(n - split.j) {
                     continue;
@@ -115,13 +111,9 @@ pub(super) fn finish_wide(
     wanted.ready();
     let mut steps = 0u64;
     if wanted.missing() > 0 {
-        let longest = split2
-            .iter()
-            .filter(|s| n >= s.j + 2)
-            .map(|s| s.last(n - s.j))
-            .max();
+        let longest = longest_split(split2, n);
         let mut a = 1;
-        'scan: while a <= longest.unwrap_or(0) {
+        'scan: while a <= longest {
             for (k, &split) in split2.iter().enumerate() {
                 if n < split.j + 2 || a > split.last(n - split.j) {
                     continue;
@@ -197,4 +189,14 @@ pub(super) fn first_zero(bits: &[u64], limit: usize) -> usize {
         }
     }
     limit
+}
+
+/// The largest first part `a` of a split `(a, m − a)` of heap `n` over the split digits.
+fn longest_split(split2: &[Split], n: usize) -> usize {
+    split2
+        .iter()
+        .filter(|s| n >= s.j + 2)
+        .map(|s| s.last(n - s.j))
+        .max()
+        .unwrap_or(0)
 }
