@@ -145,3 +145,28 @@ fn a_board_cut_short_by_the_work_limit_gets_its_outcome_and_a_hint() {
     assert_eq!(o.status.code(), Some(0));
     assert!(!stderr(&o).contains("hint:"), "{}", stderr(&o));
 }
+
+#[test]
+fn paths_and_cycles_of_any_size_go_through_dawsons_chess_and_say_so() {
+    // A path of 1000 vertices and a cycle of 500 (too big for the search's 128 vertices):
+    // the path is Dawson's chess on 1000, and every move on the cycle leaves a path of 497.
+    let path: Vec<String> = (0..999).map(|i| format!("{i}-{}", i + 1)).collect();
+    let cycle: Vec<String> = (0..500)
+        .map(|i| format!("{}-{}", 2000 + i, 2000 + (i + 1) % 500))
+        .collect();
+    let expr = format!("node-kayles {} {}", path.join(" "), cycle.join(" "));
+    let v = json(&grundy(&["analyze", &expr, "--json"]));
+    let heap = |n: &str| {
+        json(&grundy(&["analyze", &format!("dawson {n}"), "--json"]))["value"]
+            .as_u64()
+            .expect("a value")
+    };
+    let expected = heap("1000") ^ u64::from(heap("497") == 0);
+    assert_eq!(v["value"].as_u64(), Some(expected), "{v}");
+    let why = v["explanation"].to_string();
+    assert!(
+        why.contains("every connected part is a path or a cycle (1 path, 1 cycle)")
+            && why.contains("Dawson's chess (0.137)"),
+        "{why}"
+    );
+}

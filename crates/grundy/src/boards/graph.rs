@@ -426,6 +426,41 @@ impl Component for GraphGameComponent {
         Ok(Nimber(total))
     }
 
+    fn notes(&self) -> Vec<String> {
+        // Name the closed form when every connected part is a path or a cycle: then the
+        // value came from the heap engines, not from the search (any size).
+        let degrees = self.degrees();
+        let (mut paths, mut cycles) = (0usize, 0usize);
+        for part in self.parts() {
+            if part.iter().any(|&v| degrees[v] > 2) {
+                return Vec::new();
+            }
+            let edges = part.iter().map(|&v| degrees[v]).sum::<usize>() / 2;
+            if edges + 1 == part.len() {
+                paths += 1;
+            } else {
+                cycles += 1;
+            }
+        }
+        let (code, game, shrink) = match self.rule {
+            GraphRule::NodeKayles => (self.rule.path_code(), "Dawson's chess", 3),
+            GraphRule::ArcKayles => (self.rule.path_code(), "Dawson's Kayles", 2),
+        };
+        let name = (self as &dyn Component).to_string();
+        let mut text = format!(
+            "{name}: every connected part is a path or a cycle ({paths} path{}, {cycles} cycle{}): a path of n vertices is {game} ({code}) on a heap of n",
+            if paths == 1 { "" } else { "s" },
+            if cycles == 1 { "" } else { "s" },
+        );
+        if cycles > 0 {
+            text.push_str(&format!(
+                ", and every move on a cycle of n vertices leaves a path of n − {shrink}, so the cycle is worth 1 when that path is worth 0 and 0 otherwise"
+            ));
+        }
+        text.push('.');
+        vec![text]
+    }
+
     fn value_generic(&self, ctx: &Context) -> Result<Nimber, AnalysisError> {
         let game = PlainGraph {
             edges: self.edges.clone(),
