@@ -33,12 +33,14 @@ fn quotient_of_0_75_prints_r8() {
 
 #[test]
 fn quotient_periods_not_covered_by_the_theorem_are_observed() {
-    // Grundy's game splits into unequal heaps only: the theorem's argument does not apply.
-    let j = json(&grundy(&["quotient", "grundys-game", "--max-heap", "20", "--json"]));
-    if !j["period"].is_null() {
-        assert_eq!(j["period"]["proven"], false);
-        assert!(j["period"]["needed"].is_null());
-    }
+    // `half` (remove at least half of a heap) is no code: its period is observed only.
+    let j = json(&grundy(&["quotient", "half", "--max-heap", "30", "--json"]));
+    assert_eq!(j["period"]["period"], 1);
+    assert_eq!(j["period"]["proven"], false);
+    assert!(j["period"]["needed"].is_null());
+    assert_eq!(j["max_heap"], 30);
+    let text = ok_stdout(&grundy(&["quotient", "half", "--max-heap", "30"]));
+    assert!(text.contains("observed up to 30, not proven"), "{text}");
     // A subtraction game is a code: its period is proven (sub(1,2): one heap left, t = 2).
     let o = grundy(&["quotient", "sub(1,2)", "--max-heap", "30"]);
     let text = ok_stdout(&o);
