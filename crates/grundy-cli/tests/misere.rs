@@ -103,7 +103,10 @@ fn huge_heaps_of_0_75_go_through_the_quotient() {
     assert_eq!(a["outcome"], "N");
     let why = a["explanation"].to_string();
     assert!(why.contains("misère quotient of 0.75"), "{why}");
-    assert!(why.contains("proven for every heap by the periodicity theorem"), "{why}");
+    assert!(
+        why.contains("proven for every heap by the periodicity theorem"),
+        "{why}"
+    );
     assert!(!why.contains("not proven"), "{why}");
     assert!(!a["winning_moves"].as_array().unwrap().is_empty());
     moves_lead_to_p(&a, &[]);

@@ -203,7 +203,10 @@ fn one_heap_short_of_the_bound_is_observed() {
 fn kayles_period_is_proven_at_heap_168() {
     let rule = HeapRule::parse("kayles").unwrap();
     let short = assess(&heap_quotient(&rule, 167, &Budget::default(), 100).unwrap()).unwrap();
-    assert_eq!((short.period, short.preperiod, short.needed), (12, 71, Some(168)));
+    assert_eq!(
+        (short.period, short.preperiod, short.needed),
+        (12, 71, Some(168))
+    );
     assert!(!short.proven);
     let at = heap_quotient(&rule, 168, &Budget::default(), 100).unwrap();
     let r = assess(&at).unwrap();

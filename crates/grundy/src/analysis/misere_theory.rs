@@ -233,9 +233,10 @@ fn by_quotient(sum: &Sum, ctx: &Context) -> Route {
     }))
 }
 
-/// Kayles rows with one beyond [`QUOTIENT_HEAPS`] (where the quotient would place it
-/// through a period only observed): the proven decomposition of [`kayles::is_p`], and the
-/// winning moves by trying every option of every row (one row of each size).
+/// Kayles rows with one beyond [`QUOTIENT_HEAPS`] (where the quotient to that heap shows no
+/// period of its heap map: Kayles's starts at heap 71): the proven decomposition of
+/// [`kayles::is_p`], and the winning moves by trying every option of every row (one row of
+/// each size).
 fn by_kayles(sum: &Sum, ctx: &Context) -> Route {
     let Some((rule, heaps)) = heaps_of_one_rule(sum).filter(|(r, _)| kayles::is_kayles(r)) else {
         return Ok(Err("the components are not all Kayles rows".into()));
