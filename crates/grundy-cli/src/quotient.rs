@@ -69,7 +69,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
         cancel,
     );
     let watch = crate::front::Watch::new("computing the quotient".to_owned(), &budget);
-    let extend_to = args.max_heap.saturating_mul(2).max(256).min(MAX_HEAP);
+    let extend_to = args.max_heap.saturating_mul(2).clamp(256, MAX_HEAP);
     let q = heap_quotient_proving(&rule, args.max_heap, &budget, args.max_elements, extend_to);
     drop(watch);
     let q = q.map_err(|e| {
