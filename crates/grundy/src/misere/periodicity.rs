@@ -128,13 +128,21 @@ fn repeats(map: &[u32], period: MapPeriod) -> bool {
     p >= 1 && (n0.saturating_add(p)..map.len()).all(|n| map[n] == map[n - p])
 }
 
+/// Whether the theorem proves `period` for the quotient `q`: it applies to the rule, the heaps
+/// computed reach the bound it needs, and the map repeats with that period over them. Any
+/// period, not only the one [`HeapQuotient::period`] finds.
+pub fn proves(q: &HeapQuotient, period: MapPeriod) -> bool {
+    needed_heap(&q.rule, period)
+        .is_ok_and(|m| q.generators.max_heap() >= m && repeats(&q.heap_map, period))
+}
+
 /// The heap map's period as reported: proven when the theorem applies and the heaps computed
 /// reach the bound it needs, observed otherwise.
 pub fn assess(q: &HeapQuotient) -> Option<ReportedPeriod> {
     let period = q.period()?;
     let computed = q.generators.max_heap();
     let needed = needed_heap(&q.rule, period).ok();
-    let proven = needed.is_some_and(|m| computed >= m && repeats(&q.heap_map, period));
+    let proven = proves(q, period);
     Some(ReportedPeriod {
         period: period.period,
         preperiod: period.preperiod,
