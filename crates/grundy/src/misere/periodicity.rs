@@ -11,7 +11,10 @@
 //! The published papers could not be read where this module was written, so the statement
 //! below, its bound and its proof are this module's own; they are shaped as the Guy–Smith
 //! argument of [`crate::heap::period`] and rest on the verification of
-//! [`super::quotient`].
+//! [`super::quotient`]. For comparison, MisereSolver (as read in CGSuite's source) accepts a
+//! period of the pretending function once `k·n0 + k·p + t + k ≤ N + 1`, that is
+//! `N ≥ M + k − 1`: one heap more than asked here for octal codes (the proof below needs
+//! `N ≥ M − 1`).
 //!
 //! ## Statement
 //! Let the rule be an octal or hexadecimal code without constraints (subtraction games with
