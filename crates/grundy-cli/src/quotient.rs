@@ -4,13 +4,18 @@ use crate::{Failure, emit};
 use grundy::control::{Budget, Limits};
 use grundy::heap::rules::HeapRule;
 use grundy::misere::MisereError;
-use grundy::misere::quotient::{HeapQuotient, heap_quotient};
+use grundy::misere::periodicity::{NotCovered, heap_quotient_proving};
+use grundy::misere::quotient::HeapQuotient;
 
 /// The misère quotient of the sums of a heap game's heaps 1 to N: order, P-portion,
 /// multiplication table, and the element of each heap size.
 ///
 /// The quotient is computed heap by heap and verified on every sum of those heaps (proven for
-/// heaps up to --max-heap); a period of the heap map is observed, not proven.
+/// heaps up to --max-heap). A period of the heap map is proven for every heap by the
+/// periodicity theorem (octal and hexadecimal codes without constraints) once the heaps
+/// computed reach the bound it needs; when they fall short and the bound is small (at most
+/// twice --max-heap, or 256), the quotient is computed further to it. Otherwise the period is
+/// observed, not proven.
 ///
 /// Examples:
 ///   grundy quotient 0.75
@@ -64,7 +69,8 @@ pub fn run(args: Args) -> Result<(), Failure> {
         cancel,
     );
     let watch = crate::front::Watch::new("computing the quotient".to_owned(), &budget);
-    let q = heap_quotient(&rule, args.max_heap, &budget, args.max_elements);
+    let extend_to = args.max_heap.saturating_mul(2).clamp(256, MAX_HEAP);
+    let q = heap_quotient_proving(&rule, args.max_heap, &budget, args.max_elements, extend_to);
     drop(watch);
     let q = q.map_err(|e| {
         let hint = match e {
@@ -99,8 +105,14 @@ pub fn run(args: Args) -> Result<(), Failure> {
 fn render(q: &HeapQuotient, max_heap: u64) -> String {
     let names = q.quotient.names();
     let p = q.quotient.p_portion();
+    let computed = q.generators.max_heap();
+    let further = if computed > max_heap {
+        format!("; computed past --max-heap {max_heap} to prove the period")
+    } else {
+        String::new()
+    };
     let mut out = format!(
-        "Misère quotient of {}, heaps 1 to {max_heap} (verified on every sum of these heaps)\n",
+        "Misère quotient of {}, heaps 1 to {computed} (verified on every sum of these heaps{further})\n",
         grundy::expr::shorten(&q.rule.to_string())
     );
     out.push_str(&format!("Order      {}\n", q.quotient.order()));
@@ -119,12 +131,26 @@ fn render(q: &HeapQuotient, max_heap: u64) -> String {
         .map(|(n, &x)| format!("{n}:{}", names[x as usize]))
         .collect();
     out.push_str(&format!("Heap map   {}\n", map.join(" ")));
-    match q.period() {
-        Some(per) => out.push_str(&format!(
-            "Period     {} from heap {} (observed up to {max_heap}, not proven)\n",
-            per.period, per.preperiod
-        )),
-        None => out.push_str(&format!("Period     none seen up to heap {max_heap}\n")),
+    match q.reported_period() {
+        Some(per) => {
+            let why = match (per.proven, per.needed) {
+                (true, Some(m)) => format!(
+                    "proven for every heap: periodicity theorem, which needs heaps to {m}; checked to heap {computed}"
+                ),
+                (_, Some(m)) => format!(
+                    "observed up to {computed}, not proven: the periodicity theorem needs heaps to {m}; computed to {computed}"
+                ),
+                (_, None) => format!(
+                    "observed up to {computed}, not proven: {}",
+                    NotCovered::Rule
+                ),
+            };
+            out.push_str(&format!(
+                "Period     {} from heap {} ({why})\n",
+                per.period, per.preperiod
+            ));
+        }
+        None => out.push_str(&format!("Period     none seen up to heap {computed}\n")),
     }
     let width = names.iter().map(|n| n.chars().count()).max().unwrap_or(1);
     out.push_str("\nTable\n");

@@ -18,8 +18,33 @@ fn quotient_of_0_75_prints_r8() {
     let table = j["table"].as_array().unwrap();
     assert_eq!(table.len(), 8);
     assert!(table.iter().all(|row| row.as_array().unwrap().len() == 8));
-    assert_eq!(j["heap_map"].as_array().unwrap().len(), 17);
+    // Period 2 from heap 8 needs heaps to 2·(8 + 2) + 2 = 22 for the periodicity theorem:
+    // the quotient is computed past --max-heap 16 to prove it.
+    assert_eq!(j["max_heap"], 22);
+    assert_eq!(j["heap_map"].as_array().unwrap().len(), 23);
+    assert_eq!(j["period"]["proven"], true);
+    assert_eq!(j["period"]["needed"], 22);
+    assert!(
+        text.contains("Period     2 from heap 8 (proven for every heap: periodicity theorem"),
+        "{text}"
+    );
+    assert!(text.contains("computed past --max-heap 16"), "{text}");
+}
+
+#[test]
+fn quotient_periods_not_covered_by_the_theorem_are_observed() {
+    // `half` (remove at least half of a heap) is no code: its period is observed only.
+    let j = json(&grundy(&["quotient", "half", "--max-heap", "30", "--json"]));
+    assert_eq!(j["period"]["period"], 1);
     assert_eq!(j["period"]["proven"], false);
+    assert!(j["period"]["needed"].is_null());
+    assert_eq!(j["max_heap"], 30);
+    let text = ok_stdout(&grundy(&["quotient", "half", "--max-heap", "30"]));
+    assert!(text.contains("observed up to 30, not proven"), "{text}");
+    // A subtraction game is a code: its period is proven (sub(1,2): one heap left, t = 2).
+    let o = grundy(&["quotient", "sub(1,2)", "--max-heap", "30"]);
+    let text = ok_stdout(&o);
+    assert!(text.contains("proven for every heap"), "{text}");
 }
 
 #[test]
@@ -78,7 +103,11 @@ fn huge_heaps_of_0_75_go_through_the_quotient() {
     assert_eq!(a["outcome"], "N");
     let why = a["explanation"].to_string();
     assert!(why.contains("misère quotient of 0.75"), "{why}");
-    assert!(why.contains("observed, not proven"), "{why}");
+    assert!(
+        why.contains("proven for every heap by the periodicity theorem"),
+        "{why}"
+    );
+    assert!(!why.contains("not proven"), "{why}");
     assert!(!a["winning_moves"].as_array().unwrap().is_empty());
     moves_lead_to_p(&a, &[]);
 }

@@ -2,6 +2,9 @@
 //!
 //! `cargo bench -p grundy --bench misere` prints
 //! - the time to compute and verify the quotient of the heaps 1..N of a few octal games;
+//! - the time to prove a heap map's period by the periodicity theorem
+//!   ([`grundy::misere::periodicity::heap_quotient_proving`]: the quotient to N, then again to
+//!   the bound the theorem needs);
 //! - the time of one misère outcome of five heaps of 0.75 near 10^9, through the quotient
 //!   and the period of its heap map (averaged over many calls);
 //! - the genus sequences to heap 500 of Kayles, 0.75, Dawson's Kayles and Dawson's chess as
@@ -16,6 +19,7 @@ use grundy::control::{Budget, Limits};
 use grundy::heap::rules::HeapRule;
 use grundy::misere::kayles;
 use grundy::misere::outcome::{sum_verdict, winning_moves};
+use grundy::misere::periodicity::heap_quotient_proving;
 use grundy::misere::quotient::heap_quotient;
 use grundy::misere::sequence::{
     genus_sequence, genus_sequence_by_definition, genus_sequence_by_labels,
@@ -24,6 +28,33 @@ use grundy::misere::sequence::{
 use std::time::Instant;
 
 fn main() {
+    println!("== periods proven by the periodicity theorem (quotient to N, then to the bound)");
+    for (rule, n) in [
+        ("0.75", 16u64),
+        ("0.75", 32),
+        ("kayles", 100),
+        ("kayles", 168),
+    ] {
+        let r = HeapRule::parse(rule).unwrap();
+        let start = Instant::now();
+        match heap_quotient_proving(&r, n, &Budget::default(), 5000, 512) {
+            Ok(q) => {
+                let p = q.reported_period();
+                println!(
+                    "{rule:<8} from heap {n:<3} computed to {:<3} period {:<12} proven {:<5} needed {:<5} {:>9.3} s",
+                    q.generators.max_heap(),
+                    p.map(|p| format!("{} from {}", p.period, p.preperiod))
+                        .unwrap_or_else(|| "none seen".into()),
+                    p.is_some_and(|p| p.proven),
+                    p.and_then(|p| p.needed)
+                        .map_or("-".to_string(), |m| m.to_string()),
+                    start.elapsed().as_secs_f64()
+                );
+            }
+            Err(e) => println!("{rule:<8} from heap {n:<3} not computed: {e}"),
+        }
+    }
+
     println!("== quotients (computed heap by heap, verified)");
     for (rule, n) in [
         ("0.75", 24u64),

@@ -13,7 +13,7 @@ use crate::misere::MisereError;
 use crate::misere::genus::{Genus, GenusSolver, tame_sum_is_p};
 use crate::misere::kayles;
 use crate::misere::outcome::{sum_verdict, winning_moves};
-use crate::misere::quotient::heap_quotient;
+use crate::misere::periodicity::heap_quotient_proving;
 use crate::sum::{AnalysisError, Component, Context, Engine, Sum};
 use crate::value::Outcome;
 use std::sync::Arc;
@@ -21,6 +21,9 @@ use std::sync::Arc;
 /// The most heaps whose quotient an analysis computes; larger heaps go through the period
 /// of the heap map.
 pub const QUOTIENT_HEAPS: u64 = 32;
+/// The most heaps an analysis computes the quotient to when a period of its heap map shows
+/// but the periodicity theorem needs more heaps than [`QUOTIENT_HEAPS`] to prove it.
+pub const QUOTIENT_PROOF_HEAPS: u64 = 256;
 /// The most elements of a quotient an analysis computes.
 pub const QUOTIENT_ELEMENTS: usize = 256;
 /// The work one theory route may spend before the next is tried.
@@ -114,7 +117,14 @@ fn by_quotient(sum: &Sum, ctx: &Context) -> Route {
     let largest = heaps.iter().copied().max().unwrap_or(0);
     let bound = largest.min(QUOTIENT_HEAPS);
     let budget = route_budget(ctx);
-    let hq = match heap_quotient(&rule, bound, &budget, QUOTIENT_ELEMENTS) {
+    // Heaps beyond the bound are placed through the heap map's period: computed further
+    // (to QUOTIENT_PROOF_HEAPS) when the periodicity theorem needs it to prove the period.
+    let extend_to = if largest > bound {
+        QUOTIENT_PROOF_HEAPS
+    } else {
+        bound
+    };
+    let hq = match heap_quotient_proving(&rule, bound, &budget, QUOTIENT_ELEMENTS, extend_to) {
         Ok(q) => q,
         Err(e) => {
             cancelled(ctx, sum)?;
@@ -124,6 +134,8 @@ fn by_quotient(sum: &Sum, ctx: &Context) -> Route {
         }
     };
     cancelled(ctx, sum)?;
+    let bound = hq.generators.max_heap();
+    let reported = hq.reported_period();
     let period = if largest > bound {
         match hq.period() {
             Some(p) => Some(p),
@@ -163,11 +175,23 @@ fn by_quotient(sum: &Sum, ctx: &Context) -> Route {
         names[v.element as usize],
         if v.is_p { "in" } else { "not in" }
     ));
-    if let Some(p) = period.filter(|_| v.through_period) {
-        explanation.push(format!(
-            "Heaps beyond {bound} are placed through the period {} (from heap {}) seen in the heap map up to {bound}: observed, not proven.",
-            p.period, p.preperiod
-        ));
+    if let Some(p) = reported.filter(|_| v.through_period && period.is_some()) {
+        explanation.push(match (p.proven, p.needed) {
+            (true, Some(needed)) => format!(
+                "Heaps beyond {bound} are placed through the period {} (from heap {}) of the heap map, proven for every heap by the periodicity theorem for misère quotients of octal games (Plambeck–Siegel): the map repeats through heap {bound}, and the theorem needs heaps to {needed}.",
+                p.period, p.preperiod
+            ),
+            (_, Some(needed)) => format!(
+                "Heaps beyond {bound} are placed through the period {} (from heap {}) seen in the heap map up to {bound}: observed, not proven (the periodicity theorem needs heaps to {needed}; computed to {bound}).",
+                p.period, p.preperiod
+            ),
+            (_, None) => format!(
+                "Heaps beyond {bound} are placed through the period {} (from heap {}) seen in the heap map up to {bound}: observed, not proven ({}).",
+                p.period,
+                p.preperiod,
+                crate::misere::periodicity::NotCovered::Rule
+            ),
+        });
     }
     let moves = match winning_moves(&hq, &heaps, period) {
         Ok(m) => m,
@@ -209,9 +233,10 @@ fn by_quotient(sum: &Sum, ctx: &Context) -> Route {
     }))
 }
 
-/// Kayles rows with one beyond [`QUOTIENT_HEAPS`] (where the quotient would place it
-/// through a period only observed): the proven decomposition of [`kayles::is_p`], and the
-/// winning moves by trying every option of every row (one row of each size).
+/// Kayles rows with one beyond [`QUOTIENT_HEAPS`] (where the quotient to that heap shows no
+/// period of its heap map: Kayles's starts at heap 71): the proven decomposition of
+/// [`kayles::is_p`], and the winning moves by trying every option of every row (one row of
+/// each size).
 fn by_kayles(sum: &Sum, ctx: &Context) -> Route {
     let Some((rule, heaps)) = heaps_of_one_rule(sum).filter(|(r, _)| kayles::is_kayles(r)) else {
         return Ok(Err("the components are not all Kayles rows".into()));

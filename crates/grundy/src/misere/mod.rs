@@ -9,7 +9,8 @@
 //!   add like misère Nim.
 //! - [`quotient`]: the misère quotient of the sums of a game's heaps (T. E. Plambeck, *Taming
 //!   the wild*, 2005; Plambeck and Siegel, *Misère quotients for impartial games*, 2008),
-//!   built heap by heap and verified, and [`outcome`]: the outcome of a sum of heaps of any
+//!   built heap by heap and verified, [`periodicity`]: when a period of its heap map holds for
+//!   every heap (the periodicity theorem), and [`outcome`]: the outcome of a sum of heaps of any
 //!   size as a product in it, and winning moves found through it.
 //!
 //! - [`kayles`]: the misère outcome of any sum of Kayles rows at any size, through a
@@ -27,6 +28,7 @@ mod moore;
 mod names;
 pub mod oracle;
 pub mod outcome;
+pub mod periodicity;
 pub mod quotient;
 pub mod refine;
 pub mod sequence;

@@ -6,8 +6,11 @@
 //! beyond the computed map, the options are searched one representative per class of the
 //! smaller parts modulo the map's period (a part past the preperiod stands for its class).
 //!
-//! Heaps beyond the computed bound are mapped through the *observed* period of the heap map;
-//! the result says so ([`SumVerdict::through_period`]).
+//! Heaps beyond the computed bound are mapped through the period of the heap map; the result
+//! says so ([`SumVerdict::through_period`]). Whether that period holds for every heap is for
+//! the caller to ask: [`HeapQuotient::reported_period`] says *proven* when the periodicity
+//! theorem applies ([`super::periodicity`]: then every outcome read here is proven, at any
+//! size), *observed* otherwise.
 
 use super::MisereError;
 use super::quotient::{HeapQuotient, MapPeriod};

@@ -47,9 +47,10 @@
 //! Every impartial misère quotient has even order (Plambeck–Siegel): each is checked, and an odd
 //! order is reported as an internal error.
 //!
-//! The map from heap sizes to elements is eventually periodic for many games; a period seen in
-//! the computed heaps is reported as *observed*: extending it beyond `N` is not proven here (the
-//! Plambeck–Siegel periodicity theorem is not applied).
+//! The map from heap sizes to elements is eventually periodic for many games. A period seen in
+//! the computed heaps is *proven* for every heap when the periodicity theorem applies (octal
+//! and hexadecimal codes without constraints) and the heaps computed reach the bound it needs
+//! ([`super::periodicity`]); otherwise it is reported as *observed*.
 //!
 //! Cost: the automaton has at most `|Q|·2^|Q|` states and in practice a few thousand; each
 //! heap adds `O(|Q|·k)` classifications of `|T|` outcomes each (`k` distinct heap images);
@@ -180,15 +181,24 @@ pub struct MapPeriod {
     pub preperiod: u64,
 }
 
-/// A heap map's period as reported: observed over the heaps computed, never proven here.
+/// A heap map's period as reported ([`super::periodicity::assess`]): proven for every heap
+/// by the periodicity theorem when it applies and the heaps computed reach its bound,
+/// otherwise observed over the heaps computed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct ReportedPeriod {
     /// The period.
     pub period: u64,
     /// The first heap size from which it holds.
     pub preperiod: u64,
-    /// Always `false`: extending the period beyond the heaps computed is observed.
+    /// Whether the period holds for every heap (the periodicity theorem); `false`: observed
+    /// over the heaps computed.
     pub proven: bool,
+    /// The heap to which the periodicity theorem needs the map computed,
+    /// `k·(max(preperiod, 1) + period) + t`; `None` when the theorem does not apply to the
+    /// rule.
+    pub needed: Option<u64>,
+    /// The largest heap computed.
+    pub computed: u64,
 }
 
 /// A quotient as the front ends show it (`grundy quotient --json`): elements by name, the
@@ -229,12 +239,13 @@ impl HeapQuotient {
             table: self.quotient.table().to_vec(),
             heap_map: self.heap_map.iter().map(name).collect(),
             orders: self.orders.clone(),
-            period: self.period().map(|p| ReportedPeriod {
-                period: p.period,
-                preperiod: p.preperiod,
-                proven: false,
-            }),
+            period: self.reported_period(),
         }
+    }
+
+    /// The heap map's period with what is proven of it ([`super::periodicity::assess`]).
+    pub fn reported_period(&self) -> Option<ReportedPeriod> {
+        super::periodicity::assess(self)
     }
 
     /// The element of heap `size`, from the computed map, or through `period` for a heap
@@ -256,7 +267,8 @@ impl HeapQuotient {
 
     /// A period of the heap map, if one shows: the smallest period `p` (and for it the
     /// smallest preperiod) such that the map repeats with period `p` from the preperiod to the
-    /// last heap, seen over at least two whole periods and at least 8 heaps. Observed, not proven.
+    /// last heap, seen over at least two whole periods and at least 8 heaps. Observed here;
+    /// [`Self::reported_period`] says whether the periodicity theorem proves it.
     pub fn period(&self) -> Option<MapPeriod> {
         let m = &self.heap_map;
         let n = m.len();
