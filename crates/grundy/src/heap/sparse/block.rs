@@ -98,8 +98,9 @@ impl Word for u64 {
     }
 }
 
-/// Marks of the values below 128 as two words, set without branches or 128-bit shifts.
+/// Marks of the values below 128 as two words (a mark looked up in [`PAIR_MARKS`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[repr(C, align(16))]
 pub(crate) struct Pair(pub u64, pub u64);
 
 impl std::ops::BitOr for Pair {
@@ -134,13 +135,24 @@ impl std::ops::Not for Pair {
     }
 }
 
+/// The mark of each value below 128, looked up: one 16-byte load and OR per rare partner
+/// (against a shift, a mask and two selects computing it).
+static PAIR_MARKS: [Pair; 128] = {
+    let mut marks = [Pair(0, 0); 128];
+    let mut x = 0;
+    while x < 64 {
+        marks[x] = Pair(1 << x, 0);
+        marks[x + 64] = Pair(0, 1 << x);
+        x += 1;
+    }
+    marks
+};
+
 impl Word for Pair {
     const BITS: usize = 128;
     #[inline(always)]
     fn mark(x: u16) -> Self {
-        let bit = 1u64 << (x & 63);
-        let high = 0u64.wrapping_sub((x >> 6 & 1) as u64);
-        Pair(bit & !high, bit & high)
+        PAIR_MARKS[(x & 127) as usize]
     }
     #[inline(always)]
     fn load(bits: &[u64]) -> Self {
