@@ -539,13 +539,20 @@ impl FarPhase<'_> {
         ranges.fill(Scanned::NONE);
         let c = super::first_free_common(row, self.common);
         // Split values are below `size`: a rare value from there on cannot be found here.
-        for v in 0..c.min(self.size) {
-            if (row[v / 64] | self.common[v / 64]) >> (v % 64) & 1 == 0 {
-                wanted.add(v as u16);
+        let limit = c.min(self.size);
+        for w in 0..limit.div_ceil(64) {
+            let mut bits = !(row[w] | self.common[w]) & super::finish::below(limit, w);
+            while bits != 0 {
+                wanted.add((w * 64 + bits.trailing_zeros() as usize) as u16);
+                bits &= bits - 1;
             }
         }
         wanted.ready();
-        let asked = wanted.values().to_vec();
+        // Every value asked for is marked now, and those still wanted after the scan are
+        // cleared again (no copy of the list per heap).
+        for &v in wanted.values() {
+            row[v as usize / 64] |= 1 << (v % 64);
+        }
         let mut steps = 0u64;
         for (split, range) in self.split2.iter().zip(ranges.iter_mut()) {
             if n < split.j + 2 {
@@ -573,10 +580,10 @@ impl FarPhase<'_> {
                 below: c,
             };
         }
-        // The values found are marked.
-        for &v in &asked {
-            if !wanted.contains(v) {
-                row[v as usize / 64] |= 1 << (v % 64);
+        // The values not found are cleared (the list holds every one still wanted).
+        for &v in wanted.values() {
+            if wanted.contains(v) {
+                row[v as usize / 64] &= !(1 << (v % 64));
             }
         }
         wanted.clear();

@@ -69,8 +69,8 @@ impl Wanted {
         self.table[v as usize] != 0
     }
 
-    /// The values added (call before scanning: the list may keep struck values while more
-    /// than [`LIST`] are wanted).
+    /// The values wanted; while more than [`LIST`] are, also some struck off since they
+    /// were added ([`contains`](Self::contains) tells which).
     pub fn values(&self) -> &[u16] {
         &self.list
     }
