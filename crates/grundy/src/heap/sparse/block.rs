@@ -540,8 +540,9 @@ impl FarPhase<'_> {
         let c = super::first_free_common(row, self.common);
         // Split values are below `size`: a rare value from there on cannot be found here.
         let limit = c.min(self.size);
-        for w in 0..limit.div_ceil(64) {
-            let mut bits = !(row[w] | self.common[w]) & super::finish::below(limit, w);
+        let words = row.iter().zip(self.common).take(limit.div_ceil(64));
+        for (w, (&marked, &common)) in words.enumerate() {
+            let mut bits = !(marked | common) & super::finish::below(limit, w);
             while bits != 0 {
                 wanted.add((w * 64 + bits.trailing_zeros() as usize) as u16);
                 bits &= bits - 1;
