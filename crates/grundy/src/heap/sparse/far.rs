@@ -175,6 +175,7 @@ impl FarJob {
             size: self.size,
             common: &self.common,
             scan: false,
+            early: 0,
         };
         // On one thread: the core computing the block is busy with it.
         marks.fill(&phase, self.len, self.words, usize::MAX);

@@ -96,7 +96,12 @@
 //! streamed rare partners and lane-wise scan about 3.1 µs of CPU per heap here (user time
 //! of `--to 1000000` on the shared machine; 4 before the scratch tables were kept, 7.4
 //! before streaming), both cores busy but for the heap-by-heap phase (some 7% of the
-//! profile); `2^28` heaps some 14 CPU-minutes, about 7 minutes on two idle cores.
+//! profile). The far scan then marks its first pairs (half the last block's average far
+//! scan, at most 768) without a test, where nearly every chunk finds a wanted value and the
+//! wanted list would be rebuilt after each; past that, chunks with no wanted value are
+//! skipped by a tight vector loop (`wanted::first_hit`): 2.3 µs of CPU a heap to `2^22`
+//! (user 9.8 s against 12.2 s before, load 3 to 4); `2^28` heaps some 10 CPU-minutes,
+//! about 5 minutes on two idle cores.
 //!
 //! **What still runs on the plain engine** ([`super::plain`]): constraints on splits into
 //! *three* heaps (`0.8!`: which triples are allowed depends on the parts, and three-heap
@@ -250,6 +255,8 @@ struct Tuning {
     force_helper: bool,
     /// How long a block waits for the far marks the helper prepares for it.
     patience: std::time::Duration,
+    /// The most pairs of a far scan range marked before the scan (values past 128).
+    max_early: usize,
 }
 
 const DEFAULT_TUNING: Tuning = Tuning {
@@ -268,6 +275,7 @@ const DEFAULT_TUNING: Tuning = Tuning {
     copy_per_step: 1,
     force_helper: false,
     patience: PATIENCE,
+    max_early: block::MAX_EARLY,
 };
 
 /// A nim-sequence of an octal or hexadecimal code, computed by the sparse-space method.
@@ -301,6 +309,8 @@ pub struct SparseSequence {
     seen: Vec<u8>,
     /// Scratch of the heap-by-heap scan, empty.
     wanted: Option<Wanted>,
+    /// The pairs of each far scan range marked before the scan (values past 128).
+    early: usize,
     rare_xor_steps: u64,
     scan_steps: u64,
     dense_values: u64,
@@ -368,6 +378,7 @@ impl SparseSequence {
             spare_job: None,
             seen: Vec::new(),
             wanted: None,
+            early: 0,
             rare_xor_steps: 0,
             scan_steps: 0,
             dense_values: 0,
@@ -616,6 +627,7 @@ impl SparseSequence {
                     size,
                     common: &common,
                     scan: size > 128 && !self.moves.split2.is_empty(),
+                    early: self.early,
                 };
                 let mut p = stale.unwrap_or_else(|| std::mem::take(&mut self.spare));
                 // Over the thread pool (a few futex calls) only where it scans (values past
@@ -634,6 +646,12 @@ impl SparseSequence {
         };
         self.rare_xor_steps += marks.rare_steps;
         self.scan_steps += marks.scan_steps;
+        if !marks.scanned.is_empty() {
+            // Half the average far scan (the pairs marked early included: when
+            // scans are short, the length falls back to them).
+            let per_scan = marks.scan_steps as usize / marks.scanned.len();
+            self.early = (per_scan / 2).min(self.tuning.max_early);
+        }
         // The next block, if this one runs to its end with the same value range: its far
         // rare positions (partners below n0) are marked meanwhile on another core.
         let n1 = n0 + marks.len;
@@ -730,6 +748,7 @@ impl SparseSequence {
                 size,
                 common,
                 scan: false,
+                early: 0,
             };
             let (steps, _) = phase.fill(0, &mut marks.rows, &mut [], words);
             self.rare_xor_steps += steps;

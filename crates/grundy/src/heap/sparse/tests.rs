@@ -57,6 +57,18 @@ const ALWAYS_PIPELINED: Tuning = Tuning {
     force_helper: true,
     // Long enough for the helper's marks to be used for every block in debug builds.
     patience: std::time::Duration::from_secs(60),
+    max_early: DEFAULT_TUNING.max_early,
+};
+
+/// Sparse space from the first heap, with the far scans marking as many pairs before the
+/// scan as they read on average, or none.
+const EARLY_LONG: Tuning = Tuning {
+    max_early: usize::MAX,
+    ..ALWAYS_SPARSE
+};
+const EARLY_NONE: Tuning = Tuning {
+    max_early: 0,
+    ..ALWAYS_SPARSE
 };
 
 /// As [`ALWAYS_PIPELINED`], but a block waits for nothing: whichever thread is first, the
@@ -409,6 +421,15 @@ fn grundys_game_matches_the_plain_engine() {
     assert_eq!(compute_constrained(&tb, n, DEFAULT_TUNING), expected);
     assert_eq!(compute_constrained(&tb, n, ALWAYS_SPARSE), expected);
     assert_eq!(compute_constrained(&tb, n, ALWAYS_PIPELINED), expected);
+    assert_eq!(compute_constrained(&tb, n, EARLY_LONG), expected);
+    // The far scans mark pairs before scanning (more pairs in all than without).
+    let scan_steps = |tuning| {
+        let mut seq = SparseSequence::with_tuning(Moves::of(&tb).unwrap(), vec![0], tuning);
+        let seq = seq.as_mut().unwrap();
+        seq.extend_to(n as u64, &mut Control::none()).unwrap();
+        seq.stats().scan_steps
+    };
+    assert!(scan_steps(EARLY_LONG) > scan_steps(EARLY_NONE));
     let mut seq = SparseSequence::from_take_break(&tb, vec![0]).unwrap();
     seq.extend_to(n as u64, &mut Control::none()).unwrap();
     let stats = seq.stats();
@@ -448,7 +469,13 @@ fn games_with_values_past_128_match_the_plain_engine() {
         let largest = *expected.iter().max().unwrap();
         assert!(largest > 128, "{rule}: {largest}");
         largest_of_all = largest_of_all.max(largest);
-        for tuning in [DEFAULT_TUNING, ALWAYS_SPARSE, ALWAYS_PIPELINED] {
+        for tuning in [
+            DEFAULT_TUNING,
+            ALWAYS_SPARSE,
+            ALWAYS_PIPELINED,
+            EARLY_LONG,
+            EARLY_NONE,
+        ] {
             assert_eq!(compute_constrained(&tb, n, tuning), expected, "{rule}");
         }
     }
@@ -470,6 +497,7 @@ proptest! {
         let expected = plain_values(&tb, n);
         prop_assume!(expected.iter().any(|&v| v > 128));
         prop_assert_eq!(compute_constrained(&tb, n, ALWAYS_SPARSE), expected.clone());
+        prop_assert_eq!(compute_constrained(&tb, n, EARLY_LONG), expected.clone());
         prop_assert_eq!(compute_constrained(&tb, n, ALWAYS_PIPELINED), expected);
     }
 }

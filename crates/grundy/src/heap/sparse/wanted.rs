@@ -21,8 +21,10 @@ pub(crate) const CHUNK: usize = 16;
 #[derive(Debug, Clone)]
 pub(crate) struct Wanted {
     table: Box<[u8; 1 << 16]>,
+    /// The values wanted, and while more than [`LIST`] are, possibly some struck off since
+    /// (the table says which).
     list: Vec<u16>,
-    /// `list.len()`, kept apart so that striking values off needs no search.
+    /// How many values are wanted (`list.len()` once at most [`LIST`] are).
     missing: usize,
     /// `list` padded to [`LIST`] entries with copies of its first (when it is that short).
     lanes: [u16; LIST],
@@ -67,14 +69,19 @@ impl Wanted {
         self.table[v as usize] != 0
     }
 
-    /// The values wanted.
+    /// The values wanted; while more than [`LIST`] are, also some struck off since they
+    /// were added ([`contains`](Self::contains) tells which).
     pub fn values(&self) -> &[u16] {
         &self.list
     }
 
     /// The smallest value wanted.
     pub fn lowest(&self) -> Option<u16> {
-        self.list.iter().copied().min()
+        self.list
+            .iter()
+            .copied()
+            .filter(|&v| self.contains(v))
+            .min()
     }
 
     /// Wants nothing any more.
@@ -104,43 +111,43 @@ impl Wanted {
         debug_assert_eq!(len, high.len());
         let mut i = 0;
         while i < len && self.missing > 0 {
-            let end = (i + CHUNK).min(len);
-            let hit = if end - i == CHUNK {
-                let l: &[u16; CHUNK] = low[i..end].try_into().expect("a chunk");
-                let h: &[u16; CHUNK] = high[len - end..len - i].try_into().expect("a chunk");
-                let xs: [u16; CHUNK] = std::array::from_fn(|k| l[k] ^ h[CHUNK - 1 - k]);
-                let hit = match self.missing {
-                    0..=2 => any_of::<2>(&xs, &self.lanes),
-                    3..=4 => any_of::<4>(&xs, &self.lanes),
-                    5..=8 => any_of::<8>(&xs, &self.lanes),
-                    9..=LIST => any_of::<LIST>(&xs, &self.lanes),
-                    _ => {
-                        let table = &self.table;
-                        xs.iter().fold(0u8, |acc, &x| acc | table[x as usize]) != 0
-                    }
-                };
-                hit.then_some(xs)
-            } else {
-                None
-            };
-            match hit {
-                Some(xs) => self.strike_all(xs.iter().copied()),
-                None if end - i < CHUNK => {
-                    let pairs = low[i..end]
-                        .iter()
-                        .zip(high[len - end..len - i].iter().rev())
-                        .map(|(&l, &h)| l ^ h);
-                    self.strike_all(pairs);
-                }
-                None => {}
+            if len - i < CHUNK {
+                let pairs = low[i..]
+                    .iter()
+                    .zip(high[..len - i].iter().rev())
+                    .map(|(&l, &h)| l ^ h);
+                self.strike_all(pairs);
+                return len;
             }
-            i = end;
+            if self.missing > LIST {
+                // Many wanted (the first chunks): most chunks hit, so every chunk is struck
+                // off at once, with no test first.
+                let xs = chunk_at(low, high, i);
+                self.strike_all(xs.iter().copied());
+                i += CHUNK;
+                continue;
+            }
+            // Few wanted: the chunks with no hit are skipped by a tight vector loop.
+            let (low_rest, high_rest) = (&low[i..], &high[..len - i]);
+            i += match self.missing {
+                0..=2 => first_hit::<2>(low_rest, high_rest, &self.lanes),
+                3..=4 => first_hit::<4>(low_rest, high_rest, &self.lanes),
+                5..=8 => first_hit::<8>(low_rest, high_rest, &self.lanes),
+                _ => first_hit::<LIST>(low_rest, high_rest, &self.lanes),
+            };
+            if len - i >= CHUNK {
+                let xs = chunk_at(low, high, i);
+                self.strike_all(xs.iter().copied());
+                i += CHUNK;
+            }
         }
         i
     }
 
     /// Strikes off the values of `xs` that are wanted (branch-free: a hit is frequent in
-    /// the first chunks and unpredictable).
+    /// the first chunks and unpredictable). The list (and the lanes) follow only once at
+    /// most [`LIST`] values are wanted: while many are, rebuilding the list after every
+    /// chunk cost more than the chunks (a quarter of Grundy's game).
     fn strike_all(&mut self, xs: impl Iterator<Item = u16>) {
         let before = self.missing;
         for x in xs {
@@ -148,7 +155,7 @@ impl Wanted {
             self.missing -= usize::from(*t);
             *t = 0;
         }
-        if self.missing != before {
+        if self.missing != before && self.missing <= LIST {
             let table = &self.table;
             self.list.retain(|&v| table[v as usize] != 0);
             self.refresh_lanes();
@@ -164,6 +171,43 @@ pub(crate) fn chunk_xors(values: &[u16], m: usize, a: usize) -> [u16; CHUNK] {
         .try_into()
         .expect("a chunk");
     std::array::from_fn(|k| l[k] ^ h[CHUNK - 1 - k])
+}
+
+/// The 16 split values of the chunk at `i` of a scan: `low[i + k] ^ high[len - 1 - i - k]`.
+#[inline(always)]
+fn chunk_at(low: &[u16], high: &[u16], i: usize) -> [u16; CHUNK] {
+    let len = low.len();
+    let l: &[u16; CHUNK] = low[i..i + CHUNK].try_into().expect("a chunk");
+    let h: &[u16; CHUNK] = high[len - i - CHUNK..len - i].try_into().expect("a chunk");
+    std::array::from_fn(|k| l[k] ^ h[CHUNK - 1 - k])
+}
+
+/// The offset of the first whole chunk of the pairs `(low[i], high[len - 1 - i])` whose
+/// nim-sums meet one of the first `N` lanes, or the length of the whole chunks if none
+/// does (a multiple of [`CHUNK`]). The loop has no branch but the hit test: the compiler
+/// turns each chunk into a few vector xors and compares.
+#[inline(never)]
+pub(crate) fn first_hit<const N: usize>(low: &[u16], high: &[u16], lanes: &[u16; LIST]) -> usize {
+    let lanes: &[u16; N] = lanes[..N].try_into().expect("N <= LIST");
+    for (c, (l, h)) in low
+        .chunks_exact(CHUNK)
+        .zip(high.rchunks_exact(CHUNK))
+        .enumerate()
+    {
+        let l: &[u16; CHUNK] = l.try_into().expect("a chunk");
+        let h: &[u16; CHUNK] = h.try_into().expect("a chunk");
+        let xs: [u16; CHUNK] = std::array::from_fn(|k| l[k] ^ h[CHUNK - 1 - k]);
+        let mut acc = [0u16; CHUNK];
+        for &r in lanes {
+            for k in 0..CHUNK {
+                acc[k] |= u16::from(xs[k] == r).wrapping_neg();
+            }
+        }
+        if acc.iter().fold(0, |a, &b| a | b) != 0 {
+            return c * CHUNK;
+        }
+    }
+    low.len().min(high.len()) / CHUNK * CHUNK
 }
 
 /// Whether any of the 16 nim-sums equals one of the first `count` lanes (`1 <= count <=
@@ -197,6 +241,31 @@ mod tests {
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(300))]
+
+        /// The vector loop stops at the first chunk a plain loop over the pairs finds a
+        /// wanted value in (or after the whole chunks).
+        #[test]
+        fn first_hit_matches_a_plain_loop(
+            low in prop::collection::vec(0u16..48, 0..200),
+            high_extra in prop::collection::vec(0u16..48, 0..20),
+            wanted in prop::collection::vec(0u16..64, 1..=LIST),
+        ) {
+            let high: Vec<u16> = low.iter().rev().map(|&v| v ^ 7).chain(high_extra).collect();
+            let high = &high[high.len() - low.len()..];
+            let mut lanes = [wanted[0]; LIST];
+            lanes[..wanted.len()].copy_from_slice(&wanted);
+            let whole = low.len() / CHUNK * CHUNK;
+            let plain = (0..whole)
+                .find(|&i| wanted.contains(&(low[i] ^ high[low.len() - 1 - i])))
+                .map_or(whole, |i| i / CHUNK * CHUNK);
+            let got = match wanted.len() {
+                0..=2 => first_hit::<2>(&low, high, &lanes),
+                3..=4 => first_hit::<4>(&low, high, &lanes),
+                5..=8 => first_hit::<8>(&low, high, &lanes),
+                _ => first_hit::<LIST>(&low, high, &lanes),
+            };
+            prop_assert_eq!(got, plain);
+        }
 
         /// The scan strikes off exactly the wanted values among the split values it reads,
         /// and reads on until none is wanted.
