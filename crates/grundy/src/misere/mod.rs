@@ -28,6 +28,7 @@ mod names;
 pub mod oracle;
 pub mod outcome;
 pub mod quotient;
+pub mod recal;
 pub mod refine;
 pub mod sequence;
 
