@@ -44,7 +44,11 @@ fn assert_isomorphic(a: &HeapQuotient, b: &HeapQuotient) {
     }
     let mut seen = HashMap::new();
     for (x, &y) in phi.iter().enumerate() {
-        assert!(seen.insert(y, x).is_none(), "not one to one: {x} and {}", seen[&y]);
+        assert!(
+            seen.insert(y, x).is_none(),
+            "not one to one: {x} and {}",
+            seen[&y]
+        );
         assert_eq!(qa.is_p(x as u32), qb.is_p(y), "P-portion at {x}");
     }
     for x in 0..n as u32 {
@@ -79,4 +83,63 @@ fn dawsons_chess_and_dawsons_kayles_agree_to_the_published_order() {
     // Siegel: |Q_30(0.07)| = 360.
     assert_eq!(b.quotient.order(), 360);
     assert_isomorphic(&a, &b);
+}
+
+/// The misère outcome of a sum of heaps by exhaustive search over whole positions (the
+/// generic engine, independent of the quotient code).
+fn brute_force_is_p(rule: &HeapRule, heaps: &[u64]) -> bool {
+    use grundy::heap::component::HeapGame;
+    use grundy::solve::MisereSolver;
+    use grundy::value::Outcome;
+    let game = HeapGame::new(rule);
+    let mut position: Vec<u64> = heaps.iter().copied().filter(|&h| h > 0).collect();
+    position.sort_unstable();
+    MisereSolver::with_limits(&game, Limits::DEFAULT)
+        .outcome(&position)
+        .unwrap()
+        == Outcome::P
+}
+
+fn cases() -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(6)
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(cases()))]
+
+    /// Random two- and three-digit codes to heap 18 (where recalibration is common): random
+    /// sums of up to four heaps agree with the exhaustive search.
+    #[test]
+    fn recalibrated_quotients_match_the_definition(
+        digits in proptest::collection::vec(0u8..8, 2..4),
+        sums in proptest::collection::vec(proptest::collection::vec(1u64..=18, 1..5), 24),
+    ) {
+        proptest::prop_assume!(digits.iter().any(|&d| d != 0));
+        let code = format!("0.{}", digits.iter().map(|d| d.to_string()).collect::<String>());
+        let rule = HeapRule::parse(&code).unwrap();
+        let budget = Budget::new(Limits { max_work: 400_000_000, ..Limits::DEFAULT });
+        // A quotient too large for the budget is refused, never wrong.
+        let q = match heap_quotient(&rule, 18, &budget, 2000) {
+            Ok(q) => q,
+            Err(grundy::misere::MisereError::Budget(_)
+                | grundy::misere::MisereError::TooManyElements { .. }) => return Ok(()),
+            Err(e) => panic!("{code}: {e}"),
+        };
+        let n = q.quotient.order();
+        proptest::prop_assert!(n % 2 == 0, "{}: odd order {}", code, n);
+        for heaps in sums {
+            if heaps.iter().sum::<u64>() > 40 {
+                continue;
+            }
+            let x = heaps.iter().fold(0, |x, &h| q.quotient.mul(x, q.heap_map[h as usize]));
+            proptest::prop_assert_eq!(
+                q.quotient.is_p(x),
+                brute_force_is_p(&rule, &heaps),
+                "{} {:?}", code, heaps
+            );
+        }
+    }
 }

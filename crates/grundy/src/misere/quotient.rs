@@ -34,11 +34,15 @@
 //!    to that image is proven at the cost of listing its options; `W_H` fixes the image.
 //!    Periodic heap maps (Kayles from heap 71) make this the common case.
 //!    Otherwise, before any search, the candidate of [`super::extend`] (the old class of the rest and
-//!    the copies of the new heap) is put to the verification; when the new heap splits old
-//!    elements it fails, and [`super::refine`] frees the generators of the failing sum and
-//!    (and those of the representative the failing sum was taken for) and tries again, for a
-//!    few rounds. Then the hypothesis that the new heap acts like an
-//!    element already there is tried, element by element; the signature search below is the
+//!    the copies of the new heap) is put to the verification. When the new heap splits old
+//!    elements it fails, and the trial is *recalibrated* as in MisereSolver
+//!    ([`super::recal`]): the least failing sum (exponents compared highest heap first) is
+//!    read off the verification automaton, its true outcome is the opposite of the trial's
+//!    prediction (every smaller sum, so every option, is predicted right), and subsets of its
+//!    heaps, smallest first, are freed as cyclic counters beside the trial, which is reduced
+//!    again; the first that gets the failing sum right is the next trial (for a bounded number
+//!    of rounds: nothing here relies on the trials converging). Then the hypothesis that the new heap acts like
+//!    an element already there is tried, element by element; the signature search below is the
 //!    last resort.
 //! 3. **Reduction.** Elements of a verified candidate are told apart by real outcomes, and the
 //!    monoid laws are checked on the table, so the candidate *is* the quotient of the heaps
