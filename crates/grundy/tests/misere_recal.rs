@@ -120,7 +120,7 @@ proptest::proptest! {
         proptest::prop_assume!(digits.iter().any(|&d| d != 0));
         let code = format!("0.{}", digits.iter().map(|d| d.to_string()).collect::<String>());
         let rule = HeapRule::parse(&code).unwrap();
-        let budget = Budget::new(Limits { max_work: 400_000_000, ..Limits::DEFAULT });
+        let budget = Budget::new(Limits { max_work: 100_000_000, ..Limits::DEFAULT });
         // A quotient too large for the budget is refused, never wrong.
         let q = match heap_quotient(&rule, 18, &budget, 2000) {
             Ok(q) => q,
