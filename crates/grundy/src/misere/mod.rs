@@ -30,6 +30,7 @@ pub mod oracle;
 pub mod outcome;
 pub mod periodicity;
 pub mod quotient;
+pub mod recal;
 pub mod refine;
 pub mod sequence;
 

@@ -34,11 +34,15 @@
 //!    to that image is proven at the cost of listing its options; `W_H` fixes the image.
 //!    Periodic heap maps (Kayles from heap 71) make this the common case.
 //!    Otherwise, before any search, the candidate of [`super::extend`] (the old class of the rest and
-//!    the copies of the new heap) is put to the verification; when the new heap splits old
-//!    elements it fails, and [`super::refine`] frees the generators of the failing sum and
-//!    (and those of the representative the failing sum was taken for) and tries again, for a
-//!    few rounds. Then the hypothesis that the new heap acts like an
-//!    element already there is tried, element by element; the signature search below is the
+//!    the copies of the new heap) is put to the verification. When the new heap splits old
+//!    elements it fails, and the trial is *recalibrated* as in MisereSolver
+//!    ([`super::recal`]): the least failing sum (exponents compared highest heap first) is
+//!    read off the verification automaton, its true outcome is the opposite of the trial's
+//!    prediction (every smaller sum, so every option, is predicted right), and subsets of its
+//!    heaps, smallest first, are freed as cyclic counters beside the trial, which is reduced
+//!    again; the first that gets the failing sum right is the next trial (for a bounded number
+//!    of rounds: nothing here relies on the trials converging). Then the hypothesis that the new heap acts like
+//!    an element already there is tried, element by element; the signature search below is the
 //!    last resort.
 //! 3. **Reduction.** Elements of a verified candidate are told apart by real outcomes, and the
 //!    monoid laws are checked on the table, so the candidate *is* the quotient of the heaps
@@ -365,8 +369,12 @@ pub fn compute(
     Ok(q)
 }
 
-/// The most refinement rounds (candidates with more generators freed) before the slow search.
-const REFINE_ROUNDS: usize = 8;
+/// The most recalibrations of one new generator's trial before the slow search.
+const RECAL_ROUNDS: usize = 256;
+
+/// How many times the element limit a trial may reach before it is given up (MisereSolver's
+/// trials for Dawson's Kayles pass twice the answer's order).
+const TRIAL_FACTOR: usize = 8;
 
 /// Adding generator `i` to the verified quotient `old` of generators `0..i`.
 struct Step<'a> {
@@ -394,7 +402,7 @@ fn heap_type(gens: &Generators, q: &Quotient, j: u32) -> HeapType {
 
 /// The set `W` of a heap with these options (sums of generators mapped by `q`): the `y`
 /// with `y·o` in the P-portion for the image `o` of one of them, as a bit set.
-fn p_after_option(q: &Quotient, options: &[Vec<u32>]) -> Vec<u64> {
+pub(super) fn p_after_option(q: &Quotient, options: &[Vec<u32>]) -> Vec<u64> {
     let n = q.order();
     let mut opts: Vec<u32> = options.iter().map(|o| q.image(o)).collect();
     opts.sort_unstable();
@@ -482,22 +490,17 @@ impl Step<'_> {
         }
         // The candidate built from the old quotient's structure: right unless the new heap
         // splits an old element.
-        let mut failure = None;
-        if let Some(q) =
-            super::extend::candidate(self.gens, self.old, self.i, self.budget, self.max_elements)?
-        {
-            match self.verify(&Self::bare_candidate(&q), &q)? {
-                None => return Ok(q),
-                Some(w) => {
-                    let rep = Self::confused_with(&q, &w);
-                    failure = Some((w, rep))
-                }
+        let start =
+            super::extend::candidate(self.gens, self.old, self.i, self.budget, self.trial_limit())?;
+        if let Some(q) = &start {
+            if self.verify(&Self::bare_candidate(q), q)?.is_none() {
+                return self.within_limit(start.expect("just matched"));
             }
         }
-        // The new heap splits old elements: free the generators of the failing sum and
-        // refine (MisereSolver's recalibration), each candidate verified.
-        if let Some(q) = self.refine(failure)? {
-            return Ok(q);
+        // The new heap splits old elements: recalibrate trial by trial (MisereSolver's
+        // recalibration), each trial verified.
+        if let Some(q) = self.refine(start)? {
+            return self.within_limit(q);
         }
         // First the cheap hypothesis: the new heap acts like an element already there. The
         // verification decides it without any search; the elements stay told apart.
@@ -556,61 +559,76 @@ impl Step<'_> {
         }
     }
 
-    /// Candidates with more and more generators freed ([`super::refine`]), each verified;
-    /// `None` when the rounds run out or the model grows too large.
-    fn refine(
-        &mut self,
-        failure: Option<(Vec<u32>, Vec<u32>)>,
-    ) -> Result<Option<Quotient>, MisereError> {
-        use super::refine::{Freed, candidate, widen_both};
-        let mut freed = vec![Freed {
-            generator: self.i,
-            index: 4,
-        }];
-        if let Some((w, rep)) = failure {
-            if let Some(f) = widen_both(&freed, &w, &rep) {
-                freed = f;
-            }
+    /// A verified quotient, refused when it has more elements than allowed.
+    fn within_limit(&self, q: Quotient) -> Result<Quotient, MisereError> {
+        if q.order() > self.max_elements {
+            return Err(MisereError::TooManyElements {
+                limit: self.max_elements,
+            });
         }
-        for _ in 0..REFINE_ROUNDS {
-            self.budget.check()?;
-            let Some((q, _)) = candidate(
-                self.gens,
-                self.old,
-                self.i,
-                &freed,
-                false,
-                self.budget,
-                self.max_elements,
-            )?
-            else {
-                return Ok(None);
-            };
-            // A model growing far past the old quotient is not converging: leave it to the
-            // slow search.
-            if q.order() > 16 * self.old.order().max(4) {
-                return Ok(None);
-            }
-            match self.verify(&Self::bare_candidate(&q), &q)? {
-                None => return Ok(Some(q)),
-                Some(w) => {
-                    let rep = Self::confused_with(&q, &w);
-                    match widen_both(&freed, &w, &rep) {
-                        Some(f) => freed = f,
-                        None => return Ok(None),
-                    }
+        Ok(q)
+    }
+
+    /// The most elements a trial may have on the way (trials can pass the answer's size).
+    fn trial_limit(&self) -> usize {
+        self.max_elements.saturating_mul(TRIAL_FACTOR)
+    }
+
+    /// Trials recalibrated one failing sum at a time ([`super::recal`]), from `start` (the
+    /// structural candidate) or the old quotient times a fresh counter for the new
+    /// generator; each trial verified. `None` when the rounds run out or a failure cannot be
+    /// recalibrated.
+    fn refine(&mut self, start: Option<Quotient>) -> Result<Option<Quotient>, MisereError> {
+        use super::refine::{Freed, candidate};
+        let mut trial = match start {
+            Some(q) => q,
+            None => {
+                let fresh = [Freed {
+                    generator: self.i,
+                    index: 3,
+                }];
+                let built = candidate(
+                    self.gens,
+                    self.old,
+                    self.i,
+                    &fresh,
+                    false,
+                    self.budget,
+                    self.trial_limit(),
+                )?;
+                match built {
+                    Some((q, _)) => q,
+                    None => return Ok(None),
                 }
+            }
+        };
+        for _ in 0..RECAL_ROUNDS {
+            self.budget.check()?;
+            // The least failing sum: its options are predicted right, so its outcome is the
+            // opposite of the prediction (see `lex_least_failure`). None failing: the trial
+            // goes to the full verification (monoid laws and the automaton again).
+            let Some(v) = super::recal::lex_least_failure(self.gens, &trial, self.i, self.budget)?
+            else {
+                let passes = self
+                    .verify(&Self::bare_candidate(&trial), &trial)?
+                    .is_none();
+                return Ok(passes.then_some(trial));
+            };
+            let v_is_p = !trial.is_p(trial.image(&v));
+            match super::recal::recalibrate(
+                self.gens,
+                &trial,
+                self.i,
+                &v,
+                v_is_p,
+                self.budget,
+                self.trial_limit(),
+            )? {
+                Some(next) => trial = next,
+                None => return Ok(None),
             }
         }
         Ok(None)
-    }
-
-    /// The representative of the candidate element a failing sum maps to: the sum the
-    /// candidate wrongly took it for (their difference names the generators to free).
-    fn confused_with(q: &Quotient, witness: &[u32]) -> Vec<u32> {
-        let mut w = witness.to_vec();
-        w.sort_unstable();
-        q.representative(q.image(&w)).to_vec()
     }
 
     /// The candidate view of a finished table (for [`Self::verify`]).
@@ -787,7 +805,8 @@ impl Step<'_> {
         seen.insert(start, 0);
         let mut queue = VecDeque::from([0usize]);
         while let Some(s) = queue.pop_front() {
-            self.budget.charge((types.len() * n) as u64 + 1)?;
+            // `types·|Q|` look-ups and bit tests, about 1 ns each: a unit per 16.
+            self.budget.charge((types.len() * n / 16) as u64 + 1)?;
             for (h, w, j) in &types {
                 let (x, u) = &states[s];
                 let x2 = q.mul(*x, *h);

@@ -119,8 +119,9 @@ impl Model<'_> {
     }
 }
 
-/// The candidate quotient after adding generator `i` to `old`, with the generators of
-/// `freed` (which must include `i`) counted exactly up to their indices, and the label of
+/// The candidate quotient of generators `0..=i` from the quotient `old` (of generators
+/// `0..i`, or a trial of `0..=i`), with the generators of `freed` (which must include every
+/// generator without an image in `old`) counted exactly up to their indices, and the label of
 /// each element: its outcome (1 for P) or, with `grundy`, its misère Grundy value (the
 /// labelled monoid of [`super::labels`]). `None` when the model is larger than
 /// [`MAX_MODEL`] or the candidate has more than `max_elements` elements.
@@ -151,9 +152,9 @@ pub fn candidate(
             _ => return Ok(None),
         };
     }
-    if slot[i as usize].is_none() {
+    if (0..=i).any(|g| slot[g as usize].is_none() && g as usize >= old.generator_count()) {
         return Err(MisereError::Invariant(
-            "the new generator must be freed".into(),
+            "a generator without an image in the base quotient must be freed".into(),
         ));
     }
     let model = Model {
