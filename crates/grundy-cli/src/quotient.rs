@@ -4,7 +4,7 @@ use crate::{Failure, emit};
 use grundy::control::{Budget, Limits};
 use grundy::heap::rules::HeapRule;
 use grundy::misere::MisereError;
-use grundy::misere::periodicity::{NotCovered, heap_quotient_proving};
+use grundy::misere::periodicity::{NotCovered, heap_quotient_proving_or_stop};
 use grundy::misere::quotient::HeapQuotient;
 
 /// The misère quotient of the sums of a heap game's heaps 1 to N: order, P-portion,
@@ -70,9 +70,11 @@ pub fn run(args: Args) -> Result<(), Failure> {
     );
     let watch = crate::front::Watch::new("computing the quotient".to_owned(), &budget);
     let extend_to = args.max_heap.saturating_mul(2).clamp(256, MAX_HEAP);
-    let q = heap_quotient_proving(&rule, args.max_heap, &budget, args.max_elements, extend_to);
+    let q =
+        heap_quotient_proving_or_stop(&rule, args.max_heap, &budget, args.max_elements, extend_to);
     drop(watch);
-    let q = q.map_err(|e| {
+    let q = q.map_err(|stop| {
+        let e = stop.error;
         let hint = match e {
             MisereError::Budget(grundy::control::BudgetError::Cancelled) => {
                 return crate::front::interrupted();
@@ -91,7 +93,27 @@ pub fn run(args: Args) -> Result<(), Failure> {
             }
             _ => "",
         };
-        Failure::compute(format!("{e}{hint}"))
+        // What was proven before the limit is still an answer: print it, then say where and
+        // why the computation stopped (non-zero exit, as `sequence` does).
+        match (stop.heap, stop.reached) {
+            (Some(heap), Some(reached)) => {
+                let shown = if args.json {
+                    serde_json::to_string_pretty(&reached.report())
+                        .map(|t| t + "\n")
+                        .map_err(|e| Failure::compute(e.to_string()))
+                } else {
+                    Ok(render(&reached, args.max_heap))
+                };
+                if let Err(f) = shown.and_then(|text| emit(&text)) {
+                    return f;
+                }
+                Failure::compute(format!(
+                    "stopped at heap {heap} (the quotient of the heaps 1 to {} above is proven): {e}{hint}",
+                    heap - 1
+                ))
+            }
+            _ => Failure::compute(format!("{e}{hint}")),
+        }
     })?;
     if args.json {
         let text = serde_json::to_string_pretty(&q.report())

@@ -81,6 +81,54 @@ fn quotient_refusals_name_the_figure() {
     assert!(stderr(&o).contains("--max-work"), "{}", stderr(&o));
 }
 
+#[test]
+fn a_quotient_stopped_by_a_limit_prints_what_it_proved() {
+    // Dawson's chess: heaps 1..23 give 24 elements, heap 24 splits them into 144, past the
+    // element limit of 100: the quotient to heap 23 is printed, then where it stopped.
+    let o = grundy(&[
+        "quotient",
+        "0.137",
+        "--max-heap",
+        "40",
+        "--max-elements",
+        "100",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let out = stdout(&o);
+    assert!(
+        out.contains("heaps 1 to 23 (verified") && out.contains("Order      24\n"),
+        "{out}"
+    );
+    let e = stderr(&o);
+    assert!(
+        e.contains("stopped at heap 24")
+            && e.contains("heaps 1 to 23 above is proven")
+            && e.contains("more than 100 elements")
+            && e.contains("--max-elements"),
+        "{e}"
+    );
+    // The same as asking for heap 23 alone.
+    let whole = json(&grundy(&[
+        "quotient",
+        "0.137",
+        "--max-heap",
+        "23",
+        "--json",
+    ]));
+    let o = grundy(&[
+        "quotient",
+        "0.137",
+        "--max-heap",
+        "40",
+        "--max-elements",
+        "100",
+        "--json",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let partial: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON on stdout");
+    assert_eq!(partial, whole);
+}
+
 /// Every winning move the analysis lists leaves a misère P-position.
 fn moves_lead_to_p(a: &serde_json::Value, extra: &[&str]) {
     for m in a["winning_moves"].as_array().unwrap() {

@@ -143,3 +143,30 @@ proptest::proptest! {
         }
     }
 }
+
+#[test]
+fn a_stopped_quotient_keeps_the_heaps_it_proved() {
+    use grundy::misere::MisereError;
+    use grundy::misere::quotient::heap_quotient_reaching;
+    // Heap 24 of Dawson's chess splits the 24 elements of heaps 1..23 into 144: an element
+    // limit of 100 stops it there, keeping the quotient of heaps 1..23.
+    let rule = HeapRule::parse("0.137").unwrap();
+    let stop = heap_quotient_reaching(&rule, 40, &Budget::default(), 100).unwrap_err();
+    assert!(
+        matches!(stop.error, MisereError::TooManyElements { limit: 100 }),
+        "{:?}",
+        stop.error
+    );
+    assert_eq!(stop.heap, Some(24));
+    let reached = stop.reached.expect("the heaps before 24");
+    assert_eq!(reached.generators.max_heap(), 23);
+    let alone = quotient("0.137", 23);
+    assert_eq!(reached.quotient.order(), 24);
+    assert_eq!(reached.heap_map, alone.heap_map);
+    assert_eq!(reached.orders, alone.orders);
+    assert_eq!(reached.quotient.table(), alone.quotient.table());
+    assert_eq!(reached.quotient.p_portion(), alone.quotient.p_portion());
+    // A limit at the first heap keeps nothing.
+    let stop = heap_quotient_reaching(&rule, 40, &Budget::default(), 1).unwrap_err();
+    assert!(stop.reached.is_none());
+}

@@ -115,6 +115,24 @@ impl Generators {
             .and_then(|s| self.heap_index.get(s).copied().flatten())
     }
 
+    /// The generators of the heaps up to `max_heap` (and the Nim heaps before them): a
+    /// prefix, as heaps are added in order.
+    pub fn up_to_heap(&self, max_heap: u64) -> Generators {
+        let cut = usize::try_from(max_heap)
+            .map_or(self.heap_index.len(), |m| m.saturating_add(1))
+            .min(self.heap_index.len());
+        let keep = self.heap_index[cut..]
+            .iter()
+            .flatten()
+            .min()
+            .map_or(self.names.len(), |&g| g as usize);
+        Generators {
+            names: self.names[..keep].to_vec(),
+            options: self.options[..keep].to_vec(),
+            heap_index: self.heap_index[..cut].to_vec(),
+        }
+    }
+
     /// The generator of the Nim heap `*m` (`None` for `*0`, or beyond those included), when
     /// the generators start with Nim heaps ([`Self::nim`], [`Self::nim_then_heaps`]).
     pub fn of_nim(&self, m: u32) -> Option<u32> {

@@ -77,7 +77,9 @@
 //! ```
 
 use super::MisereError;
-use super::quotient::{HeapQuotient, MapPeriod, ReportedPeriod, heap_quotient};
+use super::quotient::{
+    HeapQuotient, MapPeriod, QuotientStop, ReportedPeriod, heap_quotient, heap_quotient_reaching,
+};
 use crate::control::{Budget, BudgetError};
 use crate::heap::rules::HeapRule;
 
@@ -169,7 +171,25 @@ pub fn heap_quotient_proving(
     max_elements: usize,
     extend_to: u64,
 ) -> Result<HeapQuotient, MisereError> {
-    let mut q = heap_quotient(rule, max_heap, budget, max_elements)?;
+    Ok(heap_quotient_proving_or_stop(
+        rule,
+        max_heap,
+        budget,
+        max_elements,
+        extend_to,
+    )?)
+}
+
+/// As [`heap_quotient_proving`], but when a limit stops the quotient to `max_heap` the error
+/// keeps the quotient of the heaps proven before it ([`heap_quotient_reaching`]).
+pub fn heap_quotient_proving_or_stop(
+    rule: &HeapRule,
+    max_heap: u64,
+    budget: &Budget,
+    max_elements: usize,
+    extend_to: u64,
+) -> Result<HeapQuotient, QuotientStop> {
+    let mut q = heap_quotient_reaching(rule, max_heap, budget, max_elements)?;
     for _ in 0..ROUNDS {
         let Some(r) = assess(&q) else { break };
         let Some(m) = r
@@ -181,7 +201,11 @@ pub fn heap_quotient_proving(
         match heap_quotient(rule, m, budget, max_elements) {
             Ok(further) => q = further,
             Err(MisereError::Budget(BudgetError::Cancelled)) => {
-                return Err(BudgetError::Cancelled.into());
+                return Err(QuotientStop {
+                    error: BudgetError::Cancelled.into(),
+                    heap: None,
+                    reached: None,
+                });
             }
             Err(_) => break,
         }

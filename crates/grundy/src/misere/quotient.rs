@@ -302,12 +302,79 @@ pub fn heap_quotient(
     budget: &Budget,
     max_elements: usize,
 ) -> Result<HeapQuotient, MisereError> {
-    let generators = Generators::heaps(rule, max_heap, budget)?;
-    let mut orders = vec![1usize];
-    let quotient = compute(&generators, budget, max_elements, |_, q| {
-        orders.push(q.order());
-        Ok(())
+    heap_quotient_reaching(rule, max_heap, budget, max_elements).map_err(|stop| stop.error)
+}
+
+/// Where a limit stopped [`heap_quotient_reaching`]: why, at which heap, and the quotient of
+/// the heaps before that one (proven for them), when there is one.
+#[derive(Debug)]
+pub struct QuotientStop {
+    /// Why the computation stopped.
+    pub error: MisereError,
+    /// The heap whose addition failed (`None`: listing the heaps' options failed).
+    pub heap: Option<u64>,
+    /// The quotient of the heaps `1..heap − 1`, proven for them (`None` when not even the
+    /// first heap with a move was added).
+    pub reached: Option<HeapQuotient>,
+}
+
+impl From<QuotientStop> for MisereError {
+    fn from(stop: QuotientStop) -> Self {
+        stop.error
+    }
+}
+
+/// As [`heap_quotient`], but a computation stopped by a limit keeps what it proved: the
+/// quotient of the heaps before the one that failed (a bounded answer where the full one is
+/// out of reach, as for Dawson's chess past heap 29).
+pub fn heap_quotient_reaching(
+    rule: &HeapRule,
+    max_heap: u64,
+    budget: &Budget,
+    max_elements: usize,
+) -> Result<HeapQuotient, QuotientStop> {
+    let generators = Generators::heaps(rule, max_heap, budget).map_err(|error| QuotientStop {
+        error,
+        heap: None,
+        reached: None,
     })?;
+    let mut orders = vec![1usize];
+    // The last verified quotient (each is cheap to keep next to the work that built it).
+    let mut last: Option<Quotient> = None;
+    let result = compute(&generators, budget, max_elements, |_, q| {
+        orders.push(q.order());
+        last = Some(q.clone());
+        Ok(())
+    });
+    match result {
+        Ok(quotient) => Ok(assemble(rule, generators, quotient, &orders)),
+        Err(error) => {
+            let failed = orders.len() as u32 - 1;
+            let heap = (1..=max_heap).find(|&s| generators.of_heap(s) == Some(failed));
+            let reached = match (heap, last) {
+                (Some(h), Some(q)) if h > 1 => {
+                    Some(assemble(rule, generators.up_to_heap(h - 1), q, &orders))
+                }
+                _ => None,
+            };
+            Err(QuotientStop {
+                error,
+                heap,
+                reached,
+            })
+        }
+    }
+}
+
+/// The heap map and the order at each heap, for a quotient of `generators`' closure
+/// (`orders[g + 1]`: the order after generator `g`).
+fn assemble(
+    rule: &HeapRule,
+    generators: Generators,
+    quotient: Quotient,
+    orders: &[usize],
+) -> HeapQuotient {
+    let max_heap = generators.max_heap();
     // `orders` has an entry per generator; spread it over heap sizes.
     let mut by_heap = vec![1usize; max_heap as usize + 1];
     let mut last = 1;
@@ -324,13 +391,13 @@ pub fn heap_quotient(
                 .map_or(0, |g| quotient.image_of_generator(g))
         })
         .collect();
-    Ok(HeapQuotient {
+    HeapQuotient {
         rule: rule.clone(),
         generators,
         quotient,
         heap_map,
         orders: by_heap,
-    })
+    }
 }
 
 /// The quotient of the closure of `gens`, built generator by generator; `each` sees every
