@@ -315,7 +315,7 @@ pub struct QuotientStop {
     pub heap: Option<u64>,
     /// The quotient of the heaps `1..heap − 1`, proven for them (`None` when not even the
     /// first heap with a move was added).
-    pub reached: Option<HeapQuotient>,
+    pub reached: Option<Box<HeapQuotient>>,
 }
 
 impl From<QuotientStop> for MisereError {
@@ -352,9 +352,12 @@ pub fn heap_quotient_reaching(
             let failed = orders.len() as u32 - 1;
             let heap = (1..=max_heap).find(|&s| generators.of_heap(s) == Some(failed));
             let reached = match (heap, last) {
-                (Some(h), Some(q)) if h > 1 => {
-                    Some(assemble(rule, generators.up_to_heap(h - 1), q, &orders))
-                }
+                (Some(h), Some(q)) if h > 1 => Some(Box::new(assemble(
+                    rule,
+                    generators.up_to_heap(h - 1),
+                    q,
+                    &orders,
+                ))),
                 _ => None,
             };
             Err(QuotientStop {
