@@ -44,7 +44,12 @@
 //! **Observed limit.** For Kayles with `*1`, `*2` the labelled monoid has 24 elements
 //! through heap 19 (found in milliseconds), but heap 20 splits it: the freed candidates
 //! grow past 1500 elements with counterexamples holding ever more copies of heaps 12, 17
-//! and 20, so the labelled monoid of the whole closure is probably infinite. Nor is `γ` a
+//! and 20, so the labelled monoid of the whole closure is probably infinite. MisereSolver's
+//! recalibration (as [`super::recal`] does for the misère quotient: trial by trial, the least
+//! failing sum read off the proof automaton, subsets of its heaps freed smallest first) was
+//! tried here too and does not settle either: at heap 20 its trials rise 36 → 220 → 464 →
+//! 1472 → 2740 elements in 66 rounds (and past 4000 with 4 GiB), the failing sums holding
+//! ever more copies of heaps 12 and 20 (19 and 18 in the last); so it was not kept. Nor is `γ` a
 //! function of the misère quotient element and the normal-play value together
 //! ([`labels_through_normal_values`] refutes it by heap 24; both facts are module tests).
 //! The genus of Kayles heaps past 19 is left to the slower routes.
