@@ -10,13 +10,15 @@
 //! period, agree with the misère outcome from the definition.
 
 use grundy::control::{Budget, Limits};
-use grundy::game::ImpartialGame;
-use grundy::heap::component::HeapGame;
 use grundy::heap::rules::HeapRule;
 use grundy::misere::MisereError;
 use grundy::misere::periodicity::{assess, heap_quotient_proving, proves};
 use grundy::misere::quotient::{HeapQuotient, MapPeriod, heap_quotient};
 use proptest::prelude::*;
+
+#[path = "common/misere_definition.rs"]
+mod misere_definition;
+use misere_definition::all_outcomes;
 
 /// The most heaps a far quotient is computed to.
 const FAR_CAP: u64 = 120;
@@ -282,41 +284,6 @@ fn kayles_proof_holds_to_heap_400() {
     predicts(&near, &far, period).unwrap();
 }
 
-/// The misère outcome of every sum of heaps with at most `total` tokens, from the definition
-/// (a position is P when it has an option and every option is N), smallest first.
-fn all_outcomes(rule: &HeapRule, total: u64) -> Vec<(Vec<u64>, bool)> {
-    fn partitions(rem: u64, min: u64, cur: &mut Vec<u64>, out: &mut Vec<Vec<u64>>) {
-        if rem == 0 {
-            out.push(cur.clone());
-            return;
-        }
-        for p in min..=rem {
-            cur.push(p);
-            partitions(rem - p, p, cur, out);
-            cur.pop();
-        }
-    }
-    let game = HeapGame::new(rule);
-    let mut outcome: std::collections::HashMap<Vec<u64>, bool> = Default::default();
-    let mut out = Vec::new();
-    for s in 0..=total {
-        let mut level = Vec::new();
-        partitions(s, 1, &mut Vec::new(), &mut level);
-        for pos in level {
-            let options = game.options(&pos);
-            let is_p = !options.is_empty()
-                && options.iter().all(|o| {
-                    let mut o: Vec<u64> = o.iter().copied().filter(|&h| h > 0).collect();
-                    o.sort_unstable();
-                    !outcome[&o]
-                });
-            outcome.insert(pos.clone(), is_p);
-            out.push((pos, is_p));
-        }
-    }
-    out
-}
-
 /// Two-digit codes whose period is proven by heap 16: every sum of up to 6 tokens more than
 /// the heaps computed (so single heaps and sums past them, placed through the period) has the
 /// outcome of the definition.
@@ -333,7 +300,7 @@ fn proven_periods_place_larger_heaps_as_the_definition_does() {
             };
             let n = q.generators.max_heap();
             let period = q.period().unwrap();
-            for (pos, is_p) in all_outcomes(&rule, n + 6) {
+            for (pos, is_p) in all_outcomes(&rule, n + 6, n + 6) {
                 let v = grundy::misere::outcome::sum_verdict(&q, &pos, Some(period))
                     .unwrap_or_else(|| panic!("{code} {pos:?} not placed"));
                 assert_eq!(v.is_p, is_p, "{code} to heap {n}: {pos:?}");

@@ -15,9 +15,14 @@ use grundy::misere::MisereError;
 use grundy::misere::genus::GenusSolver;
 use grundy::misere::outcome::{sum_verdict, winning_moves};
 use grundy::misere::quotient::{HeapQuotient, heap_quotient};
-use grundy::solve::MisereSolver;
-use grundy::value::Outcome;
 use proptest::prelude::*;
+
+#[path = "common/misere_search.rs"]
+mod misere_search;
+use misere_search::brute_force_is_p;
+#[path = "common/misere_definition.rs"]
+mod misere_definition;
+use misere_definition::all_outcomes;
 
 fn quotient(rule: &str, max_heap: u64) -> HeapQuotient {
     heap_quotient(
@@ -52,17 +57,6 @@ fn check_monoid(q: &HeapQuotient) {
         "{:?}",
         q.orders
     );
-}
-
-/// The reference: misère outcome by exhaustive search over whole positions.
-fn brute_force_is_p(rule: &HeapRule, heaps: &[u64]) -> bool {
-    let game = HeapGame::new(rule);
-    let mut position: Vec<u64> = heaps.iter().copied().filter(|&h| h > 0).collect();
-    position.sort_unstable();
-    MisereSolver::with_limits(&game, Limits::DEFAULT)
-        .outcome(&position)
-        .unwrap()
-        == Outcome::P
 }
 
 #[test]
@@ -243,41 +237,6 @@ proptest! {
             prop_assert!(!winning_moves(&q, &heaps, None).unwrap().is_empty());
         }
     }
-}
-
-/// Misère outcomes of every sum of heaps of total size at most `total` (heaps of at most
-/// `max_heap`), by the definition over all positions in order of their total.
-fn all_outcomes(rule: &HeapRule, total: u64, max_heap: u64) -> Vec<(Vec<u64>, bool)> {
-    fn partitions(rem: u64, min: u64, max: u64, cur: &mut Vec<u64>, out: &mut Vec<Vec<u64>>) {
-        if rem == 0 {
-            out.push(cur.clone());
-            return;
-        }
-        for p in min..=rem.min(max) {
-            cur.push(p);
-            partitions(rem - p, p, max, cur, out);
-            cur.pop();
-        }
-    }
-    let game = HeapGame::new(rule);
-    let mut outcome: std::collections::HashMap<Vec<u64>, bool> = Default::default();
-    let mut out = Vec::new();
-    for s in 0..=total {
-        let mut level = Vec::new();
-        partitions(s, 1, max_heap, &mut Vec::new(), &mut level);
-        for pos in level {
-            let options = game.options(&pos);
-            let is_p = !options.is_empty()
-                && options.iter().all(|o| {
-                    let mut o: Vec<u64> = o.iter().copied().filter(|&h| h > 0).collect();
-                    o.sort_unstable();
-                    !outcome[&o]
-                });
-            outcome.insert(pos.clone(), is_p);
-            out.push((pos, is_p));
-        }
-    }
-    out
 }
 
 /// Quotients whose heaps split old elements (built by refinement, [`grundy::misere::refine`])

@@ -18,6 +18,13 @@ use grundy::heap::rules::HeapRule;
 use grundy::misere::quotient::{HeapQuotient, heap_quotient};
 use std::collections::HashMap;
 
+#[path = "common/misere_search.rs"]
+mod misere_search;
+use misere_search::brute_force_is_p;
+#[path = "common/misere_definition.rs"]
+mod misere_definition;
+use misere_definition::all_outcomes;
+
 fn quotient(rule: &str, max_heap: u64) -> HeapQuotient {
     let budget = Budget::new(Limits {
         max_work: 50_000_000_000,
@@ -85,21 +92,6 @@ fn dawsons_chess_and_dawsons_kayles_agree_to_the_published_order() {
     assert_isomorphic(&a, &b);
 }
 
-/// The misère outcome of a sum of heaps by exhaustive search over whole positions (the
-/// generic engine, independent of the quotient code).
-fn brute_force_is_p(rule: &HeapRule, heaps: &[u64]) -> bool {
-    use grundy::heap::component::HeapGame;
-    use grundy::solve::MisereSolver;
-    use grundy::value::Outcome;
-    let game = HeapGame::new(rule);
-    let mut position: Vec<u64> = heaps.iter().copied().filter(|&h| h > 0).collect();
-    position.sort_unstable();
-    MisereSolver::with_limits(&game, Limits::DEFAULT)
-        .outcome(&position)
-        .unwrap()
-        == Outcome::P
-}
-
 fn cases() -> u32 {
     std::env::var("PROPTEST_CASES")
         .ok()
@@ -142,6 +134,24 @@ proptest::proptest! {
             );
         }
     }
+}
+
+/// Past the first split (heap 24 of Dawson's chess, where recalibration builds the quotient),
+/// every sum of heaps of at most 27 tokens in all gets the outcome of the definition.
+#[test]
+fn recalibrated_dawsons_chess_matches_every_small_sum() {
+    let rule = HeapRule::parse("0.137").unwrap();
+    let q = quotient("0.137", 26);
+    assert!(q.quotient.order() > 24, "heap 24 splits the 24 elements");
+    let mut checked = 0;
+    for (pos, is_p) in all_outcomes(&rule, 27, 26) {
+        let x = pos
+            .iter()
+            .fold(0, |x, &h| q.quotient.mul(x, q.heap_map[h as usize]));
+        assert_eq!(q.quotient.is_p(x), is_p, "{pos:?}");
+        checked += 1;
+    }
+    assert!(checked > 10_000, "{checked}");
 }
 
 #[test]
