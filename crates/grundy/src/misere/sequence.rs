@@ -38,7 +38,9 @@
 use super::MisereError;
 use super::generators::Generators;
 use super::genus::{Genus, GenusSolver, MAX_EXPONENTS, unsettled};
+use super::gamma::GammaSearch;
 use super::labels::{Labelled, labelled_quotient};
+use super::low::{Low, LowValues};
 use super::quotient::{Quotient, compute};
 use crate::control::{Budget, BudgetError, Limits};
 use crate::heap::component::HeapGame;
@@ -90,15 +92,108 @@ pub fn genus_sequence(rule: &HeapRule, to: u64, budget: &Budget) -> GenusSequenc
             ..limits
         })
     };
+    let eighth = || {
+        budget.child(Limits {
+            max_work: limits.max_work / 8,
+            ..limits
+        })
+    };
     let (labelled, seed) = labels_route(rule, to, &quarter());
     if labelled.stopped.is_none() || budget.is_cancelled() {
         return labelled;
     }
-    let best = longer(labelled, with_nim_route(rule, to, &quarter()), budget);
+    let best = longer(labelled, with_nim_route(rule, to, &eighth()), budget);
     if budget.is_cancelled() {
         return best;
     }
-    longer(definition(rule, to, budget, seed.as_ref()), best, budget)
+    let low = match LowValues::compute(rule, to.min(QUOTIENT_HEAPS), &quarter(), GENUS_ELEMENTS) {
+        Ok(low) => Some(low),
+        Err(MisereError::Budget(BudgetError::Cancelled)) => return best,
+        Err(_) => None,
+    };
+    longer(
+        search(rule, to, budget, seed.as_ref(), low.as_ref()),
+        best,
+        budget,
+    )
+}
+
+/// The genus of heaps `0..=to` of `rule` by the proof search of [`super::gamma`], with the
+/// values `0`, `1`, `2` read off the misère quotient of `*1`, `*2` and the heaps
+/// ([`super::low`], built with a quarter of the work, as far as it goes): every value proven.
+pub fn genus_sequence_by_search(rule: &HeapRule, to: u64, budget: &Budget) -> GenusSequence {
+    let limits = budget.limits();
+    let quarter = budget.child(Limits {
+        max_work: limits.max_work / 4,
+        ..limits
+    });
+    let low = LowValues::compute(rule, to.min(QUOTIENT_HEAPS), &quarter, GENUS_ELEMENTS).ok();
+    search(rule, to, budget, None, low.as_ref())
+}
+
+/// The proof search, answering from `seed` and `low` what they cover.
+fn search(
+    rule: &HeapRule,
+    to: u64,
+    budget: &Budget,
+    seed: Option<&Seed>,
+    low: Option<&LowValues>,
+) -> GenusSequence {
+    let mut search = GammaSearch::new(rule, budget);
+    if let Some(low) = low {
+        search = search.with_low(low);
+    }
+    if let Some(seed) = seed {
+        search = search.with_known(Box::new(move |p: &Vec<u64>, twos, ones| {
+            seed.value(p, twos, ones)
+        }));
+    }
+    let mut seq = GenusSequence {
+        entries: Vec::new(),
+        first_wild: None,
+        stopped: None,
+        quotient_order: None,
+    };
+    for n in 0..=to {
+        let value = match heap_value_within(rule, n, budget) {
+            Ok(v) => v,
+            Err(e) => {
+                seq.stopped = Some(match e {
+                    HeapValueError::Budget(b) => MisereError::Budget(b),
+                    e => MisereError::Unsupported(format!("the normal value of heap {n}: {e}")),
+                });
+                break;
+            }
+        };
+        search.learn_normal_value(n, value);
+        let mut exps = Vec::new();
+        let genus = loop {
+            if exps.len() == MAX_EXPONENTS {
+                break Err(unsettled());
+            }
+            match search.gamma(&[n], exps.len() as u32, 0) {
+                Ok(g) => exps.push(g),
+                Err(e) => break Err(e),
+            }
+            if let Some(g) = Genus::settled(value, &exps) {
+                break Ok(g);
+            }
+        };
+        match genus {
+            Ok(genus) => {
+                let entry = tame_entry(rule, n, genus, &seq.entries);
+                if !entry.tame && seq.first_wild.is_none() {
+                    seq.first_wild = Some(n);
+                }
+                seq.entries.push(entry);
+            }
+            Err(e) => {
+                seq.stopped = Some(e);
+                break;
+            }
+        }
+    }
+    seq
 }
 
 /// The one with more entries, the first on a tie; stopped by the cancellation if the work
@@ -405,16 +500,27 @@ fn read_entry(
 
 /// The genus of heaps `0..=to` of `rule`, each from the definition (the slow reference).
 pub fn genus_sequence_by_definition(rule: &HeapRule, to: u64, budget: &Budget) -> GenusSequence {
-    definition(rule, to, budget, None)
+    definition(rule, to, budget, None, None)
 }
 
 /// The definition, answering from `seed` the sums it covers.
-fn definition(rule: &HeapRule, to: u64, budget: &Budget, seed: Option<&Seed>) -> GenusSequence {
+fn definition(
+    rule: &HeapRule,
+    to: u64,
+    budget: &Budget,
+    seed: Option<&Seed>,
+    low: Option<&LowValues>,
+) -> GenusSequence {
     let game = HeapGame::new(rule);
     let mut solver = GenusSolver::new(&game, budget);
-    if let Some(seed) = seed {
+    if seed.is_some() || low.is_some() {
         solver = solver.with_known(Box::new(move |p: &Vec<u64>, twos, ones| {
-            seed.value(p, twos, ones)
+            seed.and_then(|s| s.value(p, twos, ones)).or_else(|| {
+                match low.and_then(|l| l.value(p, twos, ones)) {
+                    Some(Low::Value(j)) => Some(j),
+                    _ => None,
+                }
+            })
         }));
     }
     let mut entries: Vec<GenusEntry> = Vec::new();
