@@ -70,7 +70,12 @@ fn check_sums(rule: &str, sums: &[(Vec<u64>, u32, u32)]) {
     let r = HeapRule::parse(rule).unwrap();
     let game = HeapGame::new(&r);
     let b = Budget::default();
-    let top = sums.iter().flat_map(|s| s.0.iter()).max().copied().unwrap_or(1);
+    let top = sums
+        .iter()
+        .flat_map(|s| s.0.iter())
+        .max()
+        .copied()
+        .unwrap_or(1);
     let low = LowValues::compute(&r, top, &budget(50_000_000), 2000).ok();
     let mut plain = GammaSearch::new(&r, &b);
     let mut with_low = GammaSearch::new(&r, &b);
@@ -83,8 +88,16 @@ fn check_sums(rule: &str, sums: &[(Vec<u64>, u32, u32)]) {
         nim.extend(std::iter::repeat_n(1, *ones as usize));
         let expected = naive(&game, heaps.clone(), nim, &mut memo);
         let what = format!("{rule}: {heaps:?} + {twos}·*2 + {ones}·*1");
-        assert_eq!(plain.gamma(heaps, *twos, *ones).unwrap(), expected, "{what}");
-        assert_eq!(with_low.gamma(heaps, *twos, *ones).unwrap(), expected, "{what}");
+        assert_eq!(
+            plain.gamma(heaps, *twos, *ones).unwrap(),
+            expected,
+            "{what}"
+        );
+        assert_eq!(
+            with_low.gamma(heaps, *twos, *ones).unwrap(),
+            expected,
+            "{what}"
+        );
         if let Some(low) = &low {
             match low.value(heaps, *twos, *ones) {
                 Some(Low::Value(j)) => assert_eq!(j, expected, "{what}"),

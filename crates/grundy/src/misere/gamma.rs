@@ -122,7 +122,12 @@ impl<'a> GammaSearch<'a> {
             // Sorted: `[]` (leaving nothing) comes first.
             let kind = match opts.as_slice() {
                 [e] if e.is_empty() => Some(1),
-                [e, one] if e.is_empty() && matches!(one.as_slice(), [h] if nims[*h as usize] == Some(1)) => Some(2),
+                [e, one]
+                    if e.is_empty()
+                        && matches!(one.as_slice(), [h] if nims[*h as usize] == Some(1)) =>
+                {
+                    Some(2)
+                }
                 _ => None,
             };
             nims.push(kind);
