@@ -42,10 +42,12 @@
 //! let budget = Budget::default();
 //! let low = LowValues::compute(&kayles, 12, &budget, 1000).unwrap();
 //! let mut search = GammaSearch::new(&kayles, &budget).with_low(&low);
-//! // Kayles heap 5 has genus 4^146: γ(K5) = 4, γ(K5 + *2) = 1, γ(K5 + *2 + *2) = 4.
-//! assert_eq!(search.gamma(&[5], 0, 0).unwrap(), 4);
-//! assert_eq!(search.gamma(&[5], 1, 0).unwrap(), 1);
-//! assert_eq!(search.gamma(&[5], 2, 0).unwrap(), 4);
+//! // Kayles heap 5 has genus 4^146: γ(K5) = 1, γ(K5 + *2) = 4, γ(K5 + *2 + *2) = 6.
+//! assert_eq!(search.gamma(&[5], 0, 0).unwrap(), 1);
+//! assert_eq!(search.gamma(&[5], 1, 0).unwrap(), 4);
+//! assert_eq!(search.gamma(&[5], 2, 0).unwrap(), 6);
+//! // *1 + *1 is dropped: the same value with two more *1.
+//! assert_eq!(search.gamma(&[5], 1, 2).unwrap(), 4);
 //! ```
 
 use super::MisereError;
