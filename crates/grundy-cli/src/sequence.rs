@@ -417,12 +417,8 @@ fn misere_sequence(
         crate::emit(&(text + "\n"))?;
     } else {
         let mut text = format!("Genus of {} heaps (misère play)\n", rule.name());
-        match seq.quotient_order {
-            Some(o) => text.push_str(&format!(
-                "Read through the misère quotient of the heaps and Nim heaps ({o} elements, verified heap by heap)\n"
-            )),
-            None => text.push_str("Computed from the definition\n"),
-        }
+        text.push_str(&seq.route.explain(seq.quotient_order));
+        text.push('\n');
         for e in &seq.entries {
             text.push_str(&format!(
                 "{:>5}  {:<14} {}\n",

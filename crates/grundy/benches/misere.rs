@@ -9,7 +9,7 @@
 //!   and the period of its heap map (averaged over many calls);
 //! - the genus sequences to heap 500 of Kayles, 0.75, Dawson's Kayles and Dawson's chess as
 //!   far as a fixed work budget reaches, by each route (the labelled monoid, the quotients,
-//!   the definition) and by `genus_sequence` (all routes in turn); the figure says how far
+//!   the pruned search of `grundy::misere::gamma`, the definition) and by `genus_sequence` (all routes in turn); the figure says how far
 //!   each gets;
 //! - the time to prove the Kayles decomposition ([`grundy::misere::kayles::verify`], once
 //!   per process), then of one misère outcome of a sum of seven Kayles rows near 10^9
@@ -23,7 +23,7 @@ use grundy::misere::periodicity::heap_quotient_proving;
 use grundy::misere::quotient::heap_quotient;
 use grundy::misere::sequence::{
     genus_sequence, genus_sequence_by_definition, genus_sequence_by_labels,
-    genus_sequence_by_quotient,
+    genus_sequence_by_quotient, genus_sequence_by_search,
 };
 use std::time::Instant;
 
@@ -132,9 +132,10 @@ fn main() {
 
     println!("== genus sequences to heap 500");
     type Run = fn(&HeapRule, u64, &Budget) -> grundy::misere::sequence::GenusSequence;
-    let runs: [(&str, Run); 4] = [
+    let runs: [(&str, Run); 5] = [
         ("labels", genus_sequence_by_labels),
         ("quotient", genus_sequence_by_quotient),
+        ("search", genus_sequence_by_search),
         ("definition", genus_sequence_by_definition),
         ("all", genus_sequence),
     ];

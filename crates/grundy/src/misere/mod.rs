@@ -20,10 +20,12 @@
 //! search of [`oracle`], the reference the fast paths are tested against.
 
 pub mod extend;
+pub mod gamma;
 pub mod generators;
 pub mod genus;
 pub mod kayles;
 pub mod labels;
+pub mod low;
 mod moore;
 mod names;
 pub mod oracle;

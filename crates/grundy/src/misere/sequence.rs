@@ -20,10 +20,18 @@
 //! take well under a second. Both routes stop where a heap splits the monoid beyond what
 //! their candidates repair: for Kayles the labelled monoid has 24 elements to heap 19 and
 //! then grows without settling (see [`super::labels`]), and the quotient with Nim heaps
-//! passes a thousand elements near heap 20, so [`genus_sequence`] goes on from the
-//! definition, which answers every sum of the heaps the labelled monoid covers from it (its
-//! values are proven) and searches the rest: Kayles to heap 47 under the default budget
-//! (35 from the definition alone), 0.07 to 57, 0.137 to 60.
+//! passes a thousand elements near heap 20.
+//!
+//! ## By a pruned search ([`genus_sequence_by_search`])
+//! [`genus_sequence`] then goes on with the search of [`super::gamma`]: the definition (each
+//! value the mex of its options' values), with the values 0, 1, 2 of any sum read off the
+//! misère quotient of `*1`, `*2` and the heaps ([`super::low`]; for Kayles the 40-element
+//! quotient of misère Kayles, to any heap computed), every sum of the heaps the labelled
+//! monoid covers answered from it, and options whose value cannot change the mex certified by
+//! one look ahead instead of searched. Every value is proven. Under the default work limit
+//! (release build) Kayles reaches heap 59 (47 before this search, 38 from the definition
+//! alone), 0.07 heap 60 (57), 0.137 heap 67 (60); the work still grows with the number of
+//! sums a heap reaches, some 10 times for every 12 heaps of Kayles.
 //!
 //! ## From the definition ([`genus_sequence_by_definition`])
 //! Each genus from the definition ([`super::genus`]), with the misère Grundy values of every
@@ -36,9 +44,11 @@
 //! tame). Both runs stop under the budget and keep what they have.
 
 use super::MisereError;
+use super::gamma::GammaSearch;
 use super::generators::Generators;
 use super::genus::{Genus, GenusSolver, MAX_EXPONENTS, unsettled};
 use super::labels::{Labelled, labelled_quotient};
+use super::low::LowValues;
 use super::quotient::{Quotient, compute};
 use crate::control::{Budget, BudgetError, Limits};
 use crate::heap::component::HeapGame;
@@ -69,6 +79,64 @@ pub struct GenusSequence {
     /// The order of the misère quotient used (heaps and Nim heaps), or of the labelled monoid
     /// ([`super::labels`]), when read through one.
     pub quotient_order: Option<usize>,
+    /// Which route computed the values.
+    pub route: GenusRoute,
+}
+
+/// The route that computed a genus sequence.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum GenusRoute {
+    /// The labelled monoid of `*1`, `*2` and the heaps ([`super::labels`]).
+    Labels,
+    /// The misère quotient of the heaps and Nim heaps `*1..*M`.
+    NimQuotient,
+    /// The search of [`super::gamma`].
+    Search {
+        /// The order of the quotient of `*1`, `*2` and the heaps giving the values 0, 1, 2
+        /// ([`super::low`]), if one was built.
+        low_order: Option<usize>,
+        /// The heaps that quotient covers (`1..=low_heaps`).
+        low_heaps: u64,
+        /// The labelled monoid covered the heaps up to this one, when it answered sums.
+        labelled_heaps: Option<u64>,
+    },
+    /// The definition alone ([`super::genus`]).
+    Definition,
+}
+
+impl GenusRoute {
+    /// One sentence saying how the values were computed.
+    pub fn explain(&self, order: Option<usize>) -> String {
+        let order = order.map_or_else(String::new, |o| format!("{o} elements, "));
+        match self {
+            GenusRoute::Labels => format!(
+                "Read through the labelled monoid of the heaps, *1 and *2 ({order}misère Grundy values proven for every sum)"
+            ),
+            GenusRoute::NimQuotient => format!(
+                "Read through the misère quotient of the heaps and Nim heaps ({order}verified heap by heap)"
+            ),
+            GenusRoute::Search {
+                low_order,
+                low_heaps,
+                labelled_heaps,
+            } => {
+                let mut text = String::from("Computed from the definition by a pruned search");
+                if let Some(o) = low_order {
+                    text.push_str(&format!(
+                        "; values 0, 1, 2 read off the misère quotient of *1, *2 and heaps 1 to {low_heaps} ({o} elements)"
+                    ));
+                }
+                if let Some(h) = labelled_heaps {
+                    text.push_str(&format!(
+                        "; sums of heaps up to {h} answered by the labelled monoid"
+                    ));
+                }
+                text
+            }
+            GenusRoute::Definition => "Computed from the definition".to_owned(),
+        }
+    }
 }
 
 /// The most elements of the quotient behind a genus sequence.
@@ -78,10 +146,11 @@ pub const QUOTIENT_HEAPS: u64 = 512;
 /// The largest Nim heap joined to the closure to read misère Grundy values.
 pub const MAX_NIM: u32 = 63;
 
-/// The genus of heaps `0..=to` of `rule`: through the labelled monoid and then the misère
-/// quotient with Nim heaps (a quarter of the budget's work each); if they stop early, from
-/// the definition with the rest, answering at once every sum of the heaps the labelled
-/// monoid covers (its values are proven); keeping the longest.
+/// The genus of heaps `0..=to` of `rule`: through the labelled monoid (a quarter of the
+/// budget's work) and then the misère quotient with Nim heaps (an eighth); if they stop
+/// early, by the search of [`super::gamma`] with the rest, answering at once every sum of the
+/// heaps the labelled monoid covers (its values are proven) and reading the values 0, 1, 2
+/// off the quotient of `*1`, `*2` and the heaps (built with a quarter); keeping the longest.
 pub fn genus_sequence(rule: &HeapRule, to: u64, budget: &Budget) -> GenusSequence {
     let limits = budget.limits();
     let quarter = || {
@@ -90,15 +159,113 @@ pub fn genus_sequence(rule: &HeapRule, to: u64, budget: &Budget) -> GenusSequenc
             ..limits
         })
     };
+    let eighth = || {
+        budget.child(Limits {
+            max_work: limits.max_work / 8,
+            ..limits
+        })
+    };
     let (labelled, seed) = labels_route(rule, to, &quarter());
     if labelled.stopped.is_none() || budget.is_cancelled() {
         return labelled;
     }
-    let best = longer(labelled, with_nim_route(rule, to, &quarter()), budget);
+    let best = longer(labelled, with_nim_route(rule, to, &eighth()), budget);
     if budget.is_cancelled() {
         return best;
     }
-    longer(definition(rule, to, budget, seed.as_ref()), best, budget)
+    let low = match LowValues::compute(rule, to.min(QUOTIENT_HEAPS), &quarter(), GENUS_ELEMENTS) {
+        Ok(low) => Some(low),
+        Err(MisereError::Budget(BudgetError::Cancelled)) => return best,
+        Err(_) => None,
+    };
+    longer(
+        search(rule, to, budget, seed.as_ref(), low.as_ref()),
+        best,
+        budget,
+    )
+}
+
+/// The genus of heaps `0..=to` of `rule` by the proof search of [`super::gamma`], with the
+/// values `0`, `1`, `2` read off the misère quotient of `*1`, `*2` and the heaps
+/// ([`super::low`], built with a quarter of the work, as far as it goes): every value proven.
+pub fn genus_sequence_by_search(rule: &HeapRule, to: u64, budget: &Budget) -> GenusSequence {
+    let limits = budget.limits();
+    let quarter = budget.child(Limits {
+        max_work: limits.max_work / 4,
+        ..limits
+    });
+    let low = LowValues::compute(rule, to.min(QUOTIENT_HEAPS), &quarter, GENUS_ELEMENTS).ok();
+    search(rule, to, budget, None, low.as_ref())
+}
+
+/// The proof search, answering from `seed` and `low` what they cover.
+fn search(
+    rule: &HeapRule,
+    to: u64,
+    budget: &Budget,
+    seed: Option<&Seed>,
+    low: Option<&LowValues>,
+) -> GenusSequence {
+    let mut search = GammaSearch::new(rule, budget);
+    if let Some(low) = low {
+        search = search.with_low(low);
+    }
+    if let Some(seed) = seed {
+        search = search.with_known(Box::new(move |p: &Vec<u64>, twos, ones| {
+            seed.value(p, twos, ones)
+        }));
+    }
+    let mut seq = GenusSequence {
+        entries: Vec::new(),
+        first_wild: None,
+        stopped: None,
+        quotient_order: None,
+        route: GenusRoute::Search {
+            low_order: low.map(LowValues::order),
+            low_heaps: low.map_or(0, LowValues::covered),
+            labelled_heaps: seed.map(|s| s.max_heap),
+        },
+    };
+    for n in 0..=to {
+        let value = match heap_value_within(rule, n, budget) {
+            Ok(v) => v,
+            Err(e) => {
+                seq.stopped = Some(match e {
+                    HeapValueError::Budget(b) => MisereError::Budget(b),
+                    e => MisereError::Unsupported(format!("the normal value of heap {n}: {e}")),
+                });
+                break;
+            }
+        };
+        search.learn_normal_value(n, value);
+        let mut exps = Vec::new();
+        let genus = loop {
+            if exps.len() == MAX_EXPONENTS {
+                break Err(unsettled());
+            }
+            match search.gamma(&[n], exps.len() as u32, 0) {
+                Ok(g) => exps.push(g),
+                Err(e) => break Err(e),
+            }
+            if let Some(g) = Genus::settled(value, &exps) {
+                break Ok(g);
+            }
+        };
+        match genus {
+            Ok(genus) => {
+                let entry = tame_entry(rule, n, genus, &seq.entries);
+                if !entry.tame && seq.first_wild.is_none() {
+                    seq.first_wild = Some(n);
+                }
+                seq.entries.push(entry);
+            }
+            Err(e) => {
+                seq.stopped = Some(e);
+                break;
+            }
+        }
+    }
+    seq
 }
 
 /// The one with more entries, the first on a tie; stopped by the cancellation if the work
@@ -137,7 +304,7 @@ fn with_nim_route(rule: &HeapRule, to: u64, budget: &Budget) -> GenusSequence {
     loop {
         match attempt(rule, to, nim, budget) {
             Ok(seq) => return seq,
-            Err(seq) if nim >= MAX_NIM => return seq,
+            Err(seq) if nim >= MAX_NIM => return *seq,
             Err(_) => nim = 2 * nim + 1,
         }
     }
@@ -191,6 +358,7 @@ fn labels_route(rule: &HeapRule, to: u64, budget: &Budget) -> (GenusSequence, Op
         first_wild: None,
         stopped: None,
         quotient_order: None,
+        route: GenusRoute::Labels,
     };
     let built = to.min(QUOTIENT_HEAPS);
     let gens = match Generators::nim_then_heaps(2, rule, built, budget) {
@@ -294,12 +462,13 @@ fn attempt(
     to: u64,
     nim: u32,
     budget: &Budget,
-) -> Result<GenusSequence, GenusSequence> {
+) -> Result<GenusSequence, Box<GenusSequence>> {
     let mut seq = GenusSequence {
         entries: Vec::new(),
         first_wild: None,
         stopped: None,
         quotient_order: None,
+        route: GenusRoute::NimQuotient,
     };
     // The heaps' options are listed before the quotient starts: at most QUOTIENT_HEAPS of
     // them, so that a huge `to` starts at once.
@@ -351,7 +520,7 @@ fn attempt(
     if let Err(e) = result {
         if too_big {
             seq.stopped = Some(e);
-            return Err(seq);
+            return Err(Box::new(seq));
         }
         seq.stopped = Some(e);
     }
@@ -405,18 +574,13 @@ fn read_entry(
 
 /// The genus of heaps `0..=to` of `rule`, each from the definition (the slow reference).
 pub fn genus_sequence_by_definition(rule: &HeapRule, to: u64, budget: &Budget) -> GenusSequence {
-    definition(rule, to, budget, None)
+    definition(rule, to, budget)
 }
 
-/// The definition, answering from `seed` the sums it covers.
-fn definition(rule: &HeapRule, to: u64, budget: &Budget, seed: Option<&Seed>) -> GenusSequence {
+/// The definition alone.
+fn definition(rule: &HeapRule, to: u64, budget: &Budget) -> GenusSequence {
     let game = HeapGame::new(rule);
     let mut solver = GenusSolver::new(&game, budget);
-    if let Some(seed) = seed {
-        solver = solver.with_known(Box::new(move |p: &Vec<u64>, twos, ones| {
-            seed.value(p, twos, ones)
-        }));
-    }
     let mut entries: Vec<GenusEntry> = Vec::new();
     let mut first_wild = None;
     let mut stopped = None;
@@ -450,5 +614,6 @@ fn definition(rule: &HeapRule, to: u64, budget: &Budget, seed: Option<&Seed>) ->
         first_wild,
         stopped,
         quotient_order: None,
+        route: GenusRoute::Definition,
     }
 }
