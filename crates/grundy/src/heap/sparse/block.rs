@@ -16,6 +16,7 @@
 //! middle band between the values a far job read and the block's start).
 
 use super::moves::Split;
+use super::shadow::Shadow;
 use super::wanted::{LIST, Wanted};
 
 /// A machine word of value marks: `u64` for values below 64, a [`Pair`] of words below 128.
@@ -277,6 +278,9 @@ pub(crate) struct FarPhase<'a> {
     /// With `scan`: the first pairs of each far range marked unconditionally before the
     /// scan ([`FarPhase::mark_early`]).
     pub early: usize,
+    /// With `scan`: byte copies of the values (from `g(0)` on, `base` 0) for the scan's
+    /// vector filter (module `shadow`), or `None` to filter on the values themselves.
+    pub bytes: Option<&'a Shadow>,
 }
 
 /// The part of a split's range already scanned: every split value `g(a) ^ g(m - a)` below
@@ -570,7 +574,9 @@ impl FarPhase<'_> {
             let read = if start <= last {
                 let low = &self.values[start - self.base..=last - self.base];
                 let high = &self.values[m - last - self.base..=m - start - self.base];
-                wanted.scan(low, high)
+                debug_assert!(self.bytes.is_none() || self.base == 0);
+                let bytes = self.bytes.map(|b| b.pairs(m, start, last));
+                wanted.scan(low, high, bytes)
             } else {
                 0
             };
@@ -696,6 +702,7 @@ mod tests {
                 common: &common,
                 scan: false,
                 early: 0,
+                bytes: None,
             };
             let (len, words) = (40, 2);
             let mut rows = vec![0u64; len * words];

@@ -129,6 +129,7 @@ mod finish;
 mod helper;
 mod mask;
 mod moves;
+mod shadow;
 #[cfg(test)]
 mod tests;
 mod wanted;
@@ -142,6 +143,7 @@ use far::{FarJob, Marks, Second};
 use finish::{finish_wide, finish_word, first_free_common, first_zero};
 use mask::{best_mask, common_words, is_common};
 use moves::{Moves, mark_all_splits, mark_simple_options, set_bit};
+use shadow::Shadow;
 use wanted::Wanted;
 
 /// Why the engine cannot do a computation.
@@ -311,6 +313,8 @@ pub struct SparseSequence {
     wanted: Option<Wanted>,
     /// The pairs of each far scan range marked before the scan (values past 128).
     early: usize,
+    /// Byte copies of the values for the far scan's filter (values past 128; empty before).
+    shadow: Shadow,
     rare_xor_steps: u64,
     scan_steps: u64,
     dense_values: u64,
@@ -379,6 +383,7 @@ impl SparseSequence {
             seen: Vec::new(),
             wanted: None,
             early: 0,
+            shadow: Shadow::default(),
             rare_xor_steps: 0,
             scan_steps: 0,
             dense_values: 0,
@@ -467,8 +472,9 @@ impl SparseSequence {
         }
     }
 
-    /// Bytes needed to compute up to `g(n)`: two per value, the rare list at its largest
-    /// (six bytes per rare position, at most an eighth of the positions) and fixed buffers.
+    /// Bytes needed to compute up to `g(n)`: two per value (four when values pass 128: the
+    /// scan's byte copies, module `shadow`), the rare list at its largest (six bytes per
+    /// rare position, at most an eighth of the positions) and fixed buffers.
     pub fn memory_needed(code: &Code, n: u64) -> u64 {
         match Moves::new(code) {
             Ok(moves) => Self::memory_for(&moves, n),
@@ -478,7 +484,7 @@ impl SparseSequence {
 
     fn memory_for(_moves: &Moves, n: u64) -> u64 {
         let len = n.saturating_add(1);
-        let values = len.saturating_mul(2);
+        let values = len.saturating_mul(4);
         let rare = len / DEFAULT_TUNING.max_rare_inverse as u64 * 6;
         let fixed = ROW_BUFFER_BYTES as u64 + (1 << 16) * 8 * 2;
         values.saturating_add(rare).saturating_add(fixed)
@@ -608,6 +614,15 @@ impl SparseSequence {
                 self.prepared = Some(prepared);
             }
         }
+        let scan = size > 128 && !self.moves.split2.is_empty();
+        if scan {
+            self.shadow
+                .sync(&self.values, target)
+                .map_err(|_| SparseError::OutOfMemory {
+                    n: target as u64 - 1,
+                    bytes: Self::memory_for(&self.moves, target as u64 - 1),
+                })?;
+        }
         let mut marks = match self.prepared.take() {
             Some(p) if p.n0 == n0 && p.epoch == epoch && p.len <= target - n0 => {
                 self.pipelined_blocks += 1;
@@ -626,8 +641,9 @@ impl SparseSequence {
                     split2: &self.moves.split2,
                     size,
                     common: &common,
-                    scan: size > 128 && !self.moves.split2.is_empty(),
+                    scan,
                     early: self.early,
+                    bytes: scan.then_some(&self.shadow),
                 };
                 let mut p = stale.unwrap_or_else(|| std::mem::take(&mut self.spare));
                 // Over the thread pool (a few futex calls) only where it scans (values past
@@ -749,6 +765,7 @@ impl SparseSequence {
                 common,
                 scan: false,
                 early: 0,
+                bytes: None,
             };
             let (steps, _) = phase.fill(0, &mut marks.rows, &mut [], words);
             self.rare_xor_steps += steps;
