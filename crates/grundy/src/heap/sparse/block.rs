@@ -315,6 +315,33 @@ fn stream<const S: usize>(rows: &mut [[u8; S]], partners: &[u16], v: u16) {
     }
 }
 
+/// Marks `v ^ partners[t]` in `rows[t]`, from the byte copies of the values: every value
+/// below 256, `S` at least 256.
+#[inline(always)]
+fn stream_bytes<const S: usize>(rows: &mut [[u8; S]], partners: &[u8], v: u8) {
+    for (row, &g) in rows.iter_mut().zip(partners) {
+        row[usize::from(v ^ g) % S] = 1;
+    }
+}
+
+/// Runs `mark` on `rows` and `partners`, leaving out the one at `own` (a rare position
+/// paired with itself, where the parts must be unequal).
+#[inline(always)]
+fn stream_split<R, P>(
+    rows: &mut [R],
+    partners: &[P],
+    own: Option<usize>,
+    mut mark: impl FnMut(&mut [R], &[P]),
+) {
+    match own {
+        None => mark(rows, partners),
+        Some(cut) => {
+            mark(&mut rows[..cut], &partners[..cut]);
+            mark(&mut rows[cut + 1..], &partners[cut + 1..]);
+        }
+    }
+}
+
 thread_local! {
     /// The scan's table (64 KiB) of each thread, kept from call to call (empty between):
     /// zeroing a new one for every part of every block cost some 4% of Grundy's game.
@@ -442,6 +469,10 @@ impl FarPhase<'_> {
         let mut wanted = self.scan.then(take_wanted);
         let splits = self.split2.len();
         let heaps = rows.len() / words;
+        let bytes = self
+            .bytes
+            .filter(|_| S <= 256 && self.base == 0)
+            .map(|b| b.forwards());
         for sub in (0..heaps).step_by(STREAM) {
             let count = STREAM.min(heaps - sub);
             let n_first = self.n0 + first + sub;
@@ -459,18 +490,26 @@ impl FarPhase<'_> {
                     rare_steps += (t_hi - t_lo) as u64;
                     // Partners `g(m - p)` for t in t_lo..t_hi, in order.
                     let src = n_first + t_lo - j - p - self.base;
-                    let partners = &self.values[src..src + (t_hi - t_lo)];
                     let rows = &mut seen[t_lo..t_hi];
                     // Unequal parts: not `p` with itself (`m = 2p`).
                     let own = (2 * p + j)
                         .checked_sub(n_first)
-                        .filter(|t| split.unequal && (t_lo..t_hi).contains(t));
-                    match own {
-                        None => stream(rows, partners, v),
-                        Some(t) => {
-                            let cut = t - t_lo;
-                            stream(&mut rows[..cut], &partners[..cut], v);
-                            stream(&mut rows[cut + 1..], &partners[cut + 1..], v);
+                        .filter(|t| split.unequal && (t_lo..t_hi).contains(t))
+                        .map(|t| t - t_lo);
+                    // Every value below 256: the byte copies are the values (half the
+                    // bytes read, no index mask).
+                    match bytes {
+                        Some(fwd) => {
+                            let partners = &fwd[src..src + (t_hi - t_lo)];
+                            stream_split(rows, partners, own, |rows, partners| {
+                                stream_bytes(rows, partners, v as u8);
+                            });
+                        }
+                        None => {
+                            let partners = &self.values[src..src + (t_hi - t_lo)];
+                            stream_split(rows, partners, own, |rows, partners| {
+                                stream(rows, partners, v);
+                            });
                         }
                     }
                 }

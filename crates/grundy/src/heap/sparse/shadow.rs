@@ -70,6 +70,12 @@ impl Shadow {
         self.fwd.len()
     }
 
+    /// The low bytes of `g(0..)`, forwards.
+    #[inline]
+    pub fn forwards(&self) -> &[u8] {
+        &self.fwd
+    }
+
     /// The low bytes of the split pairs `(a, m - a)` for `a` in `from..=to`: `g(a)` and
     /// `g(m - a)`, both in the order of ascending `a` (`from <= to`, `m - from` copied).
     #[inline]
