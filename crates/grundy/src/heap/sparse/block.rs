@@ -667,7 +667,7 @@ mod tests {
     }
 
     proptest::proptest! {
-        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(crate::heap::sparse::tests::cases(300)))]
 
         /// Packing a byte table by multiplication gives the bit of every byte set.
         #[test]

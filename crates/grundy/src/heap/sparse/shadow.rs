@@ -93,7 +93,7 @@ mod tests {
     use proptest::prelude::*;
 
     proptest! {
-        #![proptest_config(ProptestConfig::with_cases(200))]
+        #![proptest_config(ProptestConfig::with_cases(crate::heap::sparse::tests::cases(200)))]
 
         /// The pairs read from the copies are the low bytes of the values, whatever steps
         /// the copies were made in.

@@ -292,7 +292,7 @@ mod tests {
     use proptest::prelude::*;
 
     proptest! {
-        #![proptest_config(ProptestConfig::with_cases(300))]
+        #![proptest_config(ProptestConfig::with_cases(crate::heap::sparse::tests::cases(300)))]
 
         /// The vector loop stops at the first chunk a plain loop over the pairs finds a
         /// wanted value in (or after the whole chunks).
@@ -324,13 +324,13 @@ mod tests {
         /// is below 256.
         #[test]
         fn first_hit_bytes_matches_a_plain_loop(
-            values in prop::collection::vec(0u16..600, 2..400),
+            values in prop::collection::vec(0u16..600, 3..400),
             wanted in prop::collection::vec(0u16..700, 1..=LIST),
             from in 0usize..40,
         ) {
             let m = values.len() - 1;
             let to = m / 2;
-            prop_assume!(from <= to);
+            let from = from.min(to);
             let len = to + 1 - from;
             let low8: Vec<u8> = (from..=to).map(|a| values[a] as u8).collect();
             let high8: Vec<u8> = (from..=to).map(|a| values[m - a] as u8).collect();
@@ -362,13 +362,13 @@ mod tests {
         /// as without it (values past 255, so that low bytes collide).
         #[test]
         fn byte_filter_changes_nothing(
-            values in prop::collection::vec(0u16..600, 2..600),
+            values in prop::collection::vec(0u16..600, 3..600),
             wanted in prop::collection::btree_set(0u16..700, 0..40),
             from in 1usize..50,
         ) {
             let m = values.len() - 1;
             let to = m / 2;
-            prop_assume!(from <= to);
+            let from = from.min(to);
             let low8: Vec<u8> = (from..=to).map(|a| values[a] as u8).collect();
             let high8: Vec<u8> = (from..=to).map(|a| values[m - a] as u8).collect();
             let (mut plain, mut filtered) = (Wanted::default(), Wanted::default());
@@ -392,13 +392,13 @@ mod tests {
         /// and reads on until none is wanted.
         #[test]
         fn scan_finds_what_a_direct_loop_finds(
-            values in prop::collection::vec(0u16..40, 2..300),
+            values in prop::collection::vec(0u16..40, 3..300),
             wanted in prop::collection::btree_set(0u16..64, 0..30),
             from in 1usize..50,
         ) {
             let m = values.len() - 1;
             let to = m / 2;
-            prop_assume!(from <= to);
+            let from = from.min(to);
             let mut w = Wanted::default();
             for &v in &wanted {
                 w.add(v);
