@@ -103,6 +103,22 @@
 //! (user 9.8 s against 12.2 s before, load 3 to 4); `2^28` heaps some 10 CPU-minutes,
 //! about 5 minutes on two idle cores.
 //!
+//! *Byte copies* (module `shadow`): the far scan's skip loop reads the low bytes of the
+//! values, the second parts of the pairs from a reversed copy, so that a chunk of 16 pairs
+//! is two loads, a xor and a compare per wanted value with no shuffle (SSE2 has no byte
+//! shuffle): a filter, exact on the 16-bit values of any chunk it flags. Below 256 the far
+//! rare partners are streamed from the bytes too. Grundy's game, user time against the
+//! engine before, pairs run in turn at load 7 to 9: 1.96 s against 2.24 s to `10^6`, 8.18 s
+//! against 9.61 s to `2^22` (1.95 µs a heap; `2^28` some 9 CPU-minutes), for two more bytes
+//! a value. Profile after it (`perf`, to `10^6`): streamed rare partners 33%, the far
+//! scan's early marks 25%, the rest of the scan some 25%. *Tried and dropped*: verifying
+//! the far rare partners instead of marking them (mark those of the first 384 to 768 rare
+//! positions, compare the others 16 heaps at a time with each heap's first 8 or 16 free
+//! common values, mark in full where all are reached): values identical, but 3% more CPU
+//! than marking all (0.87 of the heaps' frontiers held at 384/8, nearly all at 768/16) —
+//! a streamed mark is a byte store at about one per cycle, already near what the compares
+//! cost once the frontiers are built.
+//!
 //! **What still runs on the plain engine** ([`super::plain`]): constraints on splits into
 //! *three* heaps (`0.8!`: which triples are allowed depends on the parts, and three-heap
 //! splits have no sparse-space shortcut here anyway), codes whose first digit removes nothing
