@@ -556,12 +556,22 @@ impl FarPhase<'_> {
             if from > to {
                 continue;
             }
+            steps += (to + 1 - from) as u64;
+            // Values below 256: from the byte copies, both parts forwards (no index mask).
+            if let Some(copies) = self.bytes.filter(|_| self.size <= 256 && self.base == 0)
+                && let Ok(table) = <&mut [u8; 256]>::try_from(&mut bytes[..])
+            {
+                let (low, high) = copies.pairs(m, from, to);
+                for (&l, &h) in low.iter().zip(high) {
+                    table[usize::from(l ^ h)] = 1;
+                }
+                continue;
+            }
             let low = &self.values[from - self.base..=to - self.base];
             let high = &self.values[m - to - self.base..=m - from - self.base];
             for (&l, &h) in low.iter().zip(high.iter().rev()) {
                 bytes[(l ^ h) as usize & mask] = 1;
             }
-            steps += (to + 1 - from) as u64;
         }
         steps
     }
