@@ -107,11 +107,13 @@
 //! values, the second parts of the pairs from a reversed copy, so that a chunk of 16 pairs
 //! is two loads, a xor and a compare per wanted value with no shuffle (SSE2 has no byte
 //! shuffle): a filter, exact on the 16-bit values of any chunk it flags. Below 256 the far
-//! rare partners are streamed from the bytes too. Grundy's game, user time against the
-//! engine before, pairs run in turn at load 7 to 9: 1.96 s against 2.24 s to `10^6`, 8.18 s
-//! against 9.61 s to `2^22` (1.95 µs a heap; `2^28` some 9 CPU-minutes), for two more bytes
-//! a value. Profile after it (`perf`, to `10^6`): streamed rare partners 33%, the far
-//! scan's early marks 25%, the rest of the scan some 25%. *Tried and dropped*: verifying
+//! rare partners are streamed, and the early marks made, from the bytes too (both parts
+//! forwards, no index mask). Grundy's game, user time against the engine before, pairs run
+//! in turn at load 5 to 7: the filter alone 1.96 s against 2.24 s to `10^6`; all of it
+//! 1.71 s against 2.29 s to `10^6`, 6.98 s against 9.58 s to `2^22` (1.66 µs a heap; `2^28`
+//! some 7.5 CPU-minutes if the rate held), for two more bytes a value. Profile with the
+//! filter (`perf`, to `10^6`): streamed rare partners 33%, the far scan's early marks 25%,
+//! the rest of the scan some 25%. *Tried and dropped*: verifying
 //! the far rare partners instead of marking them (mark those of the first 384 to 768 rare
 //! positions, compare the others 16 heaps at a time with each heap's first 8 or 16 free
 //! common values, mark in full where all are reached): values identical, but 3% more CPU
