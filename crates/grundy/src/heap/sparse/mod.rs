@@ -110,8 +110,8 @@
 //! rare partners are streamed, and the early marks made, from the bytes too (both parts
 //! forwards, no index mask). Grundy's game, user time against the engine before, pairs run
 //! in turn at load 5 to 7: the filter alone 1.96 s against 2.24 s to `10^6`; all of it
-//! 1.71 s against 2.29 s to `10^6`, 6.98 s against 9.58 s to `2^22` (1.66 µs a heap; `2^28`
-//! some 7.5 CPU-minutes if the rate held), for two more bytes a value. Profile with the
+//! 1.71 s against 2.29 s to `10^6`, 6.98 s against 9.58 s to `2^22` (1.66 µs a heap; to
+//! `48.4·10^6`, values past 256, some 2.4: `2^28` some 10 CPU-minutes), for two more bytes a value. Profile with the
 //! filter (`perf`, to `10^6`): streamed rare partners 33%, the far scan's early marks 25%,
 //! the rest of the scan some 25%. *Tried and dropped*: verifying
 //! the far rare partners instead of marking them (mark those of the first 384 to 768 rare
