@@ -77,8 +77,11 @@ fn main() {
         let cpu = cpu_seconds() - cpu_start;
         let s = seq.stats();
         println!(
-            "{code} to {n}: {secs:.3} s (cpu {cpu:.3} s), {:.2} M values/s; mask {:?}, max value {}, {} rare positions, \
+            "{code} to {n}: {secs:.3} s (cpu {cpu:.3} s, {:.3} µs a value; 2^28 values: {:.1} CPU-minutes), \
+             {:.2} M values/s; mask {:?}, max value {}, {} rare positions, \
              {:.3e} rare-xor steps ({:.0} M/s), {:.3e} scan steps, {} dense values, {} mask changes, {} pipelined blocks",
+            cpu / n as f64 * 1e6,
+            cpu / n as f64 * (1u64 << 28) as f64 / 60.0,
             n as f64 / secs / 1e6,
             s.mask,
             s.max_value,

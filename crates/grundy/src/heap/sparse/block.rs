@@ -16,6 +16,7 @@
 //! middle band between the values a far job read and the block's start).
 
 use super::moves::Split;
+use super::shadow::Shadow;
 use super::wanted::{LIST, Wanted};
 
 /// A machine word of value marks: `u64` for values below 64, a [`Pair`] of words below 128.
@@ -277,6 +278,9 @@ pub(crate) struct FarPhase<'a> {
     /// With `scan`: the first pairs of each far range marked unconditionally before the
     /// scan ([`FarPhase::mark_early`]).
     pub early: usize,
+    /// With `scan`: byte copies of the values (from `g(0)` on, `base` 0) for the scan's
+    /// vector filter (module `shadow`), or `None` to filter on the values themselves.
+    pub bytes: Option<&'a Shadow>,
 }
 
 /// The part of a split's range already scanned: every split value `g(a) ^ g(m - a)` below
@@ -308,6 +312,33 @@ const STREAM: usize = 64;
 fn stream<const S: usize>(rows: &mut [[u8; S]], partners: &[u16], v: u16) {
     for (row, &g) in rows.iter_mut().zip(partners) {
         row[(v ^ g) as usize % S] = 1;
+    }
+}
+
+/// Marks `v ^ partners[t]` in `rows[t]`, from the byte copies of the values: every value
+/// below 256, `S` at least 256.
+#[inline(always)]
+fn stream_bytes<const S: usize>(rows: &mut [[u8; S]], partners: &[u8], v: u8) {
+    for (row, &g) in rows.iter_mut().zip(partners) {
+        row[usize::from(v ^ g) % S] = 1;
+    }
+}
+
+/// Runs `mark` on `rows` and `partners`, leaving out the one at `own` (a rare position
+/// paired with itself, where the parts must be unequal).
+#[inline(always)]
+fn stream_split<R, P>(
+    rows: &mut [R],
+    partners: &[P],
+    own: Option<usize>,
+    mut mark: impl FnMut(&mut [R], &[P]),
+) {
+    match own {
+        None => mark(rows, partners),
+        Some(cut) => {
+            mark(&mut rows[..cut], &partners[..cut]);
+            mark(&mut rows[cut + 1..], &partners[cut + 1..]);
+        }
     }
 }
 
@@ -438,6 +469,10 @@ impl FarPhase<'_> {
         let mut wanted = self.scan.then(take_wanted);
         let splits = self.split2.len();
         let heaps = rows.len() / words;
+        let bytes = self
+            .bytes
+            .filter(|_| S <= 256 && self.base == 0)
+            .map(|b| b.forwards());
         for sub in (0..heaps).step_by(STREAM) {
             let count = STREAM.min(heaps - sub);
             let n_first = self.n0 + first + sub;
@@ -455,18 +490,26 @@ impl FarPhase<'_> {
                     rare_steps += (t_hi - t_lo) as u64;
                     // Partners `g(m - p)` for t in t_lo..t_hi, in order.
                     let src = n_first + t_lo - j - p - self.base;
-                    let partners = &self.values[src..src + (t_hi - t_lo)];
                     let rows = &mut seen[t_lo..t_hi];
                     // Unequal parts: not `p` with itself (`m = 2p`).
                     let own = (2 * p + j)
                         .checked_sub(n_first)
-                        .filter(|t| split.unequal && (t_lo..t_hi).contains(t));
-                    match own {
-                        None => stream(rows, partners, v),
-                        Some(t) => {
-                            let cut = t - t_lo;
-                            stream(&mut rows[..cut], &partners[..cut], v);
-                            stream(&mut rows[cut + 1..], &partners[cut + 1..], v);
+                        .filter(|t| split.unequal && (t_lo..t_hi).contains(t))
+                        .map(|t| t - t_lo);
+                    // Every value below 256: the byte copies are the values (half the
+                    // bytes read, no index mask).
+                    match bytes {
+                        Some(fwd) => {
+                            let partners = &fwd[src..src + (t_hi - t_lo)];
+                            stream_split(rows, partners, own, |rows, partners| {
+                                stream_bytes(rows, partners, v as u8);
+                            });
+                        }
+                        None => {
+                            let partners = &self.values[src..src + (t_hi - t_lo)];
+                            stream_split(rows, partners, own, |rows, partners| {
+                                stream(rows, partners, v);
+                            });
                         }
                     }
                 }
@@ -513,12 +556,22 @@ impl FarPhase<'_> {
             if from > to {
                 continue;
             }
+            steps += (to + 1 - from) as u64;
+            // Values below 256: from the byte copies, both parts forwards (no index mask).
+            if let Some(copies) = self.bytes.filter(|_| self.size <= 256 && self.base == 0)
+                && let Ok(table) = <&mut [u8; 256]>::try_from(&mut bytes[..])
+            {
+                let (low, high) = copies.pairs(m, from, to);
+                for (&l, &h) in low.iter().zip(high) {
+                    table[usize::from(l ^ h)] = 1;
+                }
+                continue;
+            }
             let low = &self.values[from - self.base..=to - self.base];
             let high = &self.values[m - to - self.base..=m - from - self.base];
             for (&l, &h) in low.iter().zip(high.iter().rev()) {
                 bytes[(l ^ h) as usize & mask] = 1;
             }
-            steps += (to + 1 - from) as u64;
         }
         steps
     }
@@ -570,7 +623,9 @@ impl FarPhase<'_> {
             let read = if start <= last {
                 let low = &self.values[start - self.base..=last - self.base];
                 let high = &self.values[m - last - self.base..=m - start - self.base];
-                wanted.scan(low, high)
+                debug_assert!(self.bytes.is_none() || self.base == 0);
+                let bytes = self.bytes.map(|b| b.pairs(m, start, last));
+                wanted.scan(low, high, bytes)
             } else {
                 0
             };
@@ -622,7 +677,7 @@ mod tests {
     }
 
     proptest::proptest! {
-        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(crate::heap::sparse::tests::cases(300)))]
 
         /// Packing a byte table by multiplication gives the bit of every byte set.
         #[test]
@@ -696,6 +751,7 @@ mod tests {
                 common: &common,
                 scan: false,
                 early: 0,
+                bytes: None,
             };
             let (len, words) = (40, 2);
             let mut rows = vec![0u64; len * words];

@@ -176,6 +176,7 @@ impl FarJob {
             common: &self.common,
             scan: false,
             early: 0,
+            bytes: None,
         };
         // On one thread: the core computing the block is busy with it.
         marks.fill(&phase, self.len, self.words, usize::MAX);

@@ -136,7 +136,7 @@ pub(super) fn finish_wide(
                         continue;
                     }
                     steps += (to + 1 - from) as u64;
-                    wanted.scan(&values[from..=to], &values[m - to..=m - from]);
+                    wanted.scan(&values[from..=to], &values[m - to..=m - from], None);
                     if wanted.missing() == 0 {
                         break 'scan;
                     }

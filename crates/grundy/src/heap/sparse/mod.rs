@@ -103,6 +103,25 @@
 //! (user 9.8 s against 12.2 s before, load 3 to 4); `2^28` heaps some 10 CPU-minutes,
 //! about 5 minutes on two idle cores.
 //!
+//! *Byte copies* (module `shadow`): the far scan's skip loop reads the low bytes of the
+//! values, the second parts of the pairs from a reversed copy, so that a chunk of 16 pairs
+//! is two loads, a xor and a compare per wanted value with no shuffle (SSE2 has no byte
+//! shuffle): a filter, exact on the 16-bit values of any chunk it flags. Below 256 the far
+//! rare partners are streamed, and the early marks made, from the bytes too (both parts
+//! forwards, no index mask). Grundy's game, user time against the engine before, pairs run
+//! in turn at load 5 to 7: the filter alone 1.96 s against 2.24 s to `10^6`; all of it
+//! 1.71 s against 2.29 s to `10^6`, 6.98 s against 9.58 s to `2^22` (1.66 µs a heap; to
+//! `48.4·10^6`, values past 256, some 2.4: `2^28` some 10 CPU-minutes), for two more bytes a value. Profile with the
+//! filter (`perf`, to `10^6`): streamed rare partners 33%, the far scan's early marks 25%,
+//! the rest of the scan some 25%. *Tried and dropped*: verifying
+//! the far rare partners instead of marking them (mark those of the first 384 to 768 rare
+//! positions, compare the others 16 heaps at a time with each heap's first 8 or 16 free
+//! common values, mark in full where all are reached): values identical, but 3% more CPU
+//! than marking all (a third of the heaps needed the full marks with 384 and 8, 7% with
+//! 384 and 16, almost none with 768 and 16) —
+//! a streamed mark is a byte store at about one per cycle, already near what the compares
+//! cost once the frontiers are built.
+//!
 //! **What still runs on the plain engine** ([`super::plain`]): constraints on splits into
 //! *three* heaps (`0.8!`: which triples are allowed depends on the parts, and three-heap
 //! splits have no sparse-space shortcut here anyway), codes whose first digit removes nothing
@@ -129,6 +148,7 @@ mod finish;
 mod helper;
 mod mask;
 mod moves;
+mod shadow;
 #[cfg(test)]
 mod tests;
 mod wanted;
@@ -142,6 +162,7 @@ use far::{FarJob, Marks, Second};
 use finish::{finish_wide, finish_word, first_free_common, first_zero};
 use mask::{best_mask, common_words, is_common};
 use moves::{Moves, mark_all_splits, mark_simple_options, set_bit};
+use shadow::Shadow;
 use wanted::Wanted;
 
 /// Why the engine cannot do a computation.
@@ -311,6 +332,8 @@ pub struct SparseSequence {
     wanted: Option<Wanted>,
     /// The pairs of each far scan range marked before the scan (values past 128).
     early: usize,
+    /// Byte copies of the values for the far scan's filter (values past 128; empty before).
+    shadow: Shadow,
     rare_xor_steps: u64,
     scan_steps: u64,
     dense_values: u64,
@@ -379,6 +402,7 @@ impl SparseSequence {
             seen: Vec::new(),
             wanted: None,
             early: 0,
+            shadow: Shadow::default(),
             rare_xor_steps: 0,
             scan_steps: 0,
             dense_values: 0,
@@ -467,8 +491,9 @@ impl SparseSequence {
         }
     }
 
-    /// Bytes needed to compute up to `g(n)`: two per value, the rare list at its largest
-    /// (six bytes per rare position, at most an eighth of the positions) and fixed buffers.
+    /// Bytes needed to compute up to `g(n)`: two per value (four when values pass 128: the
+    /// scan's byte copies, module `shadow`), the rare list at its largest (six bytes per
+    /// rare position, at most an eighth of the positions) and fixed buffers.
     pub fn memory_needed(code: &Code, n: u64) -> u64 {
         match Moves::new(code) {
             Ok(moves) => Self::memory_for(&moves, n),
@@ -478,7 +503,7 @@ impl SparseSequence {
 
     fn memory_for(_moves: &Moves, n: u64) -> u64 {
         let len = n.saturating_add(1);
-        let values = len.saturating_mul(2);
+        let values = len.saturating_mul(4);
         let rare = len / DEFAULT_TUNING.max_rare_inverse as u64 * 6;
         let fixed = ROW_BUFFER_BYTES as u64 + (1 << 16) * 8 * 2;
         values.saturating_add(rare).saturating_add(fixed)
@@ -608,6 +633,15 @@ impl SparseSequence {
                 self.prepared = Some(prepared);
             }
         }
+        let scan = size > 128 && !self.moves.split2.is_empty();
+        if scan {
+            self.shadow
+                .sync(&self.values, target)
+                .map_err(|_| SparseError::OutOfMemory {
+                    n: target as u64 - 1,
+                    bytes: Self::memory_for(&self.moves, target as u64 - 1),
+                })?;
+        }
         let mut marks = match self.prepared.take() {
             Some(p) if p.n0 == n0 && p.epoch == epoch && p.len <= target - n0 => {
                 self.pipelined_blocks += 1;
@@ -626,8 +660,9 @@ impl SparseSequence {
                     split2: &self.moves.split2,
                     size,
                     common: &common,
-                    scan: size > 128 && !self.moves.split2.is_empty(),
+                    scan,
                     early: self.early,
+                    bytes: scan.then_some(&self.shadow),
                 };
                 let mut p = stale.unwrap_or_else(|| std::mem::take(&mut self.spare));
                 // Over the thread pool (a few futex calls) only where it scans (values past
@@ -749,6 +784,7 @@ impl SparseSequence {
                 common,
                 scan: false,
                 early: 0,
+                bytes: None,
             };
             let (steps, _) = phase.fill(0, &mut marks.rows, &mut [], words);
             self.rare_xor_steps += steps;

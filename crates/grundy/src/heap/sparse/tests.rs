@@ -6,6 +6,15 @@ use proptest::prelude::*;
 
 use super::*;
 
+/// Proptest cases: `default`, or `PROPTEST_CASES` when set (an explicit count in a
+/// config would otherwise ignore it), for deeper runs by hand.
+pub(super) fn cases(default: u32) -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(default)
+}
+
 /// `g(0..=n)` straight from the definition: the mex over every `j` the code allows of every
 /// way to leave 0, 1, 2 or 3 non-empty heaps totalling `n - j`.
 fn reference(code: &Code, n: usize) -> Vec<u16> {
@@ -114,7 +123,7 @@ fn hex_code() -> impl Strategy<Value = Code> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(200))]
+    #![proptest_config(ProptestConfig::with_cases(cases(200)))]
 
     #[test]
     fn octal_codes_match_the_definition(code in octal_code()) {
@@ -392,7 +401,7 @@ fn compute_constrained(tb: &TakeBreak, n: usize, tuning: Tuning) -> Vec<u16> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(200))]
+    #![proptest_config(ProptestConfig::with_cases(cases(200)))]
 
     #[test]
     fn constrained_codes_match_the_plain_engine(tb in constrained_code()) {
@@ -486,7 +495,7 @@ proptest! {
     // Most random codes keep small values: they are rejected (cheaply) until 40 grow.
     #![proptest_config(ProptestConfig {
         max_global_rejects: 1 << 20,
-        ..ProptestConfig::with_cases(40)
+        ..ProptestConfig::with_cases(cases(40))
     })]
 
     /// Random codes with random constraints whose values pass 128 within 1200 heaps, forced
