@@ -115,10 +115,12 @@ impl ImpartialGame for Kayles {
 type Rows = SmallVec<[u32; 2]>;
 
 /// Kayles again, with positions inline and the options handed over already split
-/// ([`ImpartialGame::split_options`]): what a game written for speed looks like.
-struct FastKayles;
+/// ([`ImpartialGame::split_options`]): what a game written for speed looks like. With
+/// `DENSE`, a row's length is its dense index ([`ImpartialGame::dense_index`]), so the
+/// engine keeps the values in an array instead of its hash table.
+struct FastKayles<const DENSE: bool>;
 
-impl ImpartialGame for FastKayles {
+impl<const DENSE: bool> ImpartialGame for FastKayles<DENSE> {
     type Position = Rows;
     fn options(&self, p: &Rows) -> Vec<Rows> {
         let mut out = Vec::new();
@@ -142,6 +144,13 @@ impl ImpartialGame for FastKayles {
     }
     fn components(&self, p: &Rows) -> Vec<Rows> {
         p.iter().map(|&h| smallvec![h]).collect()
+    }
+    fn dense_index(&self, p: &Rows) -> Option<u64> {
+        // One row (a component): its length. Sums of rows have none.
+        match p.as_slice() {
+            [n] if DENSE => Some(u64::from(*n)),
+            _ => None,
+        }
     }
     fn split_options(&self, p: &Rows, out: &mut SplitOptions<Rows>) {
         // Only called on components: one row of n pins.
@@ -173,13 +182,35 @@ impl ImpartialGame for Wythoff {
     }
 }
 
-/// Wythoff's game with its options handed over directly.
-struct FastWythoff;
+/// No dense index: every value in the engine's hash table.
+const HASHED: u8 = 0;
+/// Indexed square by square: `m² + x` or `m² + m + 1 + y` with `m = max(x, y)`.
+const SQUARES: u8 = 1;
+/// Indexed by anti-diagonal: `s(s + 1) / 2 + x` with `s = x + y`.
+const DIAGONALS: u8 = 2;
 
-impl ImpartialGame for FastWythoff {
+/// Wythoff's game with its options handed over directly, and a dense index laid out as
+/// `LAYOUT` says ([`HASHED`], [`SQUARES`], [`DIAGONALS`]).
+struct FastWythoff<const LAYOUT: u8>;
+
+impl<const LAYOUT: u8> ImpartialGame for FastWythoff<LAYOUT> {
     type Position = (u32, u32);
     fn options(&self, p: &(u32, u32)) -> Vec<(u32, u32)> {
         Wythoff.options(p)
+    }
+    fn dense_index(&self, &(x, y): &(u32, u32)) -> Option<u64> {
+        let (x, y) = (u64::from(x), u64::from(y));
+        match LAYOUT {
+            SQUARES => {
+                let m = x.max(y);
+                Some(if y == m { m * m + x } else { m * m + m + 1 + y })
+            }
+            DIAGONALS => {
+                let s = x + y;
+                Some(s * (s + 1) / 2 + x)
+            }
+            _ => None,
+        }
     }
     fn split_options(&self, &(x, y): &(u32, u32), out: &mut SplitOptions<(u32, u32)>) {
         let moves = (0..x)
@@ -284,9 +315,17 @@ fn main() {
     }
     if wants("kayles-split") {
         kayles(
-            FastKayles,
+            FastKayles::<false>,
             size(8000),
             "Kayles (inline rows, split_options)",
+            |n| smallvec![n],
+        );
+    }
+    if wants("kayles-dense") {
+        kayles(
+            FastKayles::<true>,
+            size(8000),
+            "Kayles (inline rows, split_options, dense index)",
             |n| smallvec![n],
         );
     }
@@ -295,6 +334,20 @@ fn main() {
         wythoff(Wythoff, corner, "Wythoff (options)");
     }
     if wants("wythoff-split") {
-        wythoff(FastWythoff, corner, "Wythoff (split_options)");
+        wythoff(FastWythoff::<HASHED>, corner, "Wythoff (split_options)");
+    }
+    if wants("wythoff-dense") {
+        wythoff(
+            FastWythoff::<SQUARES>,
+            corner,
+            "Wythoff (split_options, dense index by squares)",
+        );
+    }
+    if wants("wythoff-diagonals") {
+        wythoff(
+            FastWythoff::<DIAGONALS>,
+            corner,
+            "Wythoff (split_options, dense index by anti-diagonals)",
+        );
     }
 }

@@ -58,6 +58,44 @@ pub trait ImpartialGame {
         0
     }
 
+    /// A dense index of `position`, where the game has a natural one: a number the generic
+    /// engine ([`crate::solve::Solver`]) uses as the position's place in an array of values
+    /// instead of hashing the position into its table (a heap's size; a Wythoff queen's
+    /// place counted square by square, `m² + …` with `m = max(x, y)`).
+    ///
+    /// The contract: the index is injective over the positions the game reaches (two
+    /// different positions never share one; positions with `None` don't count), and small
+    /// positions get small indices. The engine's array reaches the largest index it meets,
+    /// grown on demand within its memory and position limits; a component whose index lies
+    /// beyond them keeps its value in the hash table as before, so a sparse or huge index is
+    /// slower, never wrong. Only components are looked up (what
+    /// [`components`](ImpartialGame::components) and
+    /// [`split_options`](ImpartialGame::split_options) hand over). `None` (the default): no
+    /// index, every value in the hash table.
+    ///
+    /// ```
+    /// use grundy::game::ImpartialGame;
+    /// use grundy::solve::Solver;
+    /// use grundy::Nimber;
+    ///
+    /// /// A Nim heap, its size its index: the engine keeps its values in an array.
+    /// struct Heap;
+    /// impl ImpartialGame for Heap {
+    ///     type Position = u64;
+    ///     fn options(&self, n: &u64) -> Vec<u64> {
+    ///         (0..*n).collect()
+    ///     }
+    ///     fn dense_index(&self, n: &u64) -> Option<u64> {
+    ///         Some(*n)
+    ///     }
+    /// }
+    /// assert_eq!(Solver::new(Heap).value(&300).unwrap(), Nimber(300));
+    /// ```
+    fn dense_index(&self, position: &Self::Position) -> Option<u64> {
+        let _ = position;
+        None
+    }
+
     /// Whether the player to move has no move.
     fn is_terminal(&self, position: &Self::Position) -> bool {
         self.options(position).is_empty()
@@ -250,6 +288,9 @@ impl<G: ImpartialGame + ?Sized> ImpartialGame for &G {
     }
     fn position_words(&self, position: &Self::Position) -> u64 {
         (**self).position_words(position)
+    }
+    fn dense_index(&self, position: &Self::Position) -> Option<u64> {
+        (**self).dense_index(position)
     }
     fn is_terminal(&self, position: &Self::Position) -> bool {
         (**self).is_terminal(position)

@@ -148,6 +148,21 @@ fn value_table(x: u64, y: u64, budget: &Budget) -> Result<Vec<u64>, BudgetError>
     Ok(table)
 }
 
+/// The dense index of the queen at `(x, y)` for the generic engine, square by square: the
+/// queens with `max(x, y) = m` take `m² + x` (on the top row, `y = m`) and `m² + m + 1 + y`
+/// (on the right column, `x = m > y`), the indices from `m²` to `(m + 1)² - 1`. The queens a
+/// queen at `(x, y)` reaches fill the first `(max(x, y) + 1)²` slots, and its moves along its
+/// longer side read neighbouring slots. `None` past 64 bits.
+fn square_index(x: u64, y: u64) -> Option<u64> {
+    let m = x.max(y);
+    let base = m.checked_mul(m)?;
+    if y == m {
+        base.checked_add(x)
+    } else {
+        base.checked_add(m)?.checked_add(1)?.checked_add(y)
+    }
+}
+
 /// The generic engine's view of one queen.
 #[derive(Debug)]
 struct WythoffGame;
@@ -162,6 +177,9 @@ impl ImpartialGame for WythoffGame {
     }
     fn option_bound(&self, &(x, y): &(u64, u64)) -> Option<u64> {
         Some(x.saturating_add(y).saturating_add(x.min(y)))
+    }
+    fn dense_index(&self, &(x, y): &(u64, u64)) -> Option<u64> {
+        square_index(x, y)
     }
     fn split_options(&self, &(x, y): &(u64, u64), out: &mut SplitOptions<(u64, u64)>) {
         // One queen is one component: each option is one part.
@@ -434,6 +452,25 @@ mod tests {
         assert_eq!(partner(4), 7);
         assert_eq!(partner(0), 0);
         assert!(wythoff_is_p(1 << 40, partner(1 << 40)));
+    }
+
+    #[test]
+    fn the_square_index_numbers_every_queen_once() {
+        let n = 40u64;
+        let mut seen = vec![false; (n * n) as usize];
+        for x in 0..n {
+            for y in 0..n {
+                let i = square_index(x, y).unwrap();
+                assert!(i < n * n, "({x},{y}) -> {i}");
+                assert!(!seen[i as usize], "({x},{y}) -> {i} twice");
+                seen[i as usize] = true;
+            }
+        }
+        let m = 1u64 << 31;
+        assert_eq!(square_index(m, 5), Some(m * m + m + 1 + 5));
+        assert_eq!(square_index(5, m), Some(m * m + 5));
+        assert_eq!(square_index(u64::MAX, 0), None);
+        assert_eq!(square_index(0, 1 << 32), None);
     }
 
     #[test]
