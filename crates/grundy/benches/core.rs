@@ -213,14 +213,9 @@ impl<const LAYOUT: u8> ImpartialGame for FastWythoff<LAYOUT> {
         }
     }
     fn split_options(&self, &(x, y): &(u32, u32), out: &mut SplitOptions<(u32, u32)>) {
-        let moves = (0..x)
-            .map(|a| (a, y))
-            .chain((0..y).map(|b| (x, b)))
-            .chain((1..=x.min(y)).map(|d| (x - d, y - d)));
-        for o in moves {
-            out.part(o);
-            out.end_option();
-        }
+        out.single_part_options((0..x).map(|a| (a, y)));
+        out.single_part_options((0..y).map(|b| (x, b)));
+        out.single_part_options((1..=x.min(y)).map(|d| (x - d, y - d)));
     }
 }
 

@@ -216,6 +216,26 @@ impl<P> SplitOptions<P> {
         self.ends.push(self.parts.len());
     }
 
+    /// Adds one option per item, each made of that one component: the same as
+    /// `part(c); end_option();` for each, in one pass (the common case of a game that is one
+    /// component, like a Wythoff queen or a Nim heap).
+    ///
+    /// ```
+    /// use grundy::game::SplitOptions;
+    /// let mut out = SplitOptions::new();
+    /// out.single_part_options(0u32..3);
+    /// assert_eq!(out.option_count(), 3);
+    /// assert_eq!(out.option(2), &[2]);
+    /// ```
+    pub fn single_part_options(&mut self, components: impl IntoIterator<Item = P>) {
+        // Parts of an unclosed option join the first new one, as with `part` and
+        // `end_option`.
+        let start = self.parts.len();
+        self.parts.extend(components);
+        let end = self.parts.len();
+        self.ends.extend(start + 1..=end);
+    }
+
     /// How many options are listed.
     pub fn option_count(&self) -> usize {
         self.ends.len()

@@ -349,6 +349,26 @@ fn a_long_indexed_chain_matches_the_hashed_one() {
     assert_eq!(solver.solved(), usize::from(n));
 }
 
+/// A node whose two options have no component and two: as many parts as options, but not
+/// one part an option (the engine's scan of one-part options must not take them for such).
+#[test]
+fn an_empty_option_beside_a_sum_is_not_two_single_options() {
+    let moves = vec![vec![], vec![vec![]], vec![vec![], vec![1]], vec![vec![], vec![1, 2]]];
+    for split in [false, true] {
+        for index in [Vec::new(), (0..4).map(Some).collect()] {
+            let game = Dag {
+                moves: moves.clone(),
+                split,
+                index,
+            };
+            // Values 0, 1, 2; node 3 has the options 0 and 1 + 2 = 3, so its value is 1.
+            let mut solver = Solver::new(&game);
+            let values: Vec<u64> = (0..4).map(|i| solver.value(&vec![i]).unwrap().0).collect();
+            assert_eq!(values, [0, 1, 2, 1]);
+        }
+    }
+}
+
 /// Nim heaps as single nodes (node i moves to every smaller node and to nothing): values
 /// up to 199, so the bit sets span several words and every value is the option count.
 #[test]

@@ -183,14 +183,9 @@ impl ImpartialGame for WythoffGame {
     }
     fn split_options(&self, &(x, y): &(u64, u64), out: &mut SplitOptions<(u64, u64)>) {
         // One queen is one component: each option is one part.
-        let moves = (0..x)
-            .map(|a| (a, y))
-            .chain((0..y).map(|b| (x, b)))
-            .chain((1..=x.min(y)).map(|d| (x - d, y - d)));
-        for o in moves {
-            out.part(o);
-            out.end_option();
-        }
+        out.single_part_options((0..x).map(|a| (a, y)));
+        out.single_part_options((0..y).map(|b| (x, b)));
+        out.single_part_options((1..=x.min(y)).map(|d| (x - d, y - d)));
     }
 }
 

@@ -67,6 +67,8 @@ struct Frame<P> {
     bits: usize,
     /// Its slot in the dense table, or `None` if its value goes to the hash table.
     slot: Option<usize>,
+    /// Whether every option is one component.
+    singles: bool,
 }
 
 /// Where the value of a component stands.
@@ -130,6 +132,23 @@ fn scan<G: ImpartialGame>(
     let limit = (bits.len() as u64).saturating_mul(64);
     let parts = list.parts();
     let mut start = list.start_of(frame.next);
+    if frame.singles {
+        let stop = list.start_of(frame.end);
+        // Every option left is one component (a game of one part, such as a Wythoff queen):
+        // one look-up an option, with no ranges to follow.
+        for c in &parts[start..stop] {
+            let v = match lookup(game, memo, dense, c) {
+                Lookup::Value(v) => v,
+                Lookup::OnStack => return Scan::Cycle,
+                Lookup::Unknown => return Scan::Open(c.clone()),
+            };
+            if v < limit {
+                bits[(v / 64) as usize] |= 1 << (v % 64);
+            }
+            frame.next += 1;
+        }
+        return Scan::Done;
+    }
     for &end in &list.ends()[frame.next..frame.end] {
         let mut sum = 0u64;
         for c in &parts[start..end] {
@@ -398,6 +417,13 @@ impl<G: ImpartialGame> Solver<G> {
                 self.memo.insert(position.clone(), ON_STACK);
             }
         }
+        // Options of one component each (one end after another) are scanned without
+        // following the ends.
+        let base = list.start_of(first);
+        let singles = list.ends()[first..end]
+            .iter()
+            .enumerate()
+            .all(|(k, &e)| e == base + k + 1);
         Ok(Frame {
             position,
             first,
@@ -406,6 +432,7 @@ impl<G: ImpartialGame> Solver<G> {
             owned,
             bits,
             slot,
+            singles,
         })
     }
 
