@@ -483,6 +483,36 @@ mod tests {
         }
     }
 
+    /// The queen without its dense index: every value in the engine's hash table.
+    struct Hashed;
+    impl ImpartialGame for Hashed {
+        type Position = (u64, u64);
+        fn options(&self, p: &(u64, u64)) -> Vec<(u64, u64)> {
+            WythoffGame.options(p)
+        }
+        fn split_options(&self, p: &(u64, u64), out: &mut SplitOptions<(u64, u64)>) {
+            WythoffGame.split_options(p, out)
+        }
+    }
+
+    #[test]
+    fn the_indexed_engine_finds_the_golden_ratio_p_positions() {
+        // Every queen of the square 0..200, by the dense array, against the closed form;
+        // and the first 60 by 60 against the engine's hash table.
+        let mut indexed = Solver::new(WythoffGame);
+        let mut hashed = Solver::new(Hashed);
+        for x in 0..200u64 {
+            for y in 0..200u64 {
+                let v = indexed.value(&(x, y)).unwrap();
+                assert_eq!(v.is_zero(), wythoff_is_p(x, y), "({x},{y})");
+                if x < 60 && y < 60 {
+                    assert_eq!(v, hashed.value(&(x, y)).unwrap(), "({x},{y})");
+                }
+            }
+        }
+        assert_eq!(indexed.solved(), 200 * 200);
+    }
+
     proptest! {
         #[test]
         fn golden_ratio_p_positions_match_the_table(x in 0u64..60, y in 0u64..60) {
