@@ -14,7 +14,7 @@ use crate::expr::{ExprError, TermSpec, no_params, parse_u64, some_args};
 use crate::game::{ImpartialGame, SplitOptions};
 use crate::solve::Solver;
 use crate::sum::{
-    AnalysisError, Component, Context, Engine, MisereAlone, Move, moves_to_value_by_search,
+    AnalysisError, Component, Context, Engine, MisereAlone, Move,
 };
 use crate::value::Outcome;
 
@@ -261,10 +261,26 @@ impl Component for Wythoff {
         crate::sum::charge_moves(self, ctx, count)?;
         Ok(self.options().map(|(x, y)| self.to(x, y)).collect())
     }
-    /// One table serves every option.
+    /// One table serves every option; with the generic engine, one solver (its values of
+    /// the queens below kept from option to option, not searched again for each).
     fn moves_to_value(&self, target: Nimber, ctx: &Context) -> Result<Vec<Move>, AnalysisError> {
         if ctx.engine == Engine::Generic {
-            return moves_to_value_by_search(self, target, ctx);
+            // The moves are listed as `moves` lists them: same limit, same charge.
+            let count = self
+                .x
+                .saturating_add(self.y)
+                .saturating_add(self.x.min(self.y));
+            if count > MAX_LISTED_MOVES {
+                return Err(AnalysisError::unsupported(
+                    self,
+                    format!("too many moves to list (limit {MAX_LISTED_MOVES})"),
+                ));
+            }
+            crate::sum::charge_moves(self, ctx, count)?;
+            let found = Solver::with_budget(WythoffGame, &ctx.budget)
+                .moves_to_value(&(self.x, self.y), target)
+                .map_err(|e| AnalysisError::solve(self, e))?;
+            return Ok(found.into_iter().map(|(_, (x, y))| self.to(x, y)).collect());
         }
         self.check_table()?;
         let table =
@@ -518,6 +534,17 @@ mod tests {
         fn golden_ratio_p_positions_match_the_table(x in 0u64..60, y in 0u64..60) {
             let table = value_table(x, y, &Budget::default()).unwrap();
             prop_assert_eq!(table[table.len() - 1] == 0, wythoff_is_p(x, y));
+        }
+
+        #[test]
+        fn the_generic_engine_finds_the_moves_the_table_does(x in 0u64..30, y in 0u64..30, target in 0u64..6) {
+            let w = Wythoff { x, y };
+            let fast = Context::new(Engine::Fast, crate::control::Limits::DEFAULT);
+            let generic = Context::new(Engine::Generic, crate::control::Limits::DEFAULT);
+            let by = |ctx: &Context| -> Vec<String> {
+                w.moves_to_value(Nimber(target), ctx).unwrap().into_iter().map(|m| m.description).collect()
+            };
+            prop_assert_eq!(by(&generic), by(&fast));
         }
 
         #[test]
