@@ -74,22 +74,27 @@ pub trait ImpartialGame {
     /// index, every value in the hash table.
     ///
     /// ```
-    /// use grundy::game::ImpartialGame;
+    /// use grundy::game::{ImpartialGame, SplitOptions};
     /// use grundy::solve::Solver;
     /// use grundy::Nimber;
     ///
-    /// /// A Nim heap, its size its index: the engine keeps its values in an array.
-    /// struct Heap;
-    /// impl ImpartialGame for Heap {
-    ///     type Position = u64;
-    ///     fn options(&self, n: &u64) -> Vec<u64> {
-    ///         (0..*n).collect()
+    /// /// Subtraction game S(1, 3, 4), a heap its own index.
+    /// struct Subtraction;
+    /// impl ImpartialGame for Subtraction {
+    ///     type Position = u32;
+    ///     fn options(&self, &n: &u32) -> Vec<u32> {
+    ///         [1, 3, 4].iter().filter(|&&k| k <= n).map(|&k| n - k).collect()
     ///     }
-    ///     fn dense_index(&self, n: &u64) -> Option<u64> {
-    ///         Some(*n)
+    ///     fn split_options(&self, &n: &u32, out: &mut SplitOptions<u32>) {
+    ///         // Every option is one heap: listed in one pass.
+    ///         out.single_part_options([1, 3, 4].iter().filter(|&&k| k <= n).map(|&k| n - k));
+    ///     }
+    ///     fn dense_index(&self, &n: &u32) -> Option<u64> {
+    ///         Some(u64::from(n))
     ///     }
     /// }
-    /// assert_eq!(Solver::new(Heap).value(&300).unwrap(), Nimber(300));
+    /// // The values have period 7: 0 1 0 1 2 3 2.
+    /// assert_eq!(Solver::new(Subtraction).value(&100_000).unwrap(), Nimber(3));
     /// ```
     fn dense_index(&self, position: &Self::Position) -> Option<u64> {
         let _ = position;
