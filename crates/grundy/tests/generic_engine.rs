@@ -184,7 +184,11 @@ fn with_index(game: &Dag, seed: u64) -> Dag {
 
 /// What a solver answers for each root in turn (one solver for all), with the work done and
 /// the components stored after each.
-fn answers(game: &Dag, limits: Limits, roots: &[Vec<u16>]) -> Vec<(Result<Nimber, SolveError>, u64, usize)> {
+fn answers(
+    game: &Dag,
+    limits: Limits,
+    roots: &[Vec<u16>],
+) -> Vec<(Result<Nimber, SolveError>, u64, usize)> {
     let budget = Budget::new(limits);
     let mut solver = Solver::with_budget(game, &budget);
     roots
@@ -323,7 +327,13 @@ proptest! {
 fn a_long_indexed_chain_matches_the_hashed_one() {
     let n = 3000u16;
     let moves: Vec<Vec<Vec<u16>>> = (0..n)
-        .map(|i| if i == 0 { vec![] } else { vec![vec![i - 1], vec![]] })
+        .map(|i| {
+            if i == 0 {
+                vec![]
+            } else {
+                vec![vec![i - 1], vec![]]
+            }
+        })
         .collect();
     let game = Dag {
         moves,
@@ -337,15 +347,24 @@ fn a_long_indexed_chain_matches_the_hashed_one() {
     let roots: Vec<Vec<u16>> = vec![vec![n - 1], vec![5, 7], vec![n - 2, n - 1]];
     for limits in [
         Limits::DEFAULT,
-        Limits { max_positions: 2000, ..Limits::DEFAULT },
-        Limits { max_work: 5000, ..Limits::DEFAULT },
+        Limits {
+            max_positions: 2000,
+            ..Limits::DEFAULT
+        },
+        Limits {
+            max_work: 5000,
+            ..Limits::DEFAULT
+        },
     ] {
         let hashed = answers(&game, limits, &roots);
         assert_eq!(answers(&indexed, limits, &roots), hashed, "{limits:?}");
     }
     // Node i has the options i - 1 and nothing: values alternate 1, 2 from node 1 on.
     let mut solver = Solver::new(&indexed);
-    assert_eq!(solver.value(&vec![n - 1]).unwrap(), Nimber(if (n - 1) % 2 == 1 { 1 } else { 2 }));
+    assert_eq!(
+        solver.value(&vec![n - 1]).unwrap(),
+        Nimber(if (n - 1) % 2 == 1 { 1 } else { 2 })
+    );
     assert_eq!(solver.solved(), usize::from(n));
 }
 
@@ -353,7 +372,12 @@ fn a_long_indexed_chain_matches_the_hashed_one() {
 /// one part an option (the engine's scan of one-part options must not take them for such).
 #[test]
 fn an_empty_option_beside_a_sum_is_not_two_single_options() {
-    let moves = vec![vec![], vec![vec![]], vec![vec![], vec![1]], vec![vec![], vec![1, 2]]];
+    let moves = vec![
+        vec![],
+        vec![vec![]],
+        vec![vec![], vec![1]],
+        vec![vec![], vec![1, 2]],
+    ];
     for split in [false, true] {
         for index in [Vec::new(), (0..4).map(Some).collect()] {
             let game = Dag {

@@ -13,9 +13,7 @@ use crate::control::{Budget, BudgetError};
 use crate::expr::{ExprError, TermSpec, no_params, parse_u64, some_args};
 use crate::game::{ImpartialGame, SplitOptions};
 use crate::solve::Solver;
-use crate::sum::{
-    AnalysisError, Component, Context, Engine, MisereAlone, Move,
-};
+use crate::sum::{AnalysisError, Component, Context, Engine, MisereAlone, Move};
 use crate::value::Outcome;
 
 /// The largest coordinate accepted, so that `5k²` fits in 128 bits.

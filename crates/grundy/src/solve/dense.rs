@@ -91,7 +91,9 @@ impl DenseTable {
         let Some(needed) = index.checked_add(1).filter(|&n| n <= most) else {
             return false;
         };
-        let grown = needed.max((self.slots.len() as u64).saturating_mul(2)).min(most);
+        let grown = needed
+            .max((self.slots.len() as u64).saturating_mul(2))
+            .min(most);
         let Ok(grown) = usize::try_from(grown) else {
             return false;
         };
@@ -113,4 +115,3 @@ impl DenseTable {
         true
     }
 }
-

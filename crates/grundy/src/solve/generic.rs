@@ -334,7 +334,8 @@ impl<G: ImpartialGame> Solver<G> {
         // Each option takes at least one part, the end of its range in the list and a bit.
         let option_size = std::mem::size_of::<G::Position>() as u64 + 9;
         // Components in both tables count against the position limit.
-        self.budget.check_positions(self.solved().saturating_add(1))?;
+        self.budget
+            .check_positions(self.solved().saturating_add(1))?;
         // The dense table counts with the search stack among the bytes held.
         let stack = self
             .held
@@ -386,16 +387,14 @@ impl<G: ImpartialGame> Solver<G> {
                     .dense_index(&position)
                     .filter(|_| ((end - first) as u64) < u64::from(dense::ON_STACK))
                     .filter(|&i| {
-                        let other = memory::table_bytes(&self.memo, self.held.owned)
-                            .saturating_add(stack);
+                        let other =
+                            memory::table_bytes(&self.memo, self.held.owned).saturating_add(stack);
                         self.dense.make_room(i, &self.budget, other)
                     })
                     .and_then(|i| usize::try_from(i).ok());
                 let stack = stack.saturating_add(self.dense.bytes());
                 match slot {
-                    Some(_) => {
-                        memory::check_held(&self.budget, &self.memo, self.held.owned, stack)
-                    }
+                    Some(_) => memory::check_held(&self.budget, &self.memo, self.held.owned, stack),
                     None => {
                         let table_owned = self.held.owned.saturating_add(opening.owned);
                         memory::check_held(&self.budget, &self.memo, table_owned, stack)
