@@ -7,11 +7,14 @@
 //!   examined per second;
 //! - the same with positions kept inline and options handed over already split
 //!   (`ImpartialGame::split_options`);
-//! - Wythoff's game, a two-dimensional game, for every position with x + y <= 600, both ways.
+//! - Wythoff's game, a two-dimensional game, for every position with x + y <= 600, both ways;
+//! - Kayles and Wythoff again with a dense index (`ImpartialGame::dense_index`): the engine
+//!   keeps their values in an array instead of its hash table (`kayles-dense`, and
+//!   `wythoff-dense` indexed square by square, `wythoff-diagonals` by anti-diagonal).
 //!
-//! Figures (user time, one core of a 2-core AMD EPYC at load about 8; before = the engine
-//! with a `MexSet` per component and `Option<Nimber>` values, after = one shared bit-set
-//! stack and a tight scan per frame):
+//! Figures of the previous step (user time, one core of a 2-core AMD EPYC at load about 8;
+//! before = the engine with a `MexSet` per component and `Option<Nimber>` values, after = one
+//! shared bit-set stack and a tight scan per frame):
 //!
 //! | run                        | before  | after   | options/s (user) | positions/s | peak    |
 //! |----------------------------|---------|---------|------------------|-------------|---------|
@@ -21,20 +24,37 @@
 //! | `wythoff-split 1500`       |         | 70.6 s  | 20 million       | 16,000      | 53 MiB  |
 //! | `wythoff-split 2000`       |         | 258 s   | 12.9 million     | 7,760       | 104 MiB |
 //!
-//! (`wythoff-split 2000`: 2,003,001 positions and 3.3 · 10^9 options, measured at load 8 to 9:
-//! 258 s of user time, 22.6 minutes of wall time.)
+//! The dense index (issue 14, part 4), user time at load 4 to 7; "before" is the engine above
+//! on the game without an index (same day, runs paired in turn, medians of 5, for 600 and
+//! 8000; the table above for 1500 and 2000). Options of one component each (a queen's) are
+//! also listed in one pass (`SplitOptions::single_part_options`) and scanned without following
+//! their ranges, which speeds up the hashed runs too:
 //!
-//! `kayles` spends its time in the game's own allocations (a `Vec` per option and per part).
-//! Wythoff slows down per option once its table (1.1 million positions at 1500) leaves the
-//! caches: each option is a look-up at a random place. Wythoff to x + y = 8000 is 3.2 · 10^7
-//! positions and about 2 · 10^11 options (the options grow as the cube of x + y: 64 times
-//! those of 2000): at the 12.9 million options a second of 2000, and slower as the table
-//! grows, at least 4.5 hours of one core, so not run (its table would take some 1.7 GiB, 16
-//! times the 104 MiB of 2000).
+//! | run                         | before  | after    | options/s (user) | positions/s | peak     |
+//! |-----------------------------|---------|----------|------------------|-------------|----------|
+//! | `kayles-split 8000` (hashed)| 0.653 s | 0.645 s  | 50 million       | —           | < 12 MiB |
+//! | `kayles-dense 8000`         | 0.653 s | 0.205 s  | 156 million      | —           | < 12 MiB |
+//! | `wythoff-split 600` (hashed)| 1.08 s  | 0.758 s  | 119 million      | 239,000     | < 12 MiB |
+//! | `wythoff-dense 600`         | 1.04 s  | 0.254 s  | 356 million      | 712,000     | < 12 MiB |
+//! | `wythoff-dense 1500`        | 70.6 s  | 4.83 s   | 292 million      | 233,000     | 18 MiB   |
+//! | `wythoff-dense 2000`        | 258 s   | 12.9 s   | 259 million      | 155,000     | 18 MiB   |
+//! | `wythoff-dense 3000`        |         | 38.4 s   | 293 million      | 117,000     | 66 MiB   |
+//! | `wythoff-diagonals 3000`    |         | 50.4 s   | 223 million      | 89,000      | 34 MiB   |
+//!
+//! Square by square beats anti-diagonals as the table leaves the caches (at 1500 the two are
+//! within 8 %, at 3000 the squares take 0.76 of the time): a queen's moves along its longer
+//! side, and along the shorter one up to the diagonal, read neighbouring slots, where by
+//! anti-diagonal every move is a stride of about x + y slots. The squares hold (N + 1)² slots
+//! for the N(N + 1)/2 queens of x + y <= N, twice the anti-diagonals' memory, still 4 bytes a
+//! slot against the hash table's 17 or more a queen. `kayles 8000` (Vec rows, no index) spends
+//! its time in the game's own allocations and is unchanged.
+//!
+//! WYTHOFF_8000
 //!
 //! Pass a heap size to change the Kayles runs (`cargo bench -p grundy --bench core -- 4000`),
-//! or a name (`kayles`, `kayles-split`, `wythoff`, `wythoff-split`) and a size to run one
-//! figure alone, for `/usr/bin/time -v` to report its peak memory.
+//! or a name (`kayles`, `kayles-split`, `kayles-dense`, `wythoff`, `wythoff-split`,
+//! `wythoff-dense`, `wythoff-diagonals`) and a size to run one figure alone, for
+//! `/usr/bin/time -v` to report its peak memory.
 
 use grundy::Nimber;
 use grundy::game::{ImpartialGame, SplitOptions};

@@ -26,10 +26,13 @@ use rustc_hash::FxHashMap;
 /// The array grows on demand within the memory limit and at most four slots per storable
 /// position; indices beyond it, and components of the game without an index, stay in the
 /// hash table. Either way the values, the work charged and the positions counted are the
-/// same. Measured (`cargo bench -p grundy --bench core`): Kayles to
-/// heap 8000 (3.2 · 10^7 options of two parts) at about 50 million options a second of one
-/// core; Wythoff's game at 85 million while its table fits the caches (x + y ≤ 600) and 20
-/// million once it does not (x + y ≤ 1500, 1.1 million positions).
+/// same. Measured (`cargo bench -p grundy --bench core`, user time of one core): Kayles to
+/// heap 8000 (3.2 · 10^7 options of two parts) at about 50 million options a second hashed
+/// and 156 million with the heap as its index; Wythoff's game (options of one part each,
+/// scanned without following their ranges) hashed at 119 million options a second while its
+/// table fits the caches (x + y ≤ 600) and 20 million once it does not (x + y ≤ 1500, 1.1
+/// million positions), indexed square by square at 356 million (x + y ≤ 600) and 260 to 290
+/// million to x + y ≤ 3000 (4.5 million positions, 1.1 · 10^10 options, 38 s, 66 MiB).
 #[derive(Debug)]
 pub struct Solver<G: ImpartialGame> {
     game: G,
