@@ -49,7 +49,16 @@
 //! slot against the hash table's 17 or more a queen. `kayles 8000` (Vec rows, no index) spends
 //! its time in the game's own allocations and is unchanged.
 //!
-//! WYTHOFF_8000
+//! Wythoff to x + y = 8000 (`wythoff-dense 8000`: 32,012,001 queens, 213,405,338,000 options)
+//! was run once, at nice 10 on the shared machine at load 6 to 8, and stopped unfinished after
+//! 55 minutes of wall time in which it got 13 % of a core: 443 s of user time, peak 130 MiB.
+//! Its array was then at 2^25 slots (128 MiB), which it fills at x + y = 4096 and outgrows at
+//! 5793, so it had solved every queen to some x + y between 4096 and 5792: 13 % to 38 % of
+//! the options (they grow as the cube of x + y), at 65 to 183 million options a second, down
+//! from 293 million at 3000 as the array leaves the 32 MiB cache. Projection: at most 183
+//! million a second for the rest gives at least 20 minutes of one core in all; the array then
+//! takes 2^26 slots (256 MiB, with 128 MiB more while it moves), against some 1.7 GiB and
+//! at least 4.5 hours for the hash table.
 //!
 //! Pass a heap size to change the Kayles runs (`cargo bench -p grundy --bench core -- 4000`),
 //! or a name (`kayles`, `kayles-split`, `kayles-dense`, `wythoff`, `wythoff-split`,
