@@ -7,11 +7,14 @@
 //!   examined per second;
 //! - the same with positions kept inline and options handed over already split
 //!   (`ImpartialGame::split_options`);
-//! - Wythoff's game, a two-dimensional game, for every position with x + y <= 600, both ways.
+//! - Wythoff's game, a two-dimensional game, for every position with x + y <= 600, both ways;
+//! - Kayles and Wythoff again with a dense index (`ImpartialGame::dense_index`): the engine
+//!   keeps their values in an array instead of its hash table (`kayles-dense`, and
+//!   `wythoff-dense` indexed square by square, `wythoff-diagonals` by anti-diagonal).
 //!
-//! Figures (user time, one core of a 2-core AMD EPYC at load about 8; before = the engine
-//! with a `MexSet` per component and `Option<Nimber>` values, after = one shared bit-set
-//! stack and a tight scan per frame):
+//! Figures of the previous step (user time, one core of a 2-core AMD EPYC at load about 8;
+//! before = the engine with a `MexSet` per component and `Option<Nimber>` values, after = one
+//! shared bit-set stack and a tight scan per frame):
 //!
 //! | run                        | before  | after   | options/s (user) | positions/s | peak    |
 //! |----------------------------|---------|---------|------------------|-------------|---------|
@@ -21,20 +24,46 @@
 //! | `wythoff-split 1500`       |         | 70.6 s  | 20 million       | 16,000      | 53 MiB  |
 //! | `wythoff-split 2000`       |         | 258 s   | 12.9 million     | 7,760       | 104 MiB |
 //!
-//! (`wythoff-split 2000`: 2,003,001 positions and 3.3 · 10^9 options, measured at load 8 to 9:
-//! 258 s of user time, 22.6 minutes of wall time.)
+//! The dense index (issue 14, part 4), user time at load 4 to 7; "before" is the engine above
+//! on the game without an index (same day, runs paired in turn, medians of 5, for 600 and
+//! 8000; the table above for 1500 and 2000). Options of one component each (a queen's) are
+//! also listed in one pass (`SplitOptions::single_part_options`) and scanned without following
+//! their ranges, which speeds up the hashed runs too:
 //!
-//! `kayles` spends its time in the game's own allocations (a `Vec` per option and per part).
-//! Wythoff slows down per option once its table (1.1 million positions at 1500) leaves the
-//! caches: each option is a look-up at a random place. Wythoff to x + y = 8000 is 3.2 · 10^7
-//! positions and about 2 · 10^11 options (the options grow as the cube of x + y: 64 times
-//! those of 2000): at the 12.9 million options a second of 2000, and slower as the table
-//! grows, at least 4.5 hours of one core, so not run (its table would take some 1.7 GiB, 16
-//! times the 104 MiB of 2000).
+//! | run                         | before  | after    | options/s (user) | positions/s | peak     |
+//! |-----------------------------|---------|----------|------------------|-------------|----------|
+//! | `kayles-split 8000` (hashed)| 0.653 s | 0.645 s  | 50 million       | —           | < 12 MiB |
+//! | `kayles-dense 8000`         | 0.653 s | 0.205 s  | 156 million      | —           | < 12 MiB |
+//! | `wythoff-split 600` (hashed)| 1.08 s  | 0.758 s  | 119 million      | 239,000     | < 12 MiB |
+//! | `wythoff-dense 600`         | 1.04 s  | 0.254 s  | 356 million      | 712,000     | < 12 MiB |
+//! | `wythoff-dense 1500`        | 70.6 s  | 4.83 s   | 292 million      | 233,000     | 18 MiB   |
+//! | `wythoff-dense 2000`        | 258 s   | 12.9 s   | 259 million      | 155,000     | 18 MiB   |
+//! | `wythoff-dense 3000`        |         | 38.4 s   | 293 million      | 117,000     | 66 MiB   |
+//! | `wythoff-diagonals 3000`    |         | 50.4 s   | 223 million      | 89,000      | 34 MiB   |
+//!
+//! Square by square beats anti-diagonals as the table leaves the caches (at 1500 the two are
+//! within 8 %, at 3000 the squares take 0.76 of the time): a queen's moves along its longer
+//! side, and along the shorter one up to the diagonal, read neighbouring slots, where by
+//! anti-diagonal every move is a stride of about x + y slots. The squares hold (N + 1)² slots
+//! for the N(N + 1)/2 queens of x + y <= N, twice the anti-diagonals' memory, still 4 bytes a
+//! slot against the hash table's 17 or more a queen. `kayles 8000` (Vec rows, no index) spends
+//! its time in the game's own allocations and is unchanged.
+//!
+//! Wythoff to x + y = 8000 (`wythoff-dense 8000`: 32,012,001 queens, 213,405,338,000 options)
+//! was run once, at nice 10 on the shared machine at load 6 to 8, and stopped unfinished after
+//! 55 minutes of wall time in which it got 13 % of a core: 443 s of user time, peak 130 MiB.
+//! Its array was then at 2^25 slots (128 MiB), which it fills at x + y = 4096 and outgrows at
+//! 5793, so it had solved every queen to some x + y between 4096 and 5792: 13 % to 38 % of
+//! the options (they grow as the cube of x + y), at 65 to 183 million options a second, down
+//! from 293 million at 3000 as the array leaves the 32 MiB cache. Projection: at most 183
+//! million a second for the rest gives at least 20 minutes of one core in all; the array then
+//! takes 2^26 slots (256 MiB, with 128 MiB more while it moves), against some 1.7 GiB and
+//! at least 4.5 hours for the hash table.
 //!
 //! Pass a heap size to change the Kayles runs (`cargo bench -p grundy --bench core -- 4000`),
-//! or a name (`kayles`, `kayles-split`, `wythoff`, `wythoff-split`) and a size to run one
-//! figure alone, for `/usr/bin/time -v` to report its peak memory.
+//! or a name (`kayles`, `kayles-split`, `kayles-dense`, `wythoff`, `wythoff-split`,
+//! `wythoff-dense`, `wythoff-diagonals`) and a size to run one figure alone, for
+//! `/usr/bin/time -v` to report its peak memory.
 
 use grundy::Nimber;
 use grundy::game::{ImpartialGame, SplitOptions};
@@ -115,10 +144,12 @@ impl ImpartialGame for Kayles {
 type Rows = SmallVec<[u32; 2]>;
 
 /// Kayles again, with positions inline and the options handed over already split
-/// ([`ImpartialGame::split_options`]): what a game written for speed looks like.
-struct FastKayles;
+/// ([`ImpartialGame::split_options`]): what a game written for speed looks like. With
+/// `DENSE`, a row's length is its dense index ([`ImpartialGame::dense_index`]), so the
+/// engine keeps the values in an array instead of its hash table.
+struct FastKayles<const DENSE: bool>;
 
-impl ImpartialGame for FastKayles {
+impl<const DENSE: bool> ImpartialGame for FastKayles<DENSE> {
     type Position = Rows;
     fn options(&self, p: &Rows) -> Vec<Rows> {
         let mut out = Vec::new();
@@ -142,6 +173,13 @@ impl ImpartialGame for FastKayles {
     }
     fn components(&self, p: &Rows) -> Vec<Rows> {
         p.iter().map(|&h| smallvec![h]).collect()
+    }
+    fn dense_index(&self, p: &Rows) -> Option<u64> {
+        // One row (a component): its length. Sums of rows have none.
+        match p.as_slice() {
+            [n] if DENSE => Some(u64::from(*n)),
+            _ => None,
+        }
     }
     fn split_options(&self, p: &Rows, out: &mut SplitOptions<Rows>) {
         // Only called on components: one row of n pins.
@@ -173,23 +211,40 @@ impl ImpartialGame for Wythoff {
     }
 }
 
-/// Wythoff's game with its options handed over directly.
-struct FastWythoff;
+/// No dense index: every value in the engine's hash table.
+const HASHED: u8 = 0;
+/// Indexed square by square: `m² + x` or `m² + m + 1 + y` with `m = max(x, y)`.
+const SQUARES: u8 = 1;
+/// Indexed by anti-diagonal: `s(s + 1) / 2 + x` with `s = x + y`.
+const DIAGONALS: u8 = 2;
 
-impl ImpartialGame for FastWythoff {
+/// Wythoff's game with its options handed over directly, and a dense index laid out as
+/// `LAYOUT` says ([`HASHED`], [`SQUARES`], [`DIAGONALS`]).
+struct FastWythoff<const LAYOUT: u8>;
+
+impl<const LAYOUT: u8> ImpartialGame for FastWythoff<LAYOUT> {
     type Position = (u32, u32);
     fn options(&self, p: &(u32, u32)) -> Vec<(u32, u32)> {
         Wythoff.options(p)
     }
-    fn split_options(&self, &(x, y): &(u32, u32), out: &mut SplitOptions<(u32, u32)>) {
-        let moves = (0..x)
-            .map(|a| (a, y))
-            .chain((0..y).map(|b| (x, b)))
-            .chain((1..=x.min(y)).map(|d| (x - d, y - d)));
-        for o in moves {
-            out.part(o);
-            out.end_option();
+    fn dense_index(&self, &(x, y): &(u32, u32)) -> Option<u64> {
+        let (x, y) = (u64::from(x), u64::from(y));
+        match LAYOUT {
+            SQUARES => {
+                let m = x.max(y);
+                Some(if y == m { m * m + x } else { m * m + m + 1 + y })
+            }
+            DIAGONALS => {
+                let s = x + y;
+                Some(s * (s + 1) / 2 + x)
+            }
+            _ => None,
         }
+    }
+    fn split_options(&self, &(x, y): &(u32, u32), out: &mut SplitOptions<(u32, u32)>) {
+        out.single_part_options((0..x).map(|a| (a, y)));
+        out.single_part_options((0..y).map(|b| (x, b)));
+        out.single_part_options((1..=x.min(y)).map(|d| (x - d, y - d)));
     }
 }
 
@@ -284,9 +339,17 @@ fn main() {
     }
     if wants("kayles-split") {
         kayles(
-            FastKayles,
+            FastKayles::<false>,
             size(8000),
             "Kayles (inline rows, split_options)",
+            |n| smallvec![n],
+        );
+    }
+    if wants("kayles-dense") {
+        kayles(
+            FastKayles::<true>,
+            size(8000),
+            "Kayles (inline rows, split_options, dense index)",
             |n| smallvec![n],
         );
     }
@@ -295,6 +358,20 @@ fn main() {
         wythoff(Wythoff, corner, "Wythoff (options)");
     }
     if wants("wythoff-split") {
-        wythoff(FastWythoff, corner, "Wythoff (split_options)");
+        wythoff(FastWythoff::<HASHED>, corner, "Wythoff (split_options)");
+    }
+    if wants("wythoff-dense") {
+        wythoff(
+            FastWythoff::<SQUARES>,
+            corner,
+            "Wythoff (split_options, dense index by squares)",
+        );
+    }
+    if wants("wythoff-diagonals") {
+        wythoff(
+            FastWythoff::<DIAGONALS>,
+            corner,
+            "Wythoff (split_options, dense index by anti-diagonals)",
+        );
     }
 }

@@ -58,6 +58,49 @@ pub trait ImpartialGame {
         0
     }
 
+    /// A dense index of `position`, where the game has a natural one: a number the generic
+    /// engine ([`crate::solve::Solver`]) uses as the position's place in an array of values
+    /// instead of hashing the position into its table (a heap's size; a Wythoff queen's
+    /// place counted square by square, `m² + …` with `m = max(x, y)`).
+    ///
+    /// The contract: the index is injective over the positions the game reaches (two
+    /// different positions never share one; positions with `None` don't count), and small
+    /// positions get small indices. The engine's array reaches the largest index it meets,
+    /// grown on demand within its memory and position limits; a component whose index lies
+    /// beyond them keeps its value in the hash table as before, so a sparse or huge index is
+    /// slower, never wrong. Only components are looked up (what
+    /// [`components`](ImpartialGame::components) and
+    /// [`split_options`](ImpartialGame::split_options) hand over). `None` (the default): no
+    /// index, every value in the hash table.
+    ///
+    /// ```
+    /// use grundy::game::{ImpartialGame, SplitOptions};
+    /// use grundy::solve::Solver;
+    /// use grundy::Nimber;
+    ///
+    /// /// Subtraction game S(1, 3, 4), a heap its own index.
+    /// struct Subtraction;
+    /// impl ImpartialGame for Subtraction {
+    ///     type Position = u32;
+    ///     fn options(&self, &n: &u32) -> Vec<u32> {
+    ///         [1, 3, 4].iter().filter(|&&k| k <= n).map(|&k| n - k).collect()
+    ///     }
+    ///     fn split_options(&self, &n: &u32, out: &mut SplitOptions<u32>) {
+    ///         // Every option is one heap: listed in one pass.
+    ///         out.single_part_options([1, 3, 4].iter().filter(|&&k| k <= n).map(|&k| n - k));
+    ///     }
+    ///     fn dense_index(&self, &n: &u32) -> Option<u64> {
+    ///         Some(u64::from(n))
+    ///     }
+    /// }
+    /// // The values have period 7: 0 1 0 1 2 3 2.
+    /// assert_eq!(Solver::new(Subtraction).value(&100_000).unwrap(), Nimber(3));
+    /// ```
+    fn dense_index(&self, position: &Self::Position) -> Option<u64> {
+        let _ = position;
+        None
+    }
+
     /// Whether the player to move has no move.
     fn is_terminal(&self, position: &Self::Position) -> bool {
         self.options(position).is_empty()
@@ -178,6 +221,26 @@ impl<P> SplitOptions<P> {
         self.ends.push(self.parts.len());
     }
 
+    /// Adds one option per item, each made of that one component: the same as
+    /// `part(c); end_option();` for each, in one pass (the common case of a game that is one
+    /// component, like a Wythoff queen or a Nim heap).
+    ///
+    /// ```
+    /// use grundy::game::SplitOptions;
+    /// let mut out = SplitOptions::new();
+    /// out.single_part_options(0u32..3);
+    /// assert_eq!(out.option_count(), 3);
+    /// assert_eq!(out.option(2), &[2]);
+    /// ```
+    pub fn single_part_options(&mut self, components: impl IntoIterator<Item = P>) {
+        // Parts of an unclosed option join the first new one, as with `part` and
+        // `end_option`.
+        let start = self.parts.len();
+        self.parts.extend(components);
+        let end = self.parts.len();
+        self.ends.extend(start + 1..=end);
+    }
+
     /// How many options are listed.
     pub fn option_count(&self) -> usize {
         self.ends.len()
@@ -250,6 +313,9 @@ impl<G: ImpartialGame + ?Sized> ImpartialGame for &G {
     }
     fn position_words(&self, position: &Self::Position) -> u64 {
         (**self).position_words(position)
+    }
+    fn dense_index(&self, position: &Self::Position) -> Option<u64> {
+        (**self).dense_index(position)
     }
     fn is_terminal(&self, position: &Self::Position) -> bool {
         (**self).is_terminal(position)

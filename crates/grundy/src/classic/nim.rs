@@ -32,6 +32,9 @@ impl ImpartialGame for NimGame {
     fn option_bound(&self, n: &u64) -> Option<u64> {
         Some(*n)
     }
+    fn dense_index(&self, n: &u64) -> Option<u64> {
+        Some(*n)
+    }
 }
 
 impl NimHeap {

@@ -13,9 +13,7 @@ use crate::control::{Budget, BudgetError};
 use crate::expr::{ExprError, TermSpec, no_params, parse_u64, some_args};
 use crate::game::{ImpartialGame, SplitOptions};
 use crate::solve::Solver;
-use crate::sum::{
-    AnalysisError, Component, Context, Engine, MisereAlone, Move, moves_to_value_by_search,
-};
+use crate::sum::{AnalysisError, Component, Context, Engine, MisereAlone, Move};
 use crate::value::Outcome;
 
 /// The largest coordinate accepted, so that `5k²` fits in 128 bits.
@@ -148,6 +146,21 @@ fn value_table(x: u64, y: u64, budget: &Budget) -> Result<Vec<u64>, BudgetError>
     Ok(table)
 }
 
+/// The dense index of the queen at `(x, y)` for the generic engine, square by square: the
+/// queens with `max(x, y) = m` take `m² + x` (on the top row, `y = m`) and `m² + m + 1 + y`
+/// (on the right column, `x = m > y`), the indices from `m²` to `(m + 1)² - 1`. The queens a
+/// queen at `(x, y)` reaches fill the first `(max(x, y) + 1)²` slots, and its moves along its
+/// longer side read neighbouring slots. `None` past 64 bits.
+fn square_index(x: u64, y: u64) -> Option<u64> {
+    let m = x.max(y);
+    let base = m.checked_mul(m)?;
+    if y == m {
+        base.checked_add(x)
+    } else {
+        base.checked_add(m)?.checked_add(1)?.checked_add(y)
+    }
+}
+
 /// The generic engine's view of one queen.
 #[derive(Debug)]
 struct WythoffGame;
@@ -163,16 +176,14 @@ impl ImpartialGame for WythoffGame {
     fn option_bound(&self, &(x, y): &(u64, u64)) -> Option<u64> {
         Some(x.saturating_add(y).saturating_add(x.min(y)))
     }
+    fn dense_index(&self, &(x, y): &(u64, u64)) -> Option<u64> {
+        square_index(x, y)
+    }
     fn split_options(&self, &(x, y): &(u64, u64), out: &mut SplitOptions<(u64, u64)>) {
         // One queen is one component: each option is one part.
-        let moves = (0..x)
-            .map(|a| (a, y))
-            .chain((0..y).map(|b| (x, b)))
-            .chain((1..=x.min(y)).map(|d| (x - d, y - d)));
-        for o in moves {
-            out.part(o);
-            out.end_option();
-        }
+        out.single_part_options((0..x).map(|a| (a, y)));
+        out.single_part_options((0..y).map(|b| (x, b)));
+        out.single_part_options((1..=x.min(y)).map(|d| (x - d, y - d)));
     }
 }
 
@@ -248,10 +259,26 @@ impl Component for Wythoff {
         crate::sum::charge_moves(self, ctx, count)?;
         Ok(self.options().map(|(x, y)| self.to(x, y)).collect())
     }
-    /// One table serves every option.
+    /// One table serves every option; with the generic engine, one solver (its values of
+    /// the queens below kept from option to option, not searched again for each).
     fn moves_to_value(&self, target: Nimber, ctx: &Context) -> Result<Vec<Move>, AnalysisError> {
         if ctx.engine == Engine::Generic {
-            return moves_to_value_by_search(self, target, ctx);
+            // The moves are listed as `moves` lists them: same limit, same charge.
+            let count = self
+                .x
+                .saturating_add(self.y)
+                .saturating_add(self.x.min(self.y));
+            if count > MAX_LISTED_MOVES {
+                return Err(AnalysisError::unsupported(
+                    self,
+                    format!("too many moves to list (limit {MAX_LISTED_MOVES})"),
+                ));
+            }
+            crate::sum::charge_moves(self, ctx, count)?;
+            let found = Solver::with_budget(WythoffGame, &ctx.budget)
+                .moves_to_value(&(self.x, self.y), target)
+                .map_err(|e| AnalysisError::solve(self, e))?;
+            return Ok(found.into_iter().map(|(_, (x, y))| self.to(x, y)).collect());
         }
         self.check_table()?;
         let table =
@@ -437,6 +464,25 @@ mod tests {
     }
 
     #[test]
+    fn the_square_index_numbers_every_queen_once() {
+        let n = 40u64;
+        let mut seen = vec![false; (n * n) as usize];
+        for x in 0..n {
+            for y in 0..n {
+                let i = square_index(x, y).unwrap();
+                assert!(i < n * n, "({x},{y}) -> {i}");
+                assert!(!seen[i as usize], "({x},{y}) -> {i} twice");
+                seen[i as usize] = true;
+            }
+        }
+        let m = 1u64 << 31;
+        assert_eq!(square_index(m, 5), Some(m * m + m + 1 + 5));
+        assert_eq!(square_index(5, m), Some(m * m + 5));
+        assert_eq!(square_index(u64::MAX, 0), None);
+        assert_eq!(square_index(0, 1 << 32), None);
+    }
+
+    #[test]
     fn table_matches_the_generic_engine() {
         let table = value_table(30, 25, &Budget::default()).unwrap();
         let mut solver = Solver::new(WythoffGame);
@@ -451,11 +497,52 @@ mod tests {
         }
     }
 
+    /// The queen without its dense index: every value in the engine's hash table.
+    struct Hashed;
+    impl ImpartialGame for Hashed {
+        type Position = (u64, u64);
+        fn options(&self, p: &(u64, u64)) -> Vec<(u64, u64)> {
+            WythoffGame.options(p)
+        }
+        fn split_options(&self, p: &(u64, u64), out: &mut SplitOptions<(u64, u64)>) {
+            WythoffGame.split_options(p, out)
+        }
+    }
+
+    #[test]
+    fn the_indexed_engine_finds_the_golden_ratio_p_positions() {
+        // Every queen of the square 0..200, by the dense array, against the closed form;
+        // and the first 60 by 60 against the engine's hash table.
+        let mut indexed = Solver::new(WythoffGame);
+        let mut hashed = Solver::new(Hashed);
+        for x in 0..200u64 {
+            for y in 0..200u64 {
+                let v = indexed.value(&(x, y)).unwrap();
+                assert_eq!(v.is_zero(), wythoff_is_p(x, y), "({x},{y})");
+                if x < 60 && y < 60 {
+                    assert_eq!(v, hashed.value(&(x, y)).unwrap(), "({x},{y})");
+                }
+            }
+        }
+        assert_eq!(indexed.solved(), 200 * 200);
+    }
+
     proptest! {
         #[test]
         fn golden_ratio_p_positions_match_the_table(x in 0u64..60, y in 0u64..60) {
             let table = value_table(x, y, &Budget::default()).unwrap();
             prop_assert_eq!(table[table.len() - 1] == 0, wythoff_is_p(x, y));
+        }
+
+        #[test]
+        fn the_generic_engine_finds_the_moves_the_table_does(x in 0u64..30, y in 0u64..30, target in 0u64..6) {
+            let w = Wythoff { x, y };
+            let fast = Context::new(Engine::Fast, crate::control::Limits::DEFAULT);
+            let generic = Context::new(Engine::Generic, crate::control::Limits::DEFAULT);
+            let by = |ctx: &Context| -> Vec<String> {
+                w.moves_to_value(Nimber(target), ctx).unwrap().into_iter().map(|m| m.description).collect()
+            };
+            prop_assert_eq!(by(&generic), by(&fast));
         }
 
         #[test]

@@ -463,6 +463,14 @@ impl ImpartialGame for HeapGame {
     fn position_words(&self, position: &Vec<u64>) -> u64 {
         position.len() as u64
     }
+
+    /// A single heap (every component) is indexed by its size.
+    fn dense_index(&self, position: &Vec<u64>) -> Option<u64> {
+        match position.as_slice() {
+            [heap] => Some(*heap),
+            _ => None,
+        }
+    }
 }
 
 #[cfg(test)]

@@ -9,6 +9,7 @@
 //! Both are the reference implementations: slow but written straight from the definitions,
 //! under a [`Budget`] that counts the moves they generate and the positions they store.
 
+mod dense;
 mod generic;
 mod memory;
 mod misere;
