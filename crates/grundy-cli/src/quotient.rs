@@ -29,7 +29,7 @@ pub struct Args {
     #[arg(long, value_name = "N", default_value_t = 24)]
     max_heap: u64,
     /// The most elements the quotient may have.
-    #[arg(long, value_name = "N", default_value_t = 512)]
+    #[arg(long, value_name = "N", default_value_t = 1024)]
     max_elements: usize,
     /// The most units of work.
     #[arg(long, value_name = "N", default_value_t = Limits::DEFAULT.max_work)]

@@ -129,6 +129,24 @@ fn a_quotient_stopped_by_a_limit_prints_what_it_proved() {
     assert_eq!(partial, whole);
 }
 
+#[test]
+fn dawsons_chess_to_heap_40_proves_heap_32_under_the_default_limits() {
+    // Heaps 30, 31, 32 split old elements (orders 520, 552, 638); at heap 33 the trials pass
+    // the work limit, and the quotient proven for heaps 1..32 is printed first.
+    let o = grundy(&["quotient", "0.137", "--max-heap", "40"]);
+    assert_eq!(o.status.code(), Some(1));
+    let out = stdout(&o);
+    assert!(
+        out.contains("heaps 1 to 32 (verified") && out.contains("Order      638\n"),
+        "{out}"
+    );
+    let e = stderr(&o);
+    assert!(
+        e.contains("stopped at heap 33") && e.contains("heaps 1 to 32 above is proven"),
+        "{e}"
+    );
+}
+
 /// Every winning move the analysis lists leaves a misère P-position.
 fn moves_lead_to_p(a: &serde_json::Value, extra: &[&str]) {
     for m in a["winning_moves"].as_array().unwrap() {

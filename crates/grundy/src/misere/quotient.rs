@@ -24,8 +24,11 @@
 //!    its options `O`, so it maps to `Φ(G − H_i)·Φ(O)`; whether some option of `G + Z` lies in
 //!    `P` through a heap of `G` depends only on the set `U(G)` of the `z` with
 //!    `Φ(G − H_i)·z·Φ(O) ∈ P` for some `i`, `O`. The pairs `(Φ(G), U(G))` form a finite automaton
-//!    (adding a heap updates both), so a breadth-first search over its states checks every sum
-//!    at once. A failing state gives a shortest counterexample sum, whose prefixes, suffixes
+//!    (adding a heap updates both), so a search over its states checks every sum at once;
+//!    [`super::dominance`] cuts the states whose `U` contains the `U` of an earlier state
+//!    with the same `Φ` (they cannot fail first) and checks the other kind of failure,
+//!    predicted P with an option predicted P, element by element. The least failing sum
+//!    found is a counterexample, whose prefixes, suffixes
 //!    and options join the test games, and the candidate is rebuilt.
 //!    **Repeated types.** The automaton depends only on the table, the P-portion and the set
 //!    of heap *types* `(Φ(H), W_H)`, `W_H = {y : y·Φ(O) ∈ P for an option O of H}`. A new
@@ -76,7 +79,6 @@ use super::oracle::Oracle;
 use crate::control::Budget;
 use crate::heap::rules::HeapRule;
 use rustc_hash::FxHashMap;
-use std::collections::VecDeque;
 
 /// A finite commutative monoid with a P-portion, and the images of the generators.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -677,7 +679,7 @@ impl Step<'_> {
             // The least failing sum: its options are predicted right, so its outcome is the
             // opposite of the prediction (see `lex_least_failure`). None failing: the trial
             // goes to the full verification (monoid laws and the automaton again).
-            let Some(v) = super::recal::lex_least_failure(self.gens, &trial, self.i, self.budget)?
+            let Some(v) = super::dominance::least_failure(self.gens, &trial, self.i, self.budget)?
             else {
                 let passes = self
                     .verify(&Self::bare_candidate(&trial), &trial)?
@@ -856,7 +858,6 @@ impl Step<'_> {
             return Ok(Some(Vec::new()));
         }
         // Heap types: (image, W) where W = {y : y·o ∈ P for an option image o}.
-        let words = n.div_ceil(64);
         let mut types: Vec<(u32, Vec<u64>, u32)> = Vec::new();
         for j in 0..=self.i {
             let (h, w) = heap_type(self.gens, q, j);
@@ -865,52 +866,7 @@ impl Step<'_> {
             }
         }
         self.last_types = types.iter().map(|(h, w, _)| (*h, w.clone())).collect();
-        let has = |set: &[u64], z: u32| set[z as usize / 64] >> (z % 64) & 1 == 1;
-        // The empty sum is a state of its own: it has no option, so the check on `U` does not
-        // apply to it, and a non-empty sum reaching `(1, ∅)` must still be checked.
-        let start = (0u32, vec![u64::MAX; words + 1]);
-        let mut seen: FxHashMap<(u32, Vec<u64>), usize> = FxHashMap::default();
-        let mut parent: Vec<(usize, u32)> = vec![(usize::MAX, 0)];
-        let mut states = vec![start.clone()];
-        seen.insert(start, 0);
-        let mut queue = VecDeque::from([0usize]);
-        while let Some(s) = queue.pop_front() {
-            // `types·|Q|` look-ups and bit tests, about 1 ns each: a unit per 16.
-            self.budget.charge((types.len() * n / 16) as u64 + 1)?;
-            for (h, w, j) in &types {
-                let (x, u) = &states[s];
-                let x2 = q.mul(*x, *h);
-                let empty = vec![0u64; words];
-                let u: &[u64] = if s == 0 { &empty } else { u };
-                let mut u2 = vec![0u64; words];
-                for z in 0..n as u32 {
-                    if has(u, q.mul(*h, z)) || has(w, q.mul(*x, z)) {
-                        u2[z as usize / 64] |= 1 << (z % 64);
-                    }
-                }
-                let state = (x2, u2);
-                if seen.contains_key(&state) {
-                    continue;
-                }
-                let idx = states.len();
-                parent.push((s, *j));
-                let consistent = q.is_p(x2) != has(&state.1, 0);
-                self.budget.check_positions(idx + 1)?;
-                seen.insert(state.clone(), idx);
-                states.push(state);
-                if !consistent {
-                    let mut word = Vec::new();
-                    let mut k = idx;
-                    while k != 0 {
-                        word.push(parent[k].1);
-                        k = parent[k].0;
-                    }
-                    word.reverse();
-                    return Ok(Some(word));
-                }
-                queue.push_back(idx);
-            }
-        }
-        Ok(None)
+        // Every sum at once: the least failing sum, by the dominance-pruned search.
+        super::dominance::least_failure(self.gens, q, self.i, self.budget)
     }
 }

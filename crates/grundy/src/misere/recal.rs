@@ -107,6 +107,9 @@ pub fn recalibrate(
     Ok(None)
 }
 
+/// The unpruned reference for [`super::dominance::least_failure`] (which the computation
+/// uses; this one builds every reachable state, and the tests compare the two).
+///
 /// The least sum of generators `0..=i` (exponent vectors compared highest generator first,
 /// an order in which every option of a sum comes before it) whose predicted outcome in
 /// `trial` disagrees with the predictions for its options; `None` when there is none.
