@@ -1,13 +1,13 @@
 //! The misère Grundy values of the proof-pruned search ([`grundy::misere::gamma`]) and the
 //! small values read off the quotient ([`grundy::misere::low`]) against the definition.
 //!
-//! - `naive`: the misère Grundy value of a sum of rule heaps and Nim heaps by plain recursion
-//!   (1 with no move, otherwise the mex of the options), written here from the definition.
+//! - `misere_grundy` (tests/common): the misère Grundy value of a sum of rule heaps and Nim
+//!   heaps by plain recursion (1 with no move, otherwise the mex of the options), written from
+//!   the definition.
 //! - The genus sequences of the search route against [`genus_sequence_by_definition`] (the
 //!   independent reference of the library) on Kayles and random octal codes.
 
 use grundy::control::{Budget, Limits};
-use grundy::game::ImpartialGame;
 use grundy::heap::component::HeapGame;
 use grundy::heap::rules::HeapRule;
 use grundy::misere::gamma::GammaSearch;
@@ -16,39 +16,10 @@ use grundy::misere::sequence::{
     genus_sequence, genus_sequence_by_definition, genus_sequence_by_search,
 };
 use proptest::prelude::*;
-use std::collections::HashMap;
 
-type Memo = HashMap<(Vec<u64>, Vec<u64>), u64>;
-
-/// Misère Grundy value of a sum of rule heaps and Nim heaps, from the definition.
-fn naive(game: &HeapGame, mut heaps: Vec<u64>, mut nim: Vec<u64>, memo: &mut Memo) -> u64 {
-    heaps.retain(|&h| h > 0);
-    heaps.sort_unstable();
-    nim.retain(|&h| h > 0);
-    nim.sort_unstable();
-    let key = (heaps.clone(), nim.clone());
-    if let Some(&v) = memo.get(&key) {
-        return v;
-    }
-    let mut seen = Vec::new();
-    for o in game.options(&heaps) {
-        seen.push(naive(game, o, nim.clone(), memo));
-    }
-    for i in 0..nim.len() {
-        for t in 0..nim[i] {
-            let mut m = nim.clone();
-            m[i] = t;
-            seen.push(naive(game, heaps.clone(), m, memo));
-        }
-    }
-    let v = if seen.is_empty() {
-        1
-    } else {
-        (0..).find(|v| !seen.contains(v)).unwrap()
-    };
-    memo.insert(key, v);
-    v
-}
+#[path = "common/misere_grundy.rs"]
+mod misere_grundy;
+use misere_grundy::{Memo, misere_grundy};
 
 fn budget(max_work: u64) -> Budget {
     Budget::new(Limits {
@@ -86,7 +57,7 @@ fn check_sums(rule: &str, sums: &[(Vec<u64>, u32, u32)]) {
     for (heaps, twos, ones) in sums {
         let mut nim = vec![2; *twos as usize];
         nim.extend(std::iter::repeat_n(1, *ones as usize));
-        let expected = naive(&game, heaps.clone(), nim, &mut memo);
+        let expected = misere_grundy(&game, heaps.clone(), nim, &mut memo);
         let what = format!("{rule}: {heaps:?} + {twos}·*2 + {ones}·*1");
         assert_eq!(
             plain.gamma(heaps, *twos, *ones).unwrap(),
@@ -137,8 +108,8 @@ fn one_plus_one_is_dropped_soundly() {
                 for nim in [vec![], vec![2], vec![3], vec![2, 2]] {
                     let mut with = nim.clone();
                     with.extend([1, 1]);
-                    let plain = naive(&game, vec![a, b], nim, &mut memo);
-                    let doubled = naive(&game, vec![a, b], with, &mut memo);
+                    let plain = misere_grundy(&game, vec![a, b], nim, &mut memo);
+                    let doubled = misere_grundy(&game, vec![a, b], with, &mut memo);
                     assert_eq!(plain, doubled, "{rule} {a} {b}");
                 }
             }

@@ -1,7 +1,8 @@
 //! Genus and the tame rule against the definitions.
 //!
 //! - The genus solver's exponents agree with misère Grundy values computed by a separate,
-//!   naive recursion over heaps plus Nim heaps, written here from the definition.
+//!   plain recursion over heaps plus Nim heaps (`misere_grundy`, tests/common), written from
+//!   the definition.
 //! - Conway's rule for sums of tame games agrees with the exhaustive misère search on every
 //!   sum of tame heaps tried.
 
@@ -19,40 +20,12 @@ use grundy::value::Outcome;
 use proptest::prelude::*;
 use std::collections::HashMap;
 
+#[path = "common/misere_grundy.rs"]
+mod misere_grundy;
+use misere_grundy::misere_grundy;
+
 /// Misère Grundy value of a sum of rule heaps and Nim heaps: 1 with no move, otherwise the
 /// mex of the options' values. Plain recursion with a memo (the positions here are tiny).
-fn naive(
-    game: &HeapGame,
-    heaps: Vec<u64>,
-    mut nim: Vec<u64>,
-    memo: &mut HashMap<(Vec<u64>, Vec<u64>), u64>,
-) -> u64 {
-    nim.retain(|&h| h > 0);
-    nim.sort_unstable();
-    let key = (heaps.clone(), nim.clone());
-    if let Some(&v) = memo.get(&key) {
-        return v;
-    }
-    let mut seen = Vec::new();
-    for o in game.options(&heaps) {
-        seen.push(naive(game, o, nim.clone(), memo));
-    }
-    for i in 0..nim.len() {
-        for t in 0..nim[i] {
-            let mut m = nim.clone();
-            m[i] = t;
-            seen.push(naive(game, heaps.clone(), m, memo));
-        }
-    }
-    let v = if seen.is_empty() {
-        1
-    } else {
-        (0..).find(|v| !seen.contains(v)).unwrap()
-    };
-    memo.insert(key, v);
-    v
-}
-
 #[test]
 fn genus_exponents_match_the_definition() {
     for rule in ["kayles", "0.75", "0.137", "0.07", "4.07", "0.6"] {
@@ -65,7 +38,7 @@ fn genus_exponents_match_the_definition() {
             let pos = if n == 0 { vec![] } else { vec![n] };
             let g = solver.genus(&pos).unwrap();
             for k in 0..6 {
-                let expected = naive(&game, pos.clone(), vec![2; k], &mut memo);
+                let expected = misere_grundy(&game, pos.clone(), vec![2; k], &mut memo);
                 assert_eq!(g.exponent(k), expected, "{rule} heap {n}: {g}, k = {k}");
             }
         }
