@@ -208,6 +208,21 @@ impl Wythoff {
         Ok(())
     }
 
+    /// Refuses a move list past [`MAX_LISTED_MOVES`] and charges the budget for listing it.
+    fn check_move_list(&self, ctx: &Context) -> Result<(), AnalysisError> {
+        let count = self
+            .x
+            .saturating_add(self.y)
+            .saturating_add(self.x.min(self.y));
+        if count > MAX_LISTED_MOVES {
+            return Err(AnalysisError::unsupported(
+                self,
+                format!("too many moves to list (limit {MAX_LISTED_MOVES})"),
+            ));
+        }
+        crate::sum::charge_moves(self, ctx, count)
+    }
+
     fn options(&self) -> impl Iterator<Item = (u64, u64)> + '_ {
         let (x, y) = (self.x, self.y);
         (0..x)
@@ -246,17 +261,7 @@ impl Component for Wythoff {
             .map_err(|e| AnalysisError::solve(self, e))
     }
     fn moves(&self, ctx: &Context) -> Result<Vec<Move>, AnalysisError> {
-        let count = self
-            .x
-            .saturating_add(self.y)
-            .saturating_add(self.x.min(self.y));
-        if count > MAX_LISTED_MOVES {
-            return Err(AnalysisError::unsupported(
-                self,
-                format!("too many moves to list (limit {MAX_LISTED_MOVES})"),
-            ));
-        }
-        crate::sum::charge_moves(self, ctx, count)?;
+        self.check_move_list(ctx)?;
         Ok(self.options().map(|(x, y)| self.to(x, y)).collect())
     }
     /// One table serves every option; with the generic engine, one solver (its values of
@@ -264,17 +269,7 @@ impl Component for Wythoff {
     fn moves_to_value(&self, target: Nimber, ctx: &Context) -> Result<Vec<Move>, AnalysisError> {
         if ctx.engine == Engine::Generic {
             // The moves are listed as `moves` lists them: same limit, same charge.
-            let count = self
-                .x
-                .saturating_add(self.y)
-                .saturating_add(self.x.min(self.y));
-            if count > MAX_LISTED_MOVES {
-                return Err(AnalysisError::unsupported(
-                    self,
-                    format!("too many moves to list (limit {MAX_LISTED_MOVES})"),
-                ));
-            }
-            crate::sum::charge_moves(self, ctx, count)?;
+            self.check_move_list(ctx)?;
             let found = Solver::with_budget(WythoffGame, &ctx.budget)
                 .moves_to_value(&(self.x, self.y), target)
                 .map_err(|e| AnalysisError::solve(self, e))?;
