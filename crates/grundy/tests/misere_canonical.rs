@@ -249,7 +249,11 @@ fn heap_forms_are_tame_exactly_where_cgsuite_says() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+    // 64 cases by default; PROPTEST_CASES sets more.
+    #![proptest_config(ProptestConfig {
+        cases: std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(64),
+        ..ProptestConfig::default()
+    })]
 
     /// (a) A game and its canonical form (and so two games of one form) have the same misère
     /// outcome in every sum with the family; (b) games of different forms born by day 4 are
