@@ -428,7 +428,8 @@ fn misere_sequence(
                     (true, TameBasis::CanonicalForm) => "tame",
                     (false, TameBasis::CanonicalForm) => "wild",
                     (true, TameBasis::RawTree) => "tame (raw tree)",
-                    (false, TameBasis::RawTree) => "wild (raw tree; the canonical form was not affordable)",
+                    (false, TameBasis::RawTree) =>
+                        "wild (raw tree; the canonical form was not affordable)",
                 }
             ));
         }

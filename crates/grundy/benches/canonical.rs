@@ -9,10 +9,15 @@ use grundy::misere::canonical::HeapForms;
 use std::time::Instant;
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with("--")).collect();
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with("--"))
+        .collect();
     let rules: Vec<String> = match args.first() {
         Some(r) => vec![r.clone()],
-        None => ["kayles", "0.07", "0.137", "0.6", "grundy"].map(String::from).to_vec(),
+        None => ["kayles", "0.07", "0.137", "0.6", "grundy"]
+            .map(String::from)
+            .to_vec(),
     };
     let to: u64 = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(60);
     let work: u64 = args
@@ -28,7 +33,12 @@ fn main() {
         let start = Instant::now();
         let hf = HeapForms::compute(&parsed, to, &budget);
         let secs = start.elapsed().as_secs_f64();
-        println!("{rule}: heaps 0..={} in {secs:.3} s, {} forms in the arena, work {}", hf.heaps.len().saturating_sub(1), hf.forms.len(), budget.work_done());
+        println!(
+            "{rule}: heaps 0..={} in {secs:.3} s, {} forms in the arena, work {}",
+            hf.heaps.len().saturating_sub(1),
+            hf.forms.len(),
+            budget.work_done()
+        );
         println!("  heap  followers  birthday  tame");
         for (n, &id) in hf.heaps.iter().enumerate() {
             println!(

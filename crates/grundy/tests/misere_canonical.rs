@@ -40,7 +40,12 @@ impl Dag {
     }
 
     /// The sum of heaps `pos` of `game`, copied as a raw tree.
-    fn copy_heaps(&mut self, game: &HeapGame, pos: Vec<u64>, memo: &mut HashMap<Vec<u64>, usize>) -> usize {
+    fn copy_heaps(
+        &mut self,
+        game: &HeapGame,
+        pos: Vec<u64>,
+        memo: &mut HashMap<Vec<u64>, usize>,
+    ) -> usize {
         if let Some(&n) = memo.get(&pos) {
             return n;
         }
@@ -115,7 +120,10 @@ fn family(dag: &mut Dag, forms: &mut Forms) -> Vec<usize> {
         let prev = games.clone();
         games.clear();
         for mask in 0u32..(1 << prev.len()) {
-            let opts = (0..prev.len()).filter(|i| mask >> i & 1 == 1).map(|i| prev[i]).collect();
+            let opts = (0..prev.len())
+                .filter(|i| mask >> i & 1 == 1)
+                .map(|i| prev[i])
+                .collect();
             games.push(dag.add(opts));
         }
     }
@@ -127,7 +135,10 @@ fn family(dag: &mut Dag, forms: &mut Forms) -> Vec<usize> {
     let day3: Vec<FormId> = day3.into_iter().collect();
     let mut day4 = BTreeSet::new();
     for mask in 0u32..(1 << day3.len()) {
-        let opts = (0..day3.len()).filter(|i| mask >> i & 1 == 1).map(|i| day3[i]).collect();
+        let opts = (0..day3.len())
+            .filter(|i| mask >> i & 1 == 1)
+            .map(|i| day3[i])
+            .collect();
         day4.insert(forms.from_options(opts).unwrap());
     }
     let mut memo = HashMap::new();
@@ -139,20 +150,23 @@ fn family(dag: &mut Dag, forms: &mut Forms) -> Vec<usize> {
 
 /// A random tree: node `i`'s options are chosen among nodes `0..i`; the last node is the game.
 fn random_tree() -> impl Strategy<Value = Vec<Vec<usize>>> {
-    proptest::collection::vec(proptest::collection::vec(any::<prop::sample::Index>(), 0..4), 1..7)
-        .prop_map(|nodes| {
-            nodes
-                .into_iter()
-                .enumerate()
-                .map(|(i, opts)| {
-                    if i == 0 {
-                        vec![]
-                    } else {
-                        opts.into_iter().map(|x| x.index(i)).collect()
-                    }
-                })
-                .collect()
-        })
+    proptest::collection::vec(
+        proptest::collection::vec(any::<prop::sample::Index>(), 0..4),
+        1..7,
+    )
+    .prop_map(|nodes| {
+        nodes
+            .into_iter()
+            .enumerate()
+            .map(|(i, opts)| {
+                if i == 0 {
+                    vec![]
+                } else {
+                    opts.into_iter().map(|x| x.index(i)).collect()
+                }
+            })
+            .collect()
+    })
 }
 
 fn add_tree(dag: &mut Dag, tree: &[Vec<usize>]) -> usize {
@@ -165,7 +179,11 @@ fn add_tree(dag: &mut Dag, tree: &[Vec<usize>]) -> usize {
 
 /// The X of `family`, or sum of two, telling `g` from `h`, if any.
 fn distinguish(out: &mut Outcomes, family: &[usize], g: usize, h: usize) -> Option<Vec<usize>> {
-    if let Some(x) = family.iter().copied().find(|&x| out.is_p(&[g, x]) != out.is_p(&[h, x])) {
+    if let Some(x) = family
+        .iter()
+        .copied()
+        .find(|&x| out.is_p(&[g, x]) != out.is_p(&[h, x]))
+    {
         return Some(vec![x]);
     }
     for (i, &x) in family.iter().enumerate() {
@@ -184,10 +202,15 @@ fn day_four_has_the_published_count_and_every_pair_is_told_apart() {
     let mut forms = Forms::new(&Budget::default());
     let fam = family(&mut dag, &mut forms);
     // 22 misère impartial games are born by day 4 (Conway, ONAG ch. 12; Siegel, CGT V.1).
-    let born4: BTreeSet<FormId> = (0..forms.len() as FormId).filter(|&id| forms.birthday(id) <= 4).collect();
+    let born4: BTreeSet<FormId> = (0..forms.len() as FormId)
+        .filter(|&id| forms.birthday(id) <= 4)
+        .collect();
     assert_eq!(born4.len(), 22);
     let mut memo = HashMap::new();
-    let nodes: Vec<(FormId, usize)> = born4.iter().map(|&id| (id, dag.copy_form(&forms, id, &mut memo))).collect();
+    let nodes: Vec<(FormId, usize)> = born4
+        .iter()
+        .map(|&id| (id, dag.copy_form(&forms, id, &mut memo)))
+        .collect();
     let mut out = Outcomes::new(&dag);
     for (i, &(a, ga)) in nodes.iter().enumerate() {
         for &(b, gb) in &nodes[..i] {
@@ -202,9 +225,17 @@ fn day_four_has_the_published_count_and_every_pair_is_told_apart() {
                     }
                     i += 1;
                 }
-                v.iter().map(|&x| format!("{x}:{:?}", forms.options(x))).collect::<Vec<_>>().join(" ")
+                v.iter()
+                    .map(|&x| format!("{x}:{:?}", forms.options(x)))
+                    .collect::<Vec<_>>()
+                    .join(" ")
             };
-            assert!(distinguish(&mut out, &fam, ga, gb).is_some(), "forms {} and {}", tree(a), tree(b));
+            assert!(
+                distinguish(&mut out, &fam, ga, gb).is_some(),
+                "forms {} and {}",
+                tree(a),
+                tree(b)
+            );
         }
     }
 }
@@ -232,7 +263,10 @@ fn published_facts() {
 fn heap_forms_are_tame_exactly_where_cgsuite_says() {
     let text = include_str!("data/misere/genus_cgsuite.txt");
     let mut rows: HashMap<String, Vec<(u64, bool)>> = HashMap::new();
-    for line in text.lines().filter(|l| !l.starts_with('#') && !l.is_empty()) {
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+    {
         let f: Vec<&str> = line.split_whitespace().collect();
         rows.entry(f[0].to_owned())
             .or_default()
@@ -243,7 +277,11 @@ fn heap_forms_are_tame_exactly_where_cgsuite_says() {
         let hf = HeapForms::compute(&HeapRule::parse(rule).unwrap(), to, &Budget::default());
         assert!(hf.stopped.is_none(), "{rule}: {:?}", hf.stopped);
         for &(n, tame) in rows {
-            assert_eq!(hf.forms.is_tame(hf.heaps[n as usize]), tame, "{rule} heap {n}");
+            assert_eq!(
+                hf.forms.is_tame(hf.heaps[n as usize]),
+                tame,
+                "{rule} heap {n}"
+            );
         }
     }
 }

@@ -222,7 +222,9 @@ impl Forms {
     /// The `t` (an option of an option) equal to `{opts}`, if any.
     fn reverse(&self, opts: &[FormId]) -> Result<Option<FormId>, MisereError> {
         // t = 0: every option has the end as an option, and some option is a P-position.
-        if opts.iter().all(|&s| self.options(s).first() == Some(&Self::ZERO))
+        if opts
+            .iter()
+            .all(|&s| self.options(s).first() == Some(&Self::ZERO))
             && opts.iter().any(|&s| self.g_minus(s) == 0)
         {
             return Ok(Some(Self::ZERO));
@@ -263,11 +265,14 @@ impl Forms {
         self.budget.check_bytes(bytes, 1)?;
         let g_plus = mex(opts.iter().map(|&o| self.g_plus(o)));
         let g_minus = mex(opts.iter().map(|&o| self.g_minus(o)));
-        let birthday = opts.iter().map(|&o| self.birthday(o) + 1).max().unwrap_or(0);
+        let birthday = opts
+            .iter()
+            .map(|&o| self.birthday(o) + 1)
+            .max()
+            .unwrap_or(0);
         let tame = tame_pair(g_plus, g_minus) && opts.iter().all(|&o| self.is_tame(o));
-        let id = FormId::try_from(self.nodes.len()).map_err(|_| {
-            MisereError::Unsupported("more than 2^32 canonical forms".to_owned())
-        })?;
+        let id = FormId::try_from(self.nodes.len())
+            .map_err(|_| MisereError::Unsupported("more than 2^32 canonical forms".to_owned()))?;
         let start = self.options.len();
         self.options.extend_from_slice(opts);
         self.nodes.push(Node {
@@ -329,7 +334,8 @@ impl Forms {
                 continue;
             }
             let v = self.from_options(opts)?;
-            self.budget.check_positions(self.sums.len() + self.nodes.len())?;
+            self.budget
+                .check_positions(self.sums.len() + self.nodes.len())?;
             self.sums.insert(key(x, y), v);
             stack.pop();
         }
@@ -375,7 +381,8 @@ impl Forms {
                 s.budget.afford(b)?;
             }
             let opts = game.options(p);
-            s.budget.charge((opts.len() as u64 + 1) * (game.position_words(p) + 1))?;
+            s.budget
+                .charge((opts.len() as u64 + 1) * (game.position_words(p) + 1))?;
             Ok(opts)
         };
         let first = open(self, position)?;

@@ -249,7 +249,9 @@ fn genus_sequence_raw(rule: &HeapRule, to: u64, budget: &Budget) -> GenusSequenc
 /// values `0`, `1`, `2` read off the misère quotient of `*1`, `*2` and the heaps
 /// ([`super::low`], built with a quarter of the work, as far as it goes): every value proven.
 pub fn genus_sequence_by_search(rule: &HeapRule, to: u64, budget: &Budget) -> GenusSequence {
-    with_forms(rule, to, budget, |b| genus_sequence_by_search_raw(rule, to, b))
+    with_forms(rule, to, budget, |b| {
+        genus_sequence_by_search_raw(rule, to, b)
+    })
 }
 
 /// [`genus_sequence_by_search`] with the raw tree's tameness.
@@ -351,7 +353,9 @@ fn longer(a: GenusSequence, b: GenusSequence, budget: &Budget) -> GenusSequence 
 /// monoid of `*1`, `*2` and the heaps ([`genus_sequence_by_labels`], with a quarter of the
 /// work); if it stops early, the misère quotient with more Nim heaps, keeping the longer.
 pub fn genus_sequence_by_quotient(rule: &HeapRule, to: u64, budget: &Budget) -> GenusSequence {
-    with_forms(rule, to, budget, |b| genus_sequence_by_quotient_raw(rule, to, b))
+    with_forms(rule, to, budget, |b| {
+        genus_sequence_by_quotient_raw(rule, to, b)
+    })
 }
 
 /// [`genus_sequence_by_quotient`] with the raw tree's tameness.
@@ -386,7 +390,9 @@ fn with_nim_route(rule: &HeapRule, to: u64, budget: &Budget) -> GenusSequence {
 /// each exponent `γ(n + k·*2)` is the label of `Φ(n)·Φ(*2)^k`. Stops (keeping every heap
 /// read) where a heap splits the monoid beyond repair, or under the budget.
 pub fn genus_sequence_by_labels(rule: &HeapRule, to: u64, budget: &Budget) -> GenusSequence {
-    with_forms(rule, to, budget, |b| genus_sequence_by_labels_raw(rule, to, b))
+    with_forms(rule, to, budget, |b| {
+        genus_sequence_by_labels_raw(rule, to, b)
+    })
 }
 
 /// [`genus_sequence_by_labels`] with the raw tree's tameness.
@@ -650,7 +656,9 @@ fn read_entry(
 
 /// The genus of heaps `0..=to` of `rule`, each from the definition (the slow reference).
 pub fn genus_sequence_by_definition(rule: &HeapRule, to: u64, budget: &Budget) -> GenusSequence {
-    with_forms(rule, to, budget, |b| genus_sequence_by_definition_raw(rule, to, b))
+    with_forms(rule, to, budget, |b| {
+        genus_sequence_by_definition_raw(rule, to, b)
+    })
 }
 
 /// [`genus_sequence_by_definition`] with the raw tree's tameness.
