@@ -8,7 +8,9 @@ use grundy::game::ImpartialGame;
 use grundy::heap::component::HeapGame;
 use grundy::heap::rules::HeapRule;
 use grundy::misere::canonical::{FormId, Forms, HeapForms};
-use grundy::misere::genus::GenusSolver;
+use grundy::misere::genus::{GenusSolver, tame_sum_is_p};
+use grundy::solve::MisereSolver;
+use grundy::value::Outcome;
 use proptest::prelude::*;
 use std::collections::{BTreeSet, HashMap};
 
@@ -381,5 +383,33 @@ proptest! {
             let pos = if n == 0 { vec![] } else { vec![n] };
             prop_assert_eq!(canon.genus(&hf.heaps[n as usize]).unwrap(), raw.genus(&pos).unwrap());
         }
+    }
+
+    /// Conway's rule decides sums of heaps that are tame in their canonical forms (though
+    /// their raw trees may hold wild positions), as the exhaustive search does.
+    #[test]
+    fn conways_rule_holds_for_canonically_tame_heaps(
+        digits in proptest::collection::vec(0u8..8, 1..4),
+        heaps in proptest::collection::vec(1u64..10, 1..4),
+    ) {
+        prop_assume!(digits.iter().any(|&d| d != 0));
+        let code = format!("0.{}", digits.iter().map(|d| d.to_string()).collect::<String>());
+        let rule = HeapRule::parse(&code).unwrap();
+        let hf = HeapForms::compute(&rule, 9, &Budget::default());
+        prop_assert!(hf.stopped.is_none());
+        // The tame heaps drawn (for a wild code, the small ones).
+        let heaps: Vec<u64> = heaps.into_iter().filter(|&h| hf.forms.is_tame(hf.heaps[h as usize])).collect();
+        if heaps.is_empty() {
+            return Ok(());
+        }
+        let game = HeapGame::new(&rule);
+        let budget = Budget::default();
+        let mut solver = GenusSolver::new(&game, &budget);
+        let genera: Vec<_> = heaps.iter().map(|&h| solver.genus(&vec![h]).unwrap()).collect();
+        let (is_p, _) = tame_sum_is_p(&genera).expect("tame forms have tame genera");
+        let mut pos = heaps.clone();
+        pos.sort_unstable();
+        let brute = MisereSolver::with_budget(&game, &budget).outcome(&pos).unwrap() == Outcome::P;
+        prop_assert_eq!(is_p, brute, "{} {:?}", code, heaps);
     }
 }
