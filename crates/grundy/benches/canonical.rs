@@ -15,7 +15,7 @@ fn main() {
         .collect();
     let rules: Vec<String> = match args.first() {
         Some(r) => vec![r.clone()],
-        None => ["kayles", "0.07", "0.137", "0.6", "grundy"]
+        None => ["kayles", "0.07", "0.137", "0.6", "grundys-game"]
             .map(String::from)
             .to_vec(),
     };
