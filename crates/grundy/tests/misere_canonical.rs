@@ -3,12 +3,14 @@
 //! a family of small games (every game tree of birthday at most 3 and every canonical form
 //! born by day 4), with outcomes by brute force on raw game trees (independent of the arena).
 
-use grundy::control::Budget;
+use grundy::control::{Budget, BudgetError, Limits};
 use grundy::game::ImpartialGame;
 use grundy::heap::component::HeapGame;
 use grundy::heap::rules::HeapRule;
+use grundy::misere::MisereError;
 use grundy::misere::canonical::{FormId, Forms, HeapForms};
 use grundy::misere::genus::{GenusSolver, tame_sum_is_p};
+use grundy::misere::sequence::{TameBasis, genus_sequence};
 use grundy::solve::MisereSolver;
 use grundy::value::Outcome;
 use proptest::prelude::*;
@@ -286,6 +288,61 @@ fn heap_forms_are_tame_exactly_where_cgsuite_says() {
             );
         }
     }
+}
+
+#[test]
+fn forms_stop_under_the_budget_and_the_tameness_falls_back_to_the_raw_tree() {
+    let kayles = HeapRule::parse("kayles").unwrap();
+    for (limits, want_memory) in [
+        (
+            Limits {
+                max_work: 200_000,
+                ..Limits::DEFAULT
+            },
+            false,
+        ),
+        (
+            Limits {
+                max_bytes: 20_000,
+                ..Limits::DEFAULT
+            },
+            true,
+        ),
+    ] {
+        let hf = HeapForms::compute(&kayles, 200, &Budget::new(limits));
+        let e = hf.stopped.expect("Kayles's forms grow past the limit");
+        assert_eq!(
+            matches!(e, MisereError::Budget(BudgetError::Memory { .. })),
+            want_memory,
+            "{e}"
+        );
+        assert!(
+            hf.heaps.len() > 9 && hf.heaps.len() < 201,
+            "{}",
+            hf.heaps.len()
+        );
+    }
+    // The genus sequence under a small work limit: the forms cover a prefix of the heaps,
+    // the raw tree the rest, and a heap tame in the raw tree is tame in its form.
+    let seq = genus_sequence(
+        &kayles,
+        60,
+        &Budget::new(Limits {
+            max_work: 400_000,
+            ..Limits::DEFAULT
+        }),
+    );
+    let canonical = seq
+        .entries
+        .iter()
+        .take_while(|e| e.tame_basis == TameBasis::CanonicalForm)
+        .count();
+    assert!(canonical >= 9, "{canonical}");
+    assert!(
+        seq.entries[canonical..]
+            .iter()
+            .all(|e| e.tame_basis == TameBasis::RawTree)
+    );
 }
 
 proptest! {

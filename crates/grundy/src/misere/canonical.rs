@@ -101,6 +101,8 @@ pub struct Forms {
     options: Vec<FormId>,
     /// The canonical form of `{S}` for every option list `S` met (canonical or not).
     index: FxHashMap<Box<[FormId]>, FormId>,
+    /// The option ids held by the keys of `index`.
+    index_ids: usize,
     sums: FxHashMap<(FormId, FormId), FormId>,
     nims: Vec<FormId>,
     budget: Budget,
@@ -134,6 +136,7 @@ impl Forms {
             }],
             options: Vec::new(),
             index,
+            index_ids: 0,
             sums: FxHashMap::default(),
             nims: vec![0],
             budget: budget.clone(),
@@ -215,6 +218,7 @@ impl Forms {
             Some(t) => t,
             None => self.insert(&opts)?,
         };
+        self.index_ids += opts.len();
         self.index.insert(opts.into_boxed_slice(), id);
         Ok(id)
     }
@@ -258,11 +262,23 @@ impl Forms {
         Ok(found)
     }
 
+    /// Fails if the arena with `extra` more option ids passes the memory limit: the option
+    /// ids (4 bytes each, in the arena and in the index's keys), the nodes, and the entries
+    /// of the index and of the memo of sums (some 32 bytes each with their tables).
+    fn check_memory(&self, extra: usize) -> Result<(), MisereError> {
+        let ids = (self.options.len() + extra + self.index_ids) as u64;
+        let entries = (self.index.len() + self.sums.len()) as u64;
+        let bytes = ids
+            .saturating_mul(4)
+            .saturating_add(self.nodes.len() as u64 * std::mem::size_of::<Node>() as u64)
+            .saturating_add(entries.saturating_mul(32));
+        self.budget.check_bytes(bytes, 1)?;
+        Ok(())
+    }
+
     fn insert(&mut self, opts: &[FormId]) -> Result<FormId, MisereError> {
         self.budget.check_positions(self.nodes.len() + 1)?;
-        let bytes = (self.options.len() + opts.len()) as u64 * 4
-            + self.nodes.len() as u64 * (std::mem::size_of::<Node>() as u64 + 32);
-        self.budget.check_bytes(bytes, 1)?;
+        self.check_memory(opts.len())?;
         let g_plus = mex(opts.iter().map(|&o| self.g_plus(o)));
         let g_minus = mex(opts.iter().map(|&o| self.g_minus(o)));
         let birthday = opts
@@ -336,6 +352,7 @@ impl Forms {
             let v = self.from_options(opts)?;
             self.budget
                 .check_positions(self.sums.len() + self.nodes.len())?;
+            self.check_memory(0)?;
             self.sums.insert(key(x, y), v);
             stack.pop();
         }

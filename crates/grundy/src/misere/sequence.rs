@@ -42,12 +42,13 @@
 //! ## Tameness
 //! A heap is *tame* as CGSuite defines it (`IsTame`): its misère canonical form
 //! ([`super::canonical`]) is hereditarily tame, reversible options bypassed (misère Kayles
-//! heaps 6 and 8 are tame though a position of their raw trees is wild). The forms are built
-//! first, heap by heap, with an eighth of the work (at most [`CANONICAL_HEAPS`] heaps); past
-//! them the verdict falls back to the raw game tree (the genus a Nim genus and every heap
-//! its options leave tame: Conway, sums of tame games are tame), which is stricter (a heap
-//! tame there is tame in its canonical form too) and is marked [`TameBasis::RawTree`]. Every
-//! run stops under the budget and keeps what it has.
+//! heaps 6 and 8 are tame though a position of their raw trees is wild). The genus is
+//! computed with seven eighths of the work, then the forms of those heaps (at most
+//! [`CANONICAL_HEAPS`]) with the rest; past the forms the verdict falls back to the raw game
+//! tree (the genus a Nim genus and every heap its options leave tame: Conway, sums of tame
+//! games are tame), which is stricter (a heap tame there is tame in its canonical form too)
+//! and is marked [`TameBasis::RawTree`]. Every run stops under the budget and keeps what it
+//! has; a run cancelled keeps the raw tree's verdicts.
 
 use super::MisereError;
 use super::canonical::HeapForms;
@@ -168,17 +169,6 @@ pub const MAX_NIM: u32 = 63;
 /// The most heaps whose misère canonical forms a genus sequence builds for their tameness.
 pub const CANONICAL_HEAPS: u64 = 512;
 
-/// The misère canonical forms of heaps `0..=to` (at most [`CANONICAL_HEAPS`]) with an
-/// eighth of the budget's work, as far as they go.
-fn canonical_forms(rule: &HeapRule, to: u64, budget: &Budget) -> HeapForms {
-    let limits = budget.limits();
-    let eighth = budget.child(Limits {
-        max_work: limits.max_work / 8,
-        ..limits
-    });
-    HeapForms::compute(rule, to.min(CANONICAL_HEAPS), &eighth)
-}
-
 /// Tameness read off the canonical forms where they were built; `first_wild` recomputed.
 fn apply_forms(mut seq: GenusSequence, forms: &HeapForms) -> GenusSequence {
     for (e, &id) in seq.entries.iter_mut().zip(&forms.heaps) {
@@ -189,15 +179,27 @@ fn apply_forms(mut seq: GenusSequence, forms: &HeapForms) -> GenusSequence {
     seq
 }
 
-/// `run` with the tameness of its heaps read off their canonical forms (built first).
+/// `run` with seven eighths of the work, then the tameness of the heaps it computed read
+/// off their canonical forms, built with what is left (at least an eighth). A run stopped
+/// by its share of the work names the whole limit (the forms take the rest of it).
 fn with_forms(
     rule: &HeapRule,
-    to: u64,
     budget: &Budget,
     run: impl FnOnce(&Budget) -> GenusSequence,
 ) -> GenusSequence {
-    let forms = canonical_forms(rule, to, budget);
-    let seq = run(budget);
+    let limits = budget.limits();
+    let share = budget.child(Limits {
+        max_work: limits.max_work - limits.max_work / 8,
+        ..limits
+    });
+    let mut seq = run(&share);
+    if let Some(MisereError::Budget(BudgetError::Work { limit })) = &mut seq.stopped {
+        *limit = limits.max_work;
+    }
+    let Some(last) = seq.entries.last().map(|e| e.heap) else {
+        return seq;
+    };
+    let forms = HeapForms::compute(rule, last.min(CANONICAL_HEAPS), &budget.child(limits));
     apply_forms(seq, &forms)
 }
 
@@ -207,7 +209,7 @@ fn with_forms(
 /// heaps the labelled monoid covers (its values are proven) and reading the values 0, 1, 2
 /// off the quotient of `*1`, `*2` and the heaps (built with a quarter); keeping the longest.
 pub fn genus_sequence(rule: &HeapRule, to: u64, budget: &Budget) -> GenusSequence {
-    with_forms(rule, to, budget, |b| genus_sequence_raw(rule, to, b))
+    with_forms(rule, budget, |b| genus_sequence_raw(rule, to, b))
 }
 
 /// [`genus_sequence`] with the raw tree's tameness.
@@ -249,9 +251,7 @@ fn genus_sequence_raw(rule: &HeapRule, to: u64, budget: &Budget) -> GenusSequenc
 /// values `0`, `1`, `2` read off the misère quotient of `*1`, `*2` and the heaps
 /// ([`super::low`], built with a quarter of the work, as far as it goes): every value proven.
 pub fn genus_sequence_by_search(rule: &HeapRule, to: u64, budget: &Budget) -> GenusSequence {
-    with_forms(rule, to, budget, |b| {
-        genus_sequence_by_search_raw(rule, to, b)
-    })
+    with_forms(rule, budget, |b| genus_sequence_by_search_raw(rule, to, b))
 }
 
 /// [`genus_sequence_by_search`] with the raw tree's tameness.
@@ -353,7 +353,7 @@ fn longer(a: GenusSequence, b: GenusSequence, budget: &Budget) -> GenusSequence 
 /// monoid of `*1`, `*2` and the heaps ([`genus_sequence_by_labels`], with a quarter of the
 /// work); if it stops early, the misère quotient with more Nim heaps, keeping the longer.
 pub fn genus_sequence_by_quotient(rule: &HeapRule, to: u64, budget: &Budget) -> GenusSequence {
-    with_forms(rule, to, budget, |b| {
+    with_forms(rule, budget, |b| {
         genus_sequence_by_quotient_raw(rule, to, b)
     })
 }
@@ -390,9 +390,7 @@ fn with_nim_route(rule: &HeapRule, to: u64, budget: &Budget) -> GenusSequence {
 /// each exponent `γ(n + k·*2)` is the label of `Φ(n)·Φ(*2)^k`. Stops (keeping every heap
 /// read) where a heap splits the monoid beyond repair, or under the budget.
 pub fn genus_sequence_by_labels(rule: &HeapRule, to: u64, budget: &Budget) -> GenusSequence {
-    with_forms(rule, to, budget, |b| {
-        genus_sequence_by_labels_raw(rule, to, b)
-    })
+    with_forms(rule, budget, |b| genus_sequence_by_labels_raw(rule, to, b))
 }
 
 /// [`genus_sequence_by_labels`] with the raw tree's tameness.
@@ -656,7 +654,7 @@ fn read_entry(
 
 /// The genus of heaps `0..=to` of `rule`, each from the definition (the slow reference).
 pub fn genus_sequence_by_definition(rule: &HeapRule, to: u64, budget: &Budget) -> GenusSequence {
-    with_forms(rule, to, budget, |b| {
+    with_forms(rule, budget, |b| {
         genus_sequence_by_definition_raw(rule, to, b)
     })
 }
