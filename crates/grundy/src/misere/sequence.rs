@@ -29,9 +29,10 @@
 //! quotient of misère Kayles, to any heap computed), every sum of the heaps the labelled
 //! monoid covers answered from it, and options whose value cannot change the mex certified by
 //! one look ahead instead of searched. Every value is proven. Under the default work limit
-//! (release build) Kayles reaches heap 59 (47 before this search, 38 from the definition
-//! alone), 0.07 heap 60 (57), 0.137 heap 67 (60); the work still grows with the number of
-//! sums a heap reaches, some 10 times for every 12 heaps of Kayles.
+//! (release build, seven eighths of it: the canonical forms take the rest) Kayles reaches
+//! heap 58 (59 with the whole limit, 47 before this search, 38 from the definition alone),
+//! 0.07 heap 61, 0.137 heap 67 (60); the work still grows with the number of sums a heap
+//! reaches, some 10 times for every 12 heaps of Kayles.
 //!
 //! ## From the definition ([`genus_sequence_by_definition`])
 //! Each genus from the definition ([`super::genus`]), with the misère Grundy values of every
