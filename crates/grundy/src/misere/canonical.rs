@@ -552,7 +552,7 @@ mod tests {
     }
 
     #[test]
-    fn mex_is_misere_at_the_end() {
+    fn mex_and_tame_pairs() {
         assert_eq!(mex([].into_iter()), 0);
         assert_eq!(mex([0, 1, 3].into_iter()), 2);
         assert!(tame_pair(0, 1) && tame_pair(1, 0) && tame_pair(5, 5) && !tame_pair(4, 1));
