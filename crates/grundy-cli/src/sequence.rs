@@ -395,7 +395,7 @@ fn misere_sequence(
     as_json: bool,
     limits: grundy::control::Limits,
 ) -> Result<(), Failure> {
-    use grundy::misere::sequence::genus_sequence;
+    use grundy::misere::sequence::{TameBasis, genus_sequence};
     // Ctrl-C, SIGTERM and SIGHUP stop the run: the heaps finished are printed first.
     let cancel = crate::front::interrupt_flag()?;
     let budget = grundy::control::Budget::with_cancel_flag(limits, cancel);
@@ -424,7 +424,13 @@ fn misere_sequence(
                 "{:>5}  {:<14} {}\n",
                 e.heap,
                 e.genus.to_string(),
-                if e.tame { "tame" } else { "wild" }
+                match (e.tame, e.tame_basis) {
+                    (true, TameBasis::CanonicalForm) => "tame",
+                    (false, TameBasis::CanonicalForm) => "wild",
+                    (true, TameBasis::RawTree) => "tame (raw tree)",
+                    (false, TameBasis::RawTree) =>
+                        "wild (raw tree; the canonical form was not affordable)",
+                }
             ));
         }
         match seq.first_wild {

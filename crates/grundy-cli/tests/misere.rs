@@ -213,6 +213,27 @@ fn tame_sums_use_conways_rule() {
 }
 
 #[test]
+fn components_tame_in_their_canonical_form_use_conways_rule() {
+    // Kayles heaps 6 and 8 reach wild positions, but those are reversible: their misère
+    // canonical forms are tame (as CGSuite says), so Conway's rule applies.
+    for expr in [
+        "kayles 6 + nim 2 + 0.75 2",
+        "kayles 6 + kayles 8 + nim 3 + 0.75 2",
+        "kayles 8 + nim 1 + 0.75 2",
+        "kayles 6 + nim 3 + 0.75 2",
+    ] {
+        let a = json(&grundy(&["analyze", expr, "--misere", "--json"]));
+        let why = a["explanation"].to_string();
+        assert!(why.contains("canonical form"), "{expr}: {why}");
+        let slow = json(&grundy(&[
+            "analyze", expr, "--misere", "--json", "--engine", "generic",
+        ]));
+        assert_eq!(a["outcome"], slow["outcome"], "{expr}");
+        assert_eq!(a["winning_moves"], slow["winning_moves"], "{expr}");
+    }
+}
+
+#[test]
 fn wild_mixed_sums_say_why_they_are_searched() {
     let a = json(&grundy(&[
         "analyze",
@@ -237,6 +258,11 @@ fn misere_sequence_lists_genera() {
     assert_eq!(g.len(), 13);
     assert_eq!(g[0]["genus"]["exponents"], serde_json::json!([1, 2, 0]));
     assert!(j["first_wild"].is_u64());
+    // Tameness is read off the misère canonical forms, as CGSuite's IsTame: Kayles heaps 6
+    // and 8 are tame, heap 7 is not.
+    let tame: Vec<bool> = g.iter().map(|e| e["tame"].as_bool().unwrap()).collect();
+    assert_eq!(&tame[5..9], &[false, true, false, true]);
+    assert!(g.iter().all(|e| e["tame_basis"] == "canonical_form"));
     let o = grundy(&["sequence", "kayles", "--misere", "--to", "8"]);
     assert!(stdout(&o).contains("first wild"), "{}", stdout(&o));
 }

@@ -10,12 +10,14 @@ use crate::heap::component::HeapComponent;
 use crate::heap::options::{HeapOption, for_each_option};
 use crate::heap::rules::HeapRule;
 use crate::misere::MisereError;
+use crate::misere::canonical::{FormId, Forms};
 use crate::misere::genus::{Genus, GenusSolver, tame_sum_is_p};
 use crate::misere::kayles;
 use crate::misere::outcome::{sum_verdict, winning_moves};
 use crate::misere::periodicity::heap_quotient_proving;
 use crate::sum::{AnalysisError, Component, Context, Engine, Sum};
 use crate::value::Outcome;
+use rustc_hash::FxHashMap;
 use std::sync::Arc;
 
 /// The most heaps whose quotient an analysis computes; larger heaps go through the period
@@ -393,7 +395,12 @@ fn by_tame(sum: &Sum, ctx: &Context) -> Route {
     };
     let mut genera = Vec::new();
     let mut wild = Vec::new();
-    for c in &sum.components {
+    // Components tame only in their misère canonical form (reversible options bypassed, as
+    // CGSuite's IsTame reads it): their raw trees hold wild positions.
+    let mut forms = Forms::new(&budget);
+    let mut memo: FxHashMap<Vec<u32>, FormId> = FxHashMap::default();
+    let mut by_form = Vec::new();
+    for (i, c) in sum.components.iter().enumerate() {
         let pos = game.position_of(std::slice::from_ref(c));
         let result = solver.hereditarily_tame(&pos);
         if let Err(reason) = listed(&game)? {
@@ -401,8 +408,27 @@ fn by_tame(sum: &Sum, ctx: &Context) -> Route {
         }
         match result {
             Ok((g, tame)) => {
+                let mut why = "a position of it has a genus no Nim position has";
+                let mut tame = tame;
+                if !tame && g.tame().is_some() {
+                    let form = forms.of_game_memo(&game, &pos, &mut memo);
+                    if let Err(reason) = listed(&game)? {
+                        return Ok(Err(reason));
+                    }
+                    match form {
+                        Ok(id) if forms.is_tame(id) => {
+                            tame = true;
+                            by_form.push(i);
+                        }
+                        Ok(_) => why = "its misère canonical form has a wild position",
+                        Err(_) => {
+                            cancelled(ctx, sum)?;
+                            why = "a position of its game tree has a wild genus, and its canonical form was not affordable";
+                        }
+                    }
+                }
                 if !tame {
-                    wild.push(format!("{c} (genus {g})"));
+                    wild.push(format!("{c} (genus {g}: {why})"));
                 }
                 genera.push(g);
             }
@@ -411,21 +437,75 @@ fn by_tame(sum: &Sum, ctx: &Context) -> Route {
     }
     if !wild.is_empty() {
         return Ok(Err(format!(
-            "{} {} not tame (a position of it has a genus no Nim position has)",
+            "{} {} not tame",
             wild.join(", "),
             if wild.len() == 1 { "is" } else { "are" }
         )));
     }
     let (is_p, reason) = tame_sum_is_p(&genera).expect("every genus is tame");
     let mut explanation = vec![
-        "Misère play by Conway's rule for tame games (On Numbers and Games, ch. 12): every component, and every position it can reach, has the genus of a Nim position, so the sum is played like misère Nim.".to_string(),
+        "Misère play by Conway's rule for tame games (On Numbers and Games, ch. 12): every component is tame (it, and every position it can reach, has the genus of a Nim position, in its game tree or in its misère canonical form), so the sum is played like misère Nim.".to_string(),
     ];
-    for (c, g) in sum.components.iter().zip(&genera) {
-        explanation.push(format!("{c}: genus {g}"));
+    for (i, (c, g)) in sum.components.iter().zip(&genera).enumerate() {
+        if by_form.contains(&i) {
+            explanation.push(format!(
+                "{c}: genus {g}; tame in its misère canonical form (reversible options bypassed, as CGSuite's IsTame reads it), though its game tree holds positions of wild genus"
+            ));
+        } else {
+            explanation.push(format!("{c}: genus {g}"));
+        }
     }
     explanation.push(reason);
     let mut winning_moves = Vec::new();
-    if !is_p {
+    if !is_p && !by_form.is_empty() {
+        // A move may leave a wild position of a component tame only in its canonical form:
+        // each move is judged by the misère Grundy value of the canonical form of the sum
+        // it leaves (0 exactly at P-positions).
+        explanation.push(
+            "Winning moves found through the misère canonical forms of the sums they leave."
+                .to_string(),
+        );
+        let mut ids = Vec::new();
+        for c in &sum.components {
+            let pos = game.position_of(std::slice::from_ref(c));
+            let id = forms.of_game_memo(&game, &pos, &mut memo);
+            if let Err(reason) = listed(&game)? {
+                return Ok(Err(reason));
+            }
+            match id {
+                Ok(id) => ids.push(id),
+                Err(e) => return Ok(Err(failed(e, &game)?)),
+            }
+        }
+        for (i, c) in sum.components.iter().enumerate() {
+            let mut wins = Vec::new();
+            for m in c.moves(ctx)? {
+                let mut after: Vec<FormId> = ids
+                    .iter()
+                    .enumerate()
+                    .filter(|&(k, _)| k != i)
+                    .map(|(_, &id)| id)
+                    .collect();
+                for r in &m.result {
+                    let pos = game.position_of(std::slice::from_ref(r));
+                    let id = forms.of_game_memo(&game, &pos, &mut memo);
+                    if let Err(reason) = listed(&game)? {
+                        return Ok(Err(reason));
+                    }
+                    match id {
+                        Ok(id) => after.push(id),
+                        Err(e) => return Ok(Err(failed(e, &game)?)),
+                    }
+                }
+                match forms.sum_all(&after) {
+                    Ok(id) if forms.g_minus(id) == 0 => wins.push(m),
+                    Ok(_) => {}
+                    Err(e) => return Ok(Err(failed(e, &game)?)),
+                }
+            }
+            winning_moves.extend(winning(sum, i, wins));
+        }
+    } else if !is_p {
         for (i, c) in sum.components.iter().enumerate() {
             let mut wins = Vec::new();
             for m in c.moves(ctx)? {

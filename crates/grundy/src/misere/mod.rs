@@ -13,12 +13,15 @@
 //!   every heap (the periodicity theorem), and [`outcome`]: the outcome of a sum of heaps of any
 //!   size as a product in it, and winning moves found through it.
 //!
+//! - [`canonical`]: misère canonical (simplest) forms (Conway), hash-consed, and tameness
+//!   read off them as CGSuite reads it.
 //! - [`kayles`]: the misère outcome of any sum of Kayles rows at any size, through a
 //!   Sibert–Conway decomposition proven here by a finite induction.
 //!
 //! Positions are sums of [`generators::Generators`]; exact outcomes come from the memoised
 //! search of [`oracle`], the reference the fast paths are tested against.
 
+pub mod canonical;
 pub mod dominance;
 pub mod extend;
 pub mod gamma;

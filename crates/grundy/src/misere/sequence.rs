@@ -29,9 +29,10 @@
 //! quotient of misère Kayles, to any heap computed), every sum of the heaps the labelled
 //! monoid covers answered from it, and options whose value cannot change the mex certified by
 //! one look ahead instead of searched. Every value is proven. Under the default work limit
-//! (release build) Kayles reaches heap 59 (47 before this search, 38 from the definition
-//! alone), 0.07 heap 60 (57), 0.137 heap 67 (60); the work still grows with the number of
-//! sums a heap reaches, some 10 times for every 12 heaps of Kayles.
+//! (release build, seven eighths of it: the canonical forms take the rest) Kayles reaches
+//! heap 58 (59 with the whole limit, 47 before this search, 38 from the definition alone),
+//! 0.07 heap 61, 0.137 heap 67 (60); the work still grows with the number of sums a heap
+//! reaches, some 10 times for every 12 heaps of Kayles.
 //!
 //! ## From the definition ([`genus_sequence_by_definition`])
 //! Each genus from the definition ([`super::genus`]), with the misère Grundy values of every
@@ -39,11 +40,19 @@
 //! whose work grows with the number of positions a heap reaches (the partitions of its size
 //! for splitting games).
 //!
-//! A heap is *tame* when its genus is that of a Nim position and every heap its options
-//! leave is tame (Conway: sums of tame games are tame, so then every position it reaches is
-//! tame). Both runs stop under the budget and keep what they have.
+//! ## Tameness
+//! A heap is *tame* as CGSuite defines it (`IsTame`): its misère canonical form
+//! ([`super::canonical`]) is hereditarily tame, reversible options bypassed (misère Kayles
+//! heaps 6 and 8 are tame though a position of their raw trees is wild). The genus is
+//! computed with seven eighths of the work, then the forms of those heaps (at most
+//! [`CANONICAL_HEAPS`]) with the rest; past the forms the verdict falls back to the raw game
+//! tree (the genus a Nim genus and every heap its options leave tame: Conway, sums of tame
+//! games are tame), which is stricter (a heap tame there is tame in its canonical form too)
+//! and is marked [`TameBasis::RawTree`]. Every run stops under the budget and keeps what it
+//! has; a run cancelled keeps the raw tree's verdicts.
 
 use super::MisereError;
+use super::canonical::HeapForms;
 use super::gamma::GammaSearch;
 use super::generators::Generators;
 use super::genus::{Genus, GenusSolver, MAX_EXPONENTS, unsettled};
@@ -65,6 +74,19 @@ pub struct GenusEntry {
     pub genus: Genus,
     /// Whether it is tame.
     pub tame: bool,
+    /// What the tameness was read from.
+    pub tame_basis: TameBasis,
+}
+
+/// What a heap's tameness was read from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TameBasis {
+    /// The misère canonical form, as CGSuite's `IsTame` reads it.
+    CanonicalForm,
+    /// The raw game tree (the canonical form was beyond the budget): stricter, so `tame`
+    /// here is tame there too, but `wild` here may be tame in the canonical form.
+    RawTree,
 }
 
 /// The genus sequence up to where it was computed.
@@ -145,6 +167,42 @@ pub const GENUS_ELEMENTS: usize = 4096;
 pub const QUOTIENT_HEAPS: u64 = 512;
 /// The largest Nim heap joined to the closure to read misère Grundy values.
 pub const MAX_NIM: u32 = 63;
+/// The most heaps whose misère canonical forms a genus sequence builds for their tameness.
+pub const CANONICAL_HEAPS: u64 = 512;
+
+/// Tameness read off the canonical forms where they were built; `first_wild` recomputed.
+fn apply_forms(mut seq: GenusSequence, forms: &HeapForms) -> GenusSequence {
+    for (e, &id) in seq.entries.iter_mut().zip(&forms.heaps) {
+        e.tame = forms.forms.is_tame(id);
+        e.tame_basis = TameBasis::CanonicalForm;
+    }
+    seq.first_wild = seq.entries.iter().find(|e| !e.tame).map(|e| e.heap);
+    seq
+}
+
+/// `run` with seven eighths of the work, then the tameness of the heaps it computed read
+/// off their canonical forms, built with what is left (at least an eighth). A run stopped
+/// by its share of the work names the whole limit (the forms take the rest of it).
+fn with_forms(
+    rule: &HeapRule,
+    budget: &Budget,
+    run: impl FnOnce(&Budget) -> GenusSequence,
+) -> GenusSequence {
+    let limits = budget.limits();
+    let share = budget.child(Limits {
+        max_work: limits.max_work - limits.max_work / 8,
+        ..limits
+    });
+    let mut seq = run(&share);
+    if let Some(MisereError::Budget(BudgetError::Work { limit })) = &mut seq.stopped {
+        *limit = limits.max_work;
+    }
+    let Some(last) = seq.entries.last().map(|e| e.heap) else {
+        return seq;
+    };
+    let forms = HeapForms::compute(rule, last.min(CANONICAL_HEAPS), &budget.child(limits));
+    apply_forms(seq, &forms)
+}
 
 /// The genus of heaps `0..=to` of `rule`: through the labelled monoid (a quarter of the
 /// budget's work) and then the misère quotient with Nim heaps (an eighth); if they stop
@@ -152,6 +210,11 @@ pub const MAX_NIM: u32 = 63;
 /// heaps the labelled monoid covers (its values are proven) and reading the values 0, 1, 2
 /// off the quotient of `*1`, `*2` and the heaps (built with a quarter); keeping the longest.
 pub fn genus_sequence(rule: &HeapRule, to: u64, budget: &Budget) -> GenusSequence {
+    with_forms(rule, budget, |b| genus_sequence_raw(rule, to, b))
+}
+
+/// [`genus_sequence`] with the raw tree's tameness.
+fn genus_sequence_raw(rule: &HeapRule, to: u64, budget: &Budget) -> GenusSequence {
     let limits = budget.limits();
     let quarter = || {
         budget.child(Limits {
@@ -189,6 +252,11 @@ pub fn genus_sequence(rule: &HeapRule, to: u64, budget: &Budget) -> GenusSequenc
 /// values `0`, `1`, `2` read off the misère quotient of `*1`, `*2` and the heaps
 /// ([`super::low`], built with a quarter of the work, as far as it goes): every value proven.
 pub fn genus_sequence_by_search(rule: &HeapRule, to: u64, budget: &Budget) -> GenusSequence {
+    with_forms(rule, budget, |b| genus_sequence_by_search_raw(rule, to, b))
+}
+
+/// [`genus_sequence_by_search`] with the raw tree's tameness.
+fn genus_sequence_by_search_raw(rule: &HeapRule, to: u64, budget: &Budget) -> GenusSequence {
     let limits = budget.limits();
     let quarter = budget.child(Limits {
         max_work: limits.max_work / 4,
@@ -286,12 +354,19 @@ fn longer(a: GenusSequence, b: GenusSequence, budget: &Budget) -> GenusSequence 
 /// monoid of `*1`, `*2` and the heaps ([`genus_sequence_by_labels`], with a quarter of the
 /// work); if it stops early, the misère quotient with more Nim heaps, keeping the longer.
 pub fn genus_sequence_by_quotient(rule: &HeapRule, to: u64, budget: &Budget) -> GenusSequence {
+    with_forms(rule, budget, |b| {
+        genus_sequence_by_quotient_raw(rule, to, b)
+    })
+}
+
+/// [`genus_sequence_by_quotient`] with the raw tree's tameness.
+fn genus_sequence_by_quotient_raw(rule: &HeapRule, to: u64, budget: &Budget) -> GenusSequence {
     let limits = budget.limits();
     let part = budget.child(Limits {
         max_work: limits.max_work / 4,
         ..limits
     });
-    let labelled = genus_sequence_by_labels(rule, to, &part);
+    let labelled = genus_sequence_by_labels_raw(rule, to, &part);
     if labelled.stopped.is_none() || budget.is_cancelled() {
         return labelled;
     }
@@ -316,6 +391,11 @@ fn with_nim_route(rule: &HeapRule, to: u64, budget: &Budget) -> GenusSequence {
 /// each exponent `γ(n + k·*2)` is the label of `Φ(n)·Φ(*2)^k`. Stops (keeping every heap
 /// read) where a heap splits the monoid beyond repair, or under the budget.
 pub fn genus_sequence_by_labels(rule: &HeapRule, to: u64, budget: &Budget) -> GenusSequence {
+    with_forms(rule, budget, |b| genus_sequence_by_labels_raw(rule, to, b))
+}
+
+/// [`genus_sequence_by_labels`] with the raw tree's tameness.
+fn genus_sequence_by_labels_raw(rule: &HeapRule, to: u64, budget: &Budget) -> GenusSequence {
     labels_route(rule, to, budget).0
 }
 
@@ -452,6 +532,7 @@ fn tame_entry(rule: &HeapRule, n: u64, genus: Genus, entries: &[GenusEntry]) -> 
         heap: n,
         genus,
         tame,
+        tame_basis: TameBasis::RawTree,
     }
 }
 
@@ -574,6 +655,13 @@ fn read_entry(
 
 /// The genus of heaps `0..=to` of `rule`, each from the definition (the slow reference).
 pub fn genus_sequence_by_definition(rule: &HeapRule, to: u64, budget: &Budget) -> GenusSequence {
+    with_forms(rule, budget, |b| {
+        genus_sequence_by_definition_raw(rule, to, b)
+    })
+}
+
+/// [`genus_sequence_by_definition`] with the raw tree's tameness.
+fn genus_sequence_by_definition_raw(rule: &HeapRule, to: u64, budget: &Budget) -> GenusSequence {
     definition(rule, to, budget)
 }
 
@@ -601,6 +689,7 @@ fn definition(rule: &HeapRule, to: u64, budget: &Budget) -> GenusSequence {
                     heap: n,
                     genus,
                     tame,
+                    tame_basis: TameBasis::RawTree,
                 });
             }
             Err(e) => {
