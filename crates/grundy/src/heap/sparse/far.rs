@@ -5,7 +5,7 @@
 use rayon::prelude::*;
 
 use super::block;
-use super::helper;
+use crate::heap::helper;
 use super::moves::Split;
 
 /// The far marks of a block (computed ahead on another core, or at the block's start in
