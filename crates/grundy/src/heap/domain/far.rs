@@ -22,18 +22,23 @@ use std::fmt;
 /// Heaps in one block.
 pub(super) const BLOCK: usize = 64;
 
-/// The marks of the far pairs of `BLOCK` heaps from `start`.
+/// The marks of the far pairs of `BLOCK` heaps from `start`, as bits (one `u128` a heap:
+/// the main side reads 16 bytes a heap, a quarter of a cache line, when the helper filled
+/// them on another core).
 #[derive(Debug)]
 pub(super) struct Block {
     pub(super) start: usize,
-    /// `marks[t][v] = 1` when a far pair of heap `start + t` has nim-sum `v`.
-    pub(super) marks: Vec<[u8; 128]>,
+    /// Bit `v` of `bits[t]` is set when a far pair of heap `start + t` has nim-sum `v`.
+    pub(super) bits: Vec<u128>,
     /// The rare positions `rare[..near_end]` (below `lo`) and `rare[far_end..]` (met since
     /// the marks' values) are not in the marks; those between are.
     pub(super) near_end: usize,
     pub(super) far_end: usize,
-    /// How many bytes of eight of a row to read.
-    pub(super) words: usize,
+    /// The positions `a` whose splits `(a, m − a)` are all in the marks (the window), for
+    /// every heap of the block and split digit with `a < m`.
+    pub(super) window: std::ops::Range<usize>,
+    /// Byte rows for the blocks filled here.
+    pub(super) rows: Vec<[u8; 128]>,
 }
 
 impl Block {
@@ -41,10 +46,11 @@ impl Block {
     pub(super) fn new() -> Self {
         Block {
             start: usize::MAX,
-            marks: vec![[0; 128]; BLOCK],
+            bits: vec![0; BLOCK],
             near_end: 0,
             far_end: 0,
-            words: 16,
+            window: 0..0,
+            rows: vec![[0; 128]; BLOCK],
         }
     }
 
@@ -54,17 +60,25 @@ impl Block {
     }
 
     /// Heap `n`'s far marks as bits (`n` in the block).
+    #[inline]
     pub(super) fn far_marks(&self, n: usize) -> u128 {
-        let row = &self.marks[n - self.start];
-        let mut bits = 0u128;
-        for (w, bytes) in row.chunks_exact(8).take(self.words).enumerate() {
+        self.bits[n - self.start]
+    }
+}
+
+/// Packs each byte row (bytes 0 or 1) into bits, reading the first `words` eight-byte words
+/// of each row.
+pub(super) fn pack(rows: &[[u8; 128]], words: usize, bits: &mut [u128]) {
+    for (row, out) in rows.iter().zip(bits.iter_mut()) {
+        let mut b = 0u128;
+        for (w, bytes) in row.chunks_exact(8).take(words).enumerate() {
             let bytes: [u8; 8] = bytes.try_into().expect("chunks of eight");
-            // Bytes 0 or 1 to bits: byte `i` times `2^(56 − 7i)` lands on bit `56 + i`,
-            // and no two of the 64 products share a bit (so no carry).
+            // Byte `i` times `2^(56 − 7i)` lands on bit `56 + i`, and no two of the 64
+            // products share a bit (so no carry).
             let x = u64::from_le_bytes(bytes).wrapping_mul(0x0102_0408_1020_4080) >> 56;
-            bits |= u128::from(x) << (8 * w);
+            b |= u128::from(x) << (8 * w);
         }
-        bits
+        *out = b;
     }
 }
 
@@ -72,6 +86,11 @@ impl Block {
 /// 128).
 pub(super) fn words_for(max_value: usize) -> usize {
     (max_value + 1).next_power_of_two().max(8) / 8
+}
+
+/// The end of the window of a fill (the positions `lo..end` whose pairs it marks).
+pub(super) fn window_end(start: usize, lo: usize, window: usize) -> usize {
+    (lo + window).min((start + BLOCK).saturating_sub(lo)).max(lo)
 }
 
 /// What one fill reads: the values, the rare positions and the split digits.
@@ -86,7 +105,8 @@ pub(super) struct Source<'a, V> {
 
 /// Fills `marks` (`BLOCK` rows, zeroed here) with the far pairs of the block at `start`
 /// whose parts lie below `known = start + BLOCK − lo`: the rare positions `p ≥ lo` of
-/// `src.rare` and the window `lo..lo + window` (every position). Returns the pairs marked.
+/// `src.rare` and the window `lo..lo + window` (every position, up to `known`). Returns the
+/// pairs marked.
 pub(super) fn fill<V: Copy + Into<usize>>(
     marks: &mut [[u8; 128]],
     start: usize,
@@ -100,7 +120,7 @@ pub(super) fn fill<V: Copy + Into<usize>>(
     let known = start + BLOCK - lo;
     debug_assert!(src.values.len() >= known);
     let first_far = src.rare.partition_point(|&p| (p as usize) < lo);
-    let window_end = (lo + window).min(known);
+    let window_end = window_end(start, lo, window);
     let mut steps = 0u64;
     for &j in src.split {
         // Pairs `p` with `m − p = start + t − j − p` for the heaps `start + t` where that
@@ -152,8 +172,9 @@ pub(super) struct FarJob {
     pub(super) window: usize,
     /// The largest value below `K`.
     pub(super) max_value: u8,
-    /// The marks filled, and the pairs marked.
-    pub(super) marks: Vec<[u8; 128]>,
+    /// The byte rows filled, the marks as bits, and the pairs marked.
+    pub(super) rows: Vec<[u8; 128]>,
+    pub(super) bits: Vec<u128>,
     pub(super) steps: u64,
     /// Tests: the job panics (to check that the failure is reported, not a hang).
     pub(super) fail: bool,
@@ -185,7 +206,8 @@ impl FarJob {
             lo: 0,
             window: 0,
             max_value: 0,
-            marks: vec![[0; 128]; BLOCK],
+            rows: vec![[0; 128]; BLOCK],
+            bits: vec![0; BLOCK],
             steps: 0,
             fail: false,
         }
@@ -200,9 +222,10 @@ impl FarJob {
             rare_values: &self.rare_values,
             split: &self.split,
         };
-        let mut marks = std::mem::take(&mut self.marks);
-        self.steps = fill(&mut marks, self.start, self.lo, self.window, &src);
-        self.marks = marks;
+        let mut rows = std::mem::take(&mut self.rows);
+        self.steps = fill(&mut rows, self.start, self.lo, self.window, &src);
+        pack(&rows, words_for(usize::from(self.max_value)), &mut self.bits);
+        self.rows = rows;
         self
     }
 }
@@ -248,6 +271,13 @@ mod tests {
                     }
                 }
                 assert_eq!(marks[t], expected, "start {start} lo {lo} heap {t}");
+            }
+            let mut bits = vec![0u128; BLOCK];
+            pack(&marks, 8, &mut bits);
+            for (row, b) in marks.iter().zip(&bits) {
+                for v in 0..128 {
+                    assert_eq!(row[v] == 1, b >> v & 1 == 1);
+                }
             }
         }
     }

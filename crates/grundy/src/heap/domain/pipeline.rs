@@ -27,7 +27,9 @@ pub enum Pipeline {
     /// one), for calls that compute at least [`PIPELINE_FROM`] values.
     #[default]
     Auto,
-    /// Always, even for a few values or with one processor (tests).
+    /// Always, even for a few values or with one processor, and every block waits for the
+    /// helper's marks however late they come (tests: every block but the first of a call
+    /// takes its far marks from the helper thread).
     Always,
     /// Never: one core.
     Never,
@@ -36,7 +38,7 @@ pub enum Pipeline {
 /// [`Pipeline::Auto`] uses the second core for calls computing at least this many values.
 pub const PIPELINE_FROM: usize = 1 << 15;
 /// How long a block waits for the marks the helper fills for it before filling its own.
-const PATIENCE: Duration = Duration::from_micros(20);
+const PATIENCE: Duration = Duration::from_micros(2);
 /// Jobs between two looks at how many came late.
 const ROUND: u32 = 64;
 /// Blocks computed alone when more than a quarter of a round came late.
@@ -59,6 +61,9 @@ pub(super) struct Second {
     /// Tests: the job posted after this many is told to panic.
     pub(super) fail_after: Option<u64>,
     posted: u64,
+    /// Jobs whose marks were used, and jobs that came late (all calls).
+    pub(super) used: u64,
+    pub(super) dropped: u64,
 }
 
 impl Clone for Second {
@@ -83,6 +88,11 @@ impl Second {
 
     /// Counts a job collected in time or late; rests the helper after a bad round.
     fn count(&mut self, late: bool) {
+        if late {
+            self.dropped += 1;
+        } else {
+            self.used += 1;
+        }
         self.collected += 1;
         self.late += u32::from(late);
         if self.collected == ROUND {
@@ -96,6 +106,12 @@ impl Second {
 }
 
 impl DomainSequence {
+    /// Blocks whose far marks the helper thread filled in time, and blocks that filled
+    /// their own because the helper's came late.
+    pub fn pipeline_blocks(&self) -> (u64, u64) {
+        (self.second.used, self.second.dropped)
+    }
+
     /// Whether a call computing `count` values uses the second core.
     pub(super) fn wants_pipeline(&self, count: usize) -> bool {
         match self.pipeline {
@@ -118,20 +134,27 @@ impl DomainSequence {
         let mut ready = false;
         if let Some(helper) = self.second.helper.as_mut().filter(|h| h.pending()) {
             if self.second.stale {
-                // The late job of an earlier block: take the state back, drop the marks.
-                let job = helper.try_collect().map_err(SequenceError::engine)?;
-                self.second.job = Some(job);
-                self.second.stale = false;
+                // The late job of an earlier block: take the state back when it is done (drop
+                // the marks), without waiting for it (the helper may have no core).
+                if let Some(result) = helper.try_collect_within(Duration::ZERO) {
+                    self.second.job = Some(result.map_err(SequenceError::engine)?);
+                    self.second.stale = false;
+                }
             } else {
-                match helper.try_collect_within(PATIENCE) {
+                let result = if self.pipeline == Pipeline::Always {
+                    Some(helper.try_collect())
+                } else {
+                    helper.try_collect_within(PATIENCE)
+                };
+                match result {
                     Some(result) => {
                         let mut job = result.map_err(SequenceError::engine)?;
                         if job.start == s && job.epoch == self.epoch {
-                            std::mem::swap(&mut block.marks, &mut job.marks);
+                            std::mem::swap(&mut block.bits, &mut job.bits);
                             block.start = s;
                             block.near_end = self.rare.partition_point(|&p| (p as usize) < job.lo);
                             block.far_end = job.rare.len();
-                            block.words = far::words_for(usize::from(job.max_value));
+                            block.window = job.lo..far::window_end(s, job.lo, job.window);
                             self.rare_steps += job.steps;
                             ready = true;
                         }
@@ -162,11 +185,13 @@ impl DomainSequence {
             rare_values: &self.rare_values,
             split: &self.split,
         };
-        self.rare_steps += far::fill(&mut block.marks, s, BLOCK, self.window, &src);
+        self.rare_steps += far::fill(&mut block.rows, s, BLOCK, self.window, &src);
+        let words = far::words_for(usize::from(self.max_value));
+        far::pack(&block.rows, words, &mut block.bits);
         block.start = s;
         block.near_end = self.rare.partition_point(|&p| (p as usize) < BLOCK);
         block.far_end = self.rare.len();
-        block.words = far::words_for(usize::from(self.max_value));
+        block.window = BLOCK..far::window_end(s, BLOCK, self.window);
     }
 
     /// Posts the job of the block after the one at `s` (its pairs with both parts below `s`),
