@@ -653,6 +653,15 @@ mod tests {
         assert_eq!(&s.values()[..n.min(2500)], &whole[..n.min(2500)]);
     }
 
+    /// Proptest cases: `default`, or `PROPTEST_CASES` when set (an explicit count in a
+    /// config would otherwise ignore it).
+    fn cases(default: u32) -> u32 {
+        std::env::var("PROPTEST_CASES")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(default)
+    }
+
     /// Octal codes `d0.d1d2d3` (`d0` 0 or 4) the engine takes.
     fn code() -> impl proptest::strategy::Strategy<Value = HeapRule> {
         use proptest::prelude::*;
@@ -739,7 +748,9 @@ mod tests {
     }
 
     proptest::proptest! {
-        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(
+            cases(48)
+        ))]
 
         /// With the far marks filled on the helper thread and a random window: the plain
         /// engine's values, the mask chosen again and the calls in steps as below.
@@ -765,7 +776,9 @@ mod tests {
     }
 
     proptest::proptest! {
-        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(
+            cases(48)
+        ))]
 
         /// Whatever the code and the mask (chosen again at a random point), the plain
         /// engine's values.
