@@ -37,22 +37,35 @@
 //! the rare positions are few and the values bounded. While the values are below 128 (the
 //! codes this engine is for), the constant is cut two ways:
 //!
-//! - *far rare pairs by blocks*: the heaps are taken `BLOCK = 64` at a time; a rare position
-//!   `p ≥ 64` pairs every heap `n` of the block with `n − j − p`, which lies before the block,
-//!   so at the block's start each such `p` is paired with 64 consecutive known values at
-//!   once, one byte store `marks[t][g(p) ^ g(n − j − p)] = 1` a pair (no dependency between
-//!   stores, the values read in order); each heap then packs its 128 bytes into bits (eight
-//!   bytes at a time by one multiplication) and adds the pairs of the near rare positions and
-//!   of the rare positions met during the block;
+//! - *far rare pairs by blocks* (module `far`): the heaps are taken `BLOCK = 64` at a time;
+//!   a rare position `p ≥ 64` pairs every heap `n` of the block with `n − j − p`, which lies
+//!   before the block, so at the block's start each such `p` is paired with 64 consecutive
+//!   known values at once, one byte store `marks[t][g(p) ^ g(n − j − p)] = 1` a pair (no
+//!   dependency between stores, the values read in order), and the block's rows are packed
+//!   into one `u128` a heap (eight bytes at a time by one multiplication); each heap then
+//!   adds the pairs of the near rare positions and of the rare positions met during the block;
+//! - *a window of common positions* marked the same way: every position `a` in `64..128`,
+//!   rare or not, with its partner `n − j − a`. These pairs are options like any other, so
+//!   the values do not change (the candidate is the same: every option of its parity is a
+//!   rare pair, marked anyway), but fewer values below the candidate are left for the scan
+//!   to find, and the scan skips the window: 0.205 to `2^22` on one core, 0.77 s → 0.66 s of
+//!   CPU (at load 5; windows of 32, 96 and 128: 0.70, 0.68, 0.69 s); the steps a heap go
+//!   from 97 rare pairs and 116 scanned splits to 161 pairs (64 of the window) and 55 splits;
 //! - *the scan by chunks of 32 splits*, computing the 32 nim-sums at once and comparing each
 //!   value still missing with all of them (vector compares), or looking up each sum's bit
 //!   when more than ten are missing.
 //!
 //! Both the rare pairs and the scanned splits are counted ([`DomainSequence::steps`]) and
 //! charged to the work budget by [`super::sequence`]. The heaps depend on their
-//! predecessors one by one (`g(n − j − 1)` is a partner of heap `n` when 1 is rare), so the
-//! engine runs on one core: only the far pairs of the next block could be computed ahead on
-//! a second core, a fifth of the time on these codes.
+//! predecessors one by one (`g(n − j − 1)` is a partner of heap `n` when 1 is rare), so only
+//! the far marks can move to another core: with [`Pipeline::On`] (module `pipeline`) the
+//! next block's far marks (rare positions and window from `2·BLOCK` on, their partners below
+//! the current block) are filled on a helper thread ([`super::helper`]) while the current
+//! block is computed, with a byte copy of the values of its own. The values are the same bit
+//! for bit (tests run every block on the helper's marks against the plain engine). It is
+//! off by default: on this shared 2-core machine (load 5, no core idle) it made 0.205 slower
+//! (1.4x the wall time, 1.6x the CPU time of one core); the far marks are a fifth of the
+//! work on these codes, less than the hand-overs and the helper's spinning cost.
 //!
 //! Among the codes of up to three digits,
 //! 0.104, 0.106, 0.205, 0.215, 0.207, 0.217, 0.324 and 0.325 have no sparse space in the values
@@ -121,6 +134,10 @@ pub struct DomainSequence {
     /// The positions past the far bound marked with the far pairs, rare or not
     /// (module [`far`]).
     window: usize,
+    /// Whether the window is worth its pairs (decided from the probe blocks), and the scan
+    /// steps when the last probe block began.
+    window_on: bool,
+    probe_mark: Option<u64>,
     /// Whether the far marks are filled on a second core, and that core's thread.
     pipeline: Pipeline,
     second: pipeline::Second,
@@ -128,7 +145,7 @@ pub struct DomainSequence {
 
 /// The default window: positions past the far bound whose pairs are marked with the far
 /// pairs, rare or not.
-const WINDOW: usize = 0;
+const WINDOW: usize = 64;
 
 /// `BIT[v] = 1 << v`: a table load is cheaper than a variable shift of a `u128`.
 static BIT: [u128; 128] = {
@@ -175,7 +192,9 @@ impl DomainSequence {
             parity_bits: [0; 2],
             epoch: 0,
             window: WINDOW,
-            pipeline: Pipeline::Auto,
+            window_on: true,
+            probe_mark: None,
+            pipeline: Pipeline::Off,
             second: pipeline::Second::default(),
         };
         for (j, &d) in code.digits().iter().enumerate() {
@@ -680,7 +699,7 @@ mod tests {
     /// (whatever the number of processors), and `window` positions marked with them.
     fn pipelined(rule: &HeapRule, window: usize) -> DomainSequence {
         let mut s = DomainSequence::new(rule, Vec::new()).unwrap();
-        s.set_pipeline(Pipeline::Always);
+        s.set_pipeline(Pipeline::Patient);
         s.set_window(window);
         s
     }
@@ -702,7 +721,7 @@ mod tests {
                     assert_eq!(used, 6000 / 64, "{code}");
                 }
                 let mut s = DomainSequence::new(&rule, Vec::new()).unwrap();
-                s.set_pipeline(Pipeline::Never);
+                s.set_pipeline(Pipeline::Off);
                 s.set_window(window);
                 assert!(s.extend_to_len(6000, &mut Control::none()).unwrap());
                 assert_eq!(s.values(), alone.values(), "{code} window {window}, one core");
@@ -724,7 +743,7 @@ mod tests {
             let n = s.values().len();
             assert_eq!(n, 64 * (fail_after as usize + 1), "{fail_after}");
             assert_eq!(s.values(), &whole[..n]);
-            s.set_pipeline(Pipeline::Never);
+            s.set_pipeline(Pipeline::Off);
             assert!(s.extend_to_len(3000, &mut Control::none()).unwrap());
             assert_eq!(s.values(), whole.as_slice());
         }

@@ -21,22 +21,33 @@ use crate::heap::sequence::SequenceError;
 use std::time::Duration;
 
 /// Whether the far marks of the next block are filled on a second core.
+///
+/// Off by default: on the shared 2-core machine at load 5 (no core idle) the second core
+/// made the domain engine slower, not faster (0.205 to `2^22`: 1.4x the wall time and 1.6x
+/// the CPU time of one core, the helper's hand-overs and its spinning taking the time the
+/// main side saves; 0.205's far pairs are some 65 a heap, cheap byte stores). The values
+/// are the same either way.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Pipeline {
-    /// With more than one processor (the thread pool's count: `RAYON_NUM_THREADS=1` means
-    /// one), for calls that compute at least [`PIPELINE_FROM`] values.
+    /// One core.
     #[default]
-    Auto,
-    /// Always, even for a few values or with one processor, and every block waits for the
-    /// helper's marks however late they come (tests: every block but the first of a call
-    /// takes its far marks from the helper thread).
-    Always,
-    /// Never: one core.
-    Never,
+    Off,
+    /// A second core for calls that compute at least [`PIPELINE_FROM`] values, when the
+    /// thread pool has more than one thread (`RAYON_NUM_THREADS=1` means one); a block
+    /// whose marks are late fills its own.
+    On,
+    /// A second core for every call, and every block waits for the helper's marks however
+    /// late they come (tests: every block but the first of a call takes its far marks from
+    /// the helper thread).
+    Patient,
 }
 
-/// [`Pipeline::Auto`] uses the second core for calls computing at least this many values.
+/// [`Pipeline::On`] uses the second core for calls computing at least this many values.
 pub const PIPELINE_FROM: usize = 1 << 15;
+/// One block in this many is a probe block (no window).
+const PROBE_EVERY: usize = 64;
+/// The window is used while a probe block's scan looks at this many splits a heap or more.
+const WINDOW_FROM: usize = 64;
 /// How long a block waits for the marks the helper fills for it before filling its own.
 const PATIENCE: Duration = Duration::from_micros(2);
 /// Jobs between two looks at how many came late.
@@ -115,9 +126,9 @@ impl DomainSequence {
     /// Whether a call computing `count` values uses the second core.
     pub(super) fn wants_pipeline(&self, count: usize) -> bool {
         match self.pipeline {
-            Pipeline::Always => true,
-            Pipeline::Never => false,
-            Pipeline::Auto => count >= PIPELINE_FROM && rayon::current_num_threads() > 1,
+            Pipeline::Patient => true,
+            Pipeline::Off => false,
+            Pipeline::On => count >= PIPELINE_FROM && rayon::current_num_threads() > 1,
         }
     }
 
@@ -131,6 +142,7 @@ impl DomainSequence {
         pipelined: bool,
         target: usize,
     ) -> Result<(), SequenceError> {
+        self.probe(s);
         let mut ready = false;
         if let Some(helper) = self.second.helper.as_mut().filter(|h| h.pending()) {
             if self.second.stale {
@@ -141,7 +153,7 @@ impl DomainSequence {
                     self.second.stale = false;
                 }
             } else {
-                let result = if self.pipeline == Pipeline::Always {
+                let result = if self.pipeline == Pipeline::Patient {
                     Some(helper.try_collect())
                 } else {
                     helper.try_collect_within(PATIENCE)
@@ -177,6 +189,32 @@ impl DomainSequence {
         Ok(())
     }
 
+    /// The window of the block at `s`: none in a probe block (one block in [`PROBE_EVERY`]),
+    /// which measures the scan without it; else the window while it pays.
+    fn window_for(&self, s: usize) -> usize {
+        if (s / BLOCK) % PROBE_EVERY == 0 || !self.window_on {
+            0
+        } else {
+            self.window
+        }
+    }
+
+    /// At the start of the block at `s`: the scan steps from the start of a probe block, and
+    /// after it the choice whether the window pays (the probe block's scan looked at
+    /// [`WINDOW_FROM`] splits a heap or more; the window's pairs cost about as much as the
+    /// splits they spare the scan, stores against compares).
+    fn probe(&mut self, s: usize) {
+        match (s / BLOCK) % PROBE_EVERY {
+            0 => self.probe_mark = Some(self.scan_steps),
+            1 => {
+                if let Some(mark) = self.probe_mark.take() {
+                    self.window_on = self.scan_steps - mark >= (WINDOW_FROM * BLOCK) as u64;
+                }
+            }
+            _ => {}
+        }
+    }
+
     /// Fills the far marks of the block at `s` here, from the values below `s`.
     fn fill_here(&mut self, s: usize, block: &mut Block) {
         let src = far::Source {
@@ -185,13 +223,14 @@ impl DomainSequence {
             rare_values: &self.rare_values,
             split: &self.split,
         };
-        self.rare_steps += far::fill(&mut block.rows, s, BLOCK, self.window, &src);
+        let window = self.window_for(s);
+        self.rare_steps += far::fill(&mut block.rows, s, BLOCK, window, &src);
         let words = far::words_for(usize::from(self.max_value));
         far::pack(&block.rows, words, &mut block.bits);
         block.start = s;
         block.near_end = self.rare.partition_point(|&p| (p as usize) < BLOCK);
         block.far_end = self.rare.len();
-        block.window = BLOCK..far::window_end(s, BLOCK, self.window);
+        block.window = BLOCK..far::window_end(s, BLOCK, window);
     }
 
     /// Posts the job of the block after the one at `s` (its pairs with both parts below `s`),
@@ -229,7 +268,7 @@ impl DomainSequence {
             .extend(self.rare_values[from..].iter().map(|&v| v as u8));
         job.start = s + BLOCK;
         job.lo = 2 * BLOCK;
-        job.window = self.window;
+        job.window = self.window_for(s + BLOCK);
         job.fail = self
             .second
             .fail_after
