@@ -182,7 +182,8 @@ fn main() {
     let args: Vec<String> = std::env::args()
         .skip(1)
         .filter(|a| {
-            !a.starts_with("--") && !["small", "sparse", "domain", "domain2", "why"].contains(&a.as_str())
+            !a.starts_with("--")
+                && !["small", "sparse", "domain", "domain2", "why"].contains(&a.as_str())
         })
         .collect();
     let n = args.first().and_then(|a| parse_count(a)).unwrap_or(1 << 24);

@@ -90,7 +90,9 @@ pub(super) fn words_for(max_value: usize) -> usize {
 
 /// The end of the window of a fill (the positions `lo..end` whose pairs it marks).
 pub(super) fn window_end(start: usize, lo: usize, window: usize) -> usize {
-    (lo + window).min((start + BLOCK).saturating_sub(lo)).max(lo)
+    (lo + window)
+        .min((start + BLOCK).saturating_sub(lo))
+        .max(lo)
 }
 
 /// What one fill reads: the values, the rare positions and the split digits.
@@ -138,7 +140,10 @@ pub(super) fn fill<V: Copy + Into<usize>>(
             steps += (BLOCK - t0) as u64;
             true
         };
-        for (&p, &gp) in src.rare[first_far..].iter().zip(&src.rare_values[first_far..]) {
+        for (&p, &gp) in src.rare[first_far..]
+            .iter()
+            .zip(&src.rare_values[first_far..])
+        {
             // The rare positions are ascending: none further pairs in this block.
             if !pair(p as usize, gp.into()) {
                 break;
@@ -224,7 +229,11 @@ impl FarJob {
         };
         let mut rows = std::mem::take(&mut self.rows);
         self.steps = fill(&mut rows, self.start, self.lo, self.window, &src);
-        pack(&rows, words_for(usize::from(self.max_value)), &mut self.bits);
+        pack(
+            &rows,
+            words_for(usize::from(self.max_value)),
+            &mut self.bits,
+        );
         self.rows = rows;
         self
     }
@@ -259,7 +268,7 @@ mod tests {
             };
             let mut marks = vec![[1u8; 128]; BLOCK];
             fill(&mut marks, start, lo, window, &src);
-            for t in 0..BLOCK {
+            for (t, row) in marks.iter().enumerate() {
                 let mut expected = [0u8; 128];
                 for &j in &split {
                     let m = start + t - j;
@@ -270,13 +279,13 @@ mod tests {
                         }
                     }
                 }
-                assert_eq!(marks[t], expected, "start {start} lo {lo} heap {t}");
+                assert_eq!(*row, expected, "start {start} lo {lo} heap {t}");
             }
             let mut bits = vec![0u128; BLOCK];
             pack(&marks, 8, &mut bits);
             for (row, b) in marks.iter().zip(&bits) {
-                for v in 0..128 {
-                    assert_eq!(row[v] == 1, b >> v & 1 == 1);
+                for (v, &byte) in row.iter().enumerate() {
+                    assert_eq!(byte == 1, b >> v & 1 == 1);
                 }
             }
         }

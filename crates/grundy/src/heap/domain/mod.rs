@@ -509,7 +509,10 @@ impl DomainSequence {
                 }
                 let m = n - j;
                 let last = m / 2;
-                for (a0, a1) in [(1, last.min(skip.start.max(1) - 1)), (skip.end.max(1), last)] {
+                for (a0, a1) in [
+                    (1, last.min(skip.start.max(1) - 1)),
+                    (skip.end.max(1), last),
+                ] {
                     if a0 > a1 {
                         continue;
                     }
@@ -724,7 +727,11 @@ mod tests {
                 s.set_pipeline(Pipeline::Off);
                 s.set_window(window);
                 assert!(s.extend_to_len(6000, &mut Control::none()).unwrap());
-                assert_eq!(s.values(), alone.values(), "{code} window {window}, one core");
+                assert_eq!(
+                    s.values(),
+                    alone.values(),
+                    "{code} window {window}, one core"
+                );
             }
         }
     }
@@ -761,7 +768,10 @@ mod tests {
         let n = s.values().len();
         assert!(n < 1 << 22);
         // And it resumes, on the same thread, from where it stopped.
-        assert!(s.extend_to_len(n as u64 + 3000, &mut Control::none()).unwrap());
+        assert!(
+            s.extend_to_len(n as u64 + 3000, &mut Control::none())
+                .unwrap()
+        );
         let whole = plain(&rule, n as u64 + 3000);
         assert_eq!(s.values(), whole.as_slice());
     }

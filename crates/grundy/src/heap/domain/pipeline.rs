@@ -257,11 +257,15 @@ impl DomainSequence {
         }
         // Every value below `s` is below 128 (the block at `s` computes by words).
         let new = &self.values[job.values.len()..s];
-        job.values.try_reserve(new.len()).map_err(|_| SequenceError::TooLong {
-            requested: s as u64,
-        })?;
+        job.values
+            .try_reserve(new.len())
+            .map_err(|_| SequenceError::TooLong {
+                requested: s as u64,
+            })?;
         job.values.extend(new.iter().map(|&v| v as u8));
-        job.max_value = job.max_value.max(new.iter().copied().max().unwrap_or(0) as u8);
+        job.max_value = job
+            .max_value
+            .max(new.iter().copied().max().unwrap_or(0) as u8);
         let from = job.rare.len();
         job.rare.extend_from_slice(&self.rare[from..]);
         job.rare_values
