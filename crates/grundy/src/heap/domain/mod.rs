@@ -60,7 +60,7 @@
 //! predecessors one by one (`g(n − j − 1)` is a partner of heap `n` when 1 is rare), so only
 //! the far marks can move to another core: with [`Pipeline::On`] (module `pipeline`) the
 //! next block's far marks (rare positions and window from `2·BLOCK` on, their partners below
-//! the current block) are filled on a helper thread ([`super::helper`]) while the current
+//! the current block) are filled on a helper thread (module `heap::helper`) while the current
 //! block is computed, with a byte copy of the values of its own. The values are the same bit
 //! for bit (tests run every block on the helper's marks against the plain engine). It is
 //! off by default: on this shared 2-core machine (load 5, no core idle) it made 0.205 slower
