@@ -8,11 +8,12 @@
 //! and then the codes that did not finish or took more than a second, slowest first. Codes
 //! given after the numbers restrict the run to them. `N` may be written `2^k`. The word
 //! `small` runs every code on [`SmallSequence`] alone, `sparse` on [`SparseSequence`] alone,
-//! `domain` on [`DomainSequence`] alone (to compare engines); `why` prints the
+//! `domain` on [`DomainSequence`] alone (to compare engines), `domain2` on it with the far
+//! marks on a second core ([`Pipeline::On`]); `why` prints the
 //! library's note on its engine choice under each code.
 
 use grundy::control::Control;
-use grundy::heap::domain::DomainSequence;
+use grundy::heap::domain::{DomainSequence, Pipeline};
 use grundy::heap::rules::HeapRule;
 use grundy::heap::sequence::{SequenceEngine, SequenceError, engine_for};
 use grundy::heap::small::SmallSequence;
@@ -67,6 +68,8 @@ enum Which {
     Sparse,
     /// [`DomainSequence`] alone (its mask chosen from the first values only).
     Domain,
+    /// [`DomainSequence`] alone, with [`Pipeline::On`].
+    DomainTwo,
 }
 
 /// [`SparseSequence`] as a [`SequenceEngine`], to time it alone.
@@ -120,9 +123,13 @@ fn run(code: &str, n: u64, limit: Duration, which: Which) -> Outcome {
         // engine would choose it.
         let mut first = SmallSequence::new(&rule, Vec::new())?;
         first.extend_to_len(1 << 12, &mut Control::none()).ok()?;
-        DomainSequence::new(&rule, first.into_values())
+        let mut d = DomainSequence::new(&rule, first.into_values())?;
+        if which == Which::DomainTwo {
+            d.set_pipeline(Pipeline::On);
+        }
+        Some(d)
     };
-    let domain = if which == Which::Domain {
+    let domain = if which == Which::Domain || which == Which::DomainTwo {
         domain()
     } else {
         None
@@ -166,6 +173,8 @@ fn main() {
         Which::Sparse
     } else if std::env::args().any(|a| a == "domain") {
         Which::Domain
+    } else if std::env::args().any(|a| a == "domain2") {
+        Which::DomainTwo
     } else {
         Which::Chosen
     };
@@ -173,7 +182,8 @@ fn main() {
     let args: Vec<String> = std::env::args()
         .skip(1)
         .filter(|a| {
-            !a.starts_with("--") && !["small", "sparse", "domain", "why"].contains(&a.as_str())
+            !a.starts_with("--")
+                && !["small", "sparse", "domain", "domain2", "why"].contains(&a.as_str())
         })
         .collect();
     let n = args.first().and_then(|a| parse_count(a)).unwrap_or(1 << 24);

@@ -26,6 +26,7 @@ pub mod checkpoint;
 pub mod code;
 pub mod component;
 pub mod domain;
+mod helper;
 pub mod kind;
 pub mod options;
 pub mod period;

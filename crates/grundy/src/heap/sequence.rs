@@ -25,11 +25,17 @@
 //!   "sparse space in the domain"). 0.104 and 0.106 (a handful of rare positions; 0.106's
 //!   period, by Flammenkamp, starts past `4·10^11`) now reach `2^24` in 2.6 to 3.2 s. 0.205,
 //!   0.215, 0.207, 0.217, 0.324 and 0.325 (97 to 154 rare positions, most below 1,100) cost
-//!   some 200 to 250 steps a heap (rare pairs and scanned splits): 3.7 to 4.4 s of CPU for
-//!   `2^24` since the far rare pairs are marked by blocks and the scan compares by chunks
-//!   (4.4 to 6.0 s before; user time, pairs run in turn at load 7 to 9, where the wall
-//!   time is 20 to 25 s), against some 100,000 values in 5 s on the small-values engine. 0.142, 0.204 and 0.214 have thousands of rare positions (2x to 4x the small-values
-//!   engine), 0.005 about as many as the small-values engine's work (values that grow).
+//!   some 200 to 250 steps a heap (rare pairs and scanned splits; 0.205: 97 rare pairs, of
+//!   which 76 far and marked by blocks, and 116 scanned splits): 3.1 to 3.9 s of CPU for
+//!   `2^24` (3.4 to 4.0 s before the window of common positions marked with the far pairs,
+//!   [`super::domain`]; user time of the whole run, pairs run in turn at load 6, where the
+//!   wall time is 6.7 to 8.7 s, so they pass 5 s only on a quiet machine), against some
+//!   100,000 values in 5 s on the small-values engine. The far marks on a second core
+//!   ([`super::domain::Pipeline::On`]) made 0.205 slower at load 5 (1.4x the wall time):
+//!   off by default. 0.142, 0.204 and 0.214 have thousands of rare positions (1,356 and
+//!   2,245) and values past 128 (409, 445), so they run on the engine's byte path (2x to 4x
+//!   the small-values engine), 0.005 about as many as the small-values engine's work (values
+//!   that grow).
 //! - **Sparse space in the values, no proof in reach** (121 codes): the sparse-space engine
 //!   ([`super::sparse`]), `O(R + s)` per heap. Close when the rare positions are few (0.45x and
 //!   0.47x, 0.054, 0.056: 5 to 15 million values in 5 s; 0.167, 0.174, 0.354, 0.015, 0.336:

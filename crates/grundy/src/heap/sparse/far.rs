@@ -5,8 +5,8 @@
 use rayon::prelude::*;
 
 use super::block;
-use super::helper;
 use super::moves::Split;
+use crate::heap::helper;
 
 /// The far marks of a block (computed ahead on another core, or at the block's start in
 /// parallel over heaps), and what they were computed for.

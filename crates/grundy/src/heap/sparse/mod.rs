@@ -145,7 +145,6 @@
 mod block;
 mod far;
 mod finish;
-mod helper;
 mod mask;
 mod moves;
 mod shadow;

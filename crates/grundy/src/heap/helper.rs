@@ -17,7 +17,10 @@
 //! of the work on the second core).
 //!
 //! If the job panics, the helper records it and the main side panics too when it collects
-//! the result (as `rayon::join` would). Dropping the [`Helper`] stops and joins the thread.
+//! the result with [`Helper::collect`] (as `rayon::join` would), or gets [`HelperFailed`]
+//! from [`Helper::try_collect`]. Dropping the [`Helper`] stops and joins the thread.
+//!
+//! Used by the sparse engine ([`super::sparse`]) and the domain engine ([`super::domain`]).
 //! No `unsafe`: the job and its result move through `Mutex<Option<_>>`.
 
 use std::sync::atomic::{AtomicU8, Ordering};
@@ -71,6 +74,11 @@ fn wait_for(state: &AtomicU8, ready: impl Fn(u8) -> bool) -> u8 {
     }
 }
 
+/// The helper's job panicked (the thread has ended).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("the engine's helper thread failed (its job panicked)")]
+pub struct HelperFailed;
+
 /// A second thread that runs `run(job)` for one job at a time.
 #[derive(Debug)]
 pub(crate) struct Helper<J: Send + 'static, R: Send + 'static> {
@@ -83,6 +91,11 @@ pub(crate) struct Helper<J: Send + 'static, R: Send + 'static> {
 impl<J: Send + 'static, R: Send + 'static> Helper<J, R> {
     /// Starts the thread; `None` if the system refuses one (the caller then works alone).
     pub fn start(run: fn(J) -> R) -> Option<Self> {
+        Self::start_named("grundy-sparse-helper", run)
+    }
+
+    /// [`start`](Self::start), naming the thread `name`.
+    pub fn start_named(name: &str, run: fn(J) -> R) -> Option<Self> {
         let shared = Arc::new(Shared {
             state: AtomicU8::new(IDLE),
             job: Mutex::new(None),
@@ -91,7 +104,7 @@ impl<J: Send + 'static, R: Send + 'static> Helper<J, R> {
         });
         let theirs = Arc::clone(&shared);
         let thread = thread::Builder::new()
-            .name("grundy-sparse-helper".into())
+            .name(name.into())
             .spawn(move || serve(&theirs, run))
             .ok()?;
         Some(Helper {
@@ -101,9 +114,14 @@ impl<J: Send + 'static, R: Send + 'static> Helper<J, R> {
         })
     }
 
-    /// Hands `job` to the thread (the last result must have been collected).
+    /// Hands `job` to the thread (the last result must have been collected). After a job
+    /// panicked the thread has ended: the job is dropped and collecting reports the failure.
     pub fn post(&mut self, job: J) {
         assert!(!self.pending, "one job at a time");
+        if self.failed() {
+            self.pending = true;
+            return;
+        }
         *lock(&self.shared.waiter) = Some(thread::current());
         *lock(&self.shared.job) = Some(job);
         self.shared.state.store(POSTED, Ordering::Release);
@@ -121,6 +139,13 @@ impl<J: Send + 'static, R: Send + 'static> Helper<J, R> {
     /// The result of the job posted if it comes within `patience` (spinning, never
     /// parking), else `None` (the job stays posted). Panics if the job panicked.
     pub fn collect_within(&mut self, patience: Duration) -> Option<R> {
+        self.try_collect_within(patience)
+            .map(|r| r.expect("the sparse engine's helper thread panicked"))
+    }
+
+    /// [`collect_within`](Self::collect_within), with [`HelperFailed`] instead of a panic
+    /// when the job panicked.
+    pub fn try_collect_within(&mut self, patience: Duration) -> Option<Result<R, HelperFailed>> {
         assert!(self.pending, "no job posted");
         let ready = |s| s == DONE || s == FAILED;
         let mut start = None;
@@ -132,20 +157,33 @@ impl<J: Send + 'static, R: Send + 'static> Helper<J, R> {
                 return None;
             }
         }
-        Some(self.collect())
+        Some(self.try_collect())
     }
 
     /// Waits for the result of the job posted. Panics if the job panicked.
+    #[cfg(test)]
     pub fn collect(&mut self) -> R {
+        self.try_collect()
+            .expect("the sparse engine's helper thread panicked")
+    }
+
+    /// Waits for the result of the job posted; [`HelperFailed`] if the job panicked (the
+    /// thread has then ended, and every later job fails too).
+    pub fn try_collect(&mut self) -> Result<R, HelperFailed> {
         assert!(self.pending, "no job posted");
         let state = wait_for(&self.shared.state, |s| s == DONE || s == FAILED);
         self.pending = false;
         if state == FAILED {
-            panic!("the sparse engine's helper thread panicked");
+            return Err(HelperFailed);
         }
         let result = lock(&self.shared.result).take();
         self.shared.state.store(IDLE, Ordering::Release);
-        result.expect("a result is stored before DONE")
+        Ok(result.expect("a result is stored before DONE"))
+    }
+
+    /// Whether the thread has ended because a job panicked.
+    pub fn failed(&self) -> bool {
+        self.shared.state.load(Ordering::Acquire) == FAILED
     }
 }
 
@@ -272,6 +310,24 @@ mod tests {
         helper.post(7);
         let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| helper.collect()));
         assert!(caught.is_err());
+        drop(helper);
+    }
+
+    #[test]
+    fn a_panicking_job_is_reported_and_later_jobs_fail_at_once() {
+        let mut helper = Helper::start(boom).unwrap();
+        helper.post(2);
+        assert_eq!(helper.try_collect(), Ok(2));
+        helper.post(9);
+        assert_eq!(helper.try_collect(), Err(HelperFailed));
+        assert!(helper.failed());
+        // The thread has ended: a later job is not run, and collecting does not hang.
+        helper.post(1);
+        assert_eq!(
+            helper.try_collect_within(Duration::from_secs(60)),
+            Some(Err(HelperFailed))
+        );
+        helper.post(1);
         drop(helper);
     }
 
