@@ -19,6 +19,7 @@
 //! Positions are sums of [`generators::Generators`]; exact outcomes come from the memoised
 //! search of [`oracle`], the reference the fast paths are tested against.
 
+pub mod bound;
 pub mod dominance;
 pub mod extend;
 pub mod gamma;
