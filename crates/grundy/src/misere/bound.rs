@@ -100,6 +100,68 @@ pub fn from_trial(
     Ok(best)
 }
 
+/// A cheap count of what [`from_trial`] would prove (at most its count: rows are compared by
+/// a hash, and equal rows have equal hashes, so a collision can only lose a sum), with
+/// `old_order` the order of the verified quotient of the generators `0..i`.
+pub fn estimate(
+    trial: &Quotient,
+    i: u32,
+    failure: &[u32],
+    old_order: usize,
+    budget: &Budget,
+) -> Result<usize, MisereError> {
+    let e = failure.iter().filter(|&&g| g == i).count() as u32;
+    let rest_max = failure.iter().copied().filter(|&g| g != i).max();
+    let n = trial.order() as u32;
+    let row = |s: u32, tests: &[u32]| {
+        tests.iter().fold(0x9e37_79b9_7f4a_7c15u64, |h, &x| {
+            (h.rotate_left(7) ^ u64::from(trial.is_p(trial.mul(s, x))))
+                .wrapping_mul(0x0100_0000_01b3)
+        })
+    };
+    let mut best = 0usize;
+    if let (true, Some(m)) = (e >= 1, rest_max) {
+        let old = reach(trial, i, i, 0, budget)?;
+        let small = reach(trial, i, m, e, budget)?;
+        let tests: Vec<u32> = (0..n).filter(|&x| small.level[x as usize] == 0).collect();
+        budget.charge((n as u64).saturating_mul(tests.len() as u64) / 64 + 1)?;
+        let base: rustc_hash::FxHashSet<u64> = (0..n)
+            .filter(|&x| old.level[x as usize] == 0)
+            .map(|x| row(x, &tests))
+            .collect();
+        let mut extra: Vec<u64> = (0..n)
+            .filter(|&x| (1..=e).contains(&small.level[x as usize]))
+            .map(|x| row(x, &tests))
+            .filter(|h| !base.contains(h))
+            .collect();
+        extra.sort_unstable();
+        extra.dedup();
+        best = old_order + extra.len();
+    }
+    let mut families: Vec<(u32, u32)> = Vec::new();
+    if e >= 1 {
+        families.push((i, e - 1));
+    }
+    if let Some(m) = rest_max {
+        families.push((m, e));
+    }
+    for (below, copies) in families {
+        let r = reach(trial, i, below, copies, budget)?;
+        for c in 0..=copies {
+            let sums: Vec<u32> = (0..n).filter(|&x| r.level[x as usize] <= c).collect();
+            let tests: Vec<u32> = (0..n)
+                .filter(|&x| r.level[x as usize] <= copies - c)
+                .collect();
+            budget.charge((sums.len() as u64).saturating_mul(tests.len() as u64) / 64 + 1)?;
+            let mut rows: Vec<u64> = sums.iter().map(|&s| row(s, &tests)).collect();
+            rows.sort_unstable();
+            rows.dedup();
+            best = best.max(rows.len());
+        }
+    }
+    Ok(best)
+}
+
 /// The old sums (no copy of `i`, every old generator: all below the failure), told apart by
 /// old tests, together with the sums of generators below `m` and `1..=e` copies of `i`, told
 /// apart from them and from each other by the old tests of generators below `m` (their

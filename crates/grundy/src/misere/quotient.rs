@@ -750,13 +750,24 @@ impl Step<'_> {
     /// its least failure `v` are predicted right, [`super::bound`]).
     fn learn(&mut self, trial: &Quotient, v: &[u32]) -> Result<(), MisereError> {
         let p = &mut *self.progress;
-        p.largest_trial = p.largest_trial.max(trial.order());
-        if let Some(b) = super::bound::from_trial(trial, self.i, v, self.budget)? {
-            if p.lower_bound
-                .as_ref()
-                .is_none_or(|old| b.elements() > old.elements())
-            {
-                p.lower_bound = Some(b);
+        // Only a trial larger than every earlier one of this heap is read (the bound is a
+        // figure for the refusal; reading every trial would cost the heaps that pass).
+        if trial.order() <= p.largest_trial {
+            return Ok(());
+        }
+        p.largest_trial = trial.order();
+        // The certificate is built only when the cheap count passes the old order and the
+        // best so far (the count is at most the certificate's).
+        let known = p
+            .lower_bound
+            .as_ref()
+            .map_or(self.old.order(), |b| b.elements().max(self.old.order()));
+        let count = super::bound::estimate(trial, self.i, v, self.old.order(), self.budget)?;
+        if count > known {
+            if let Some(b) = super::bound::from_trial(trial, self.i, v, self.budget)? {
+                if b.elements() > known {
+                    p.lower_bound = Some(b);
+                }
             }
         }
         Ok(())
