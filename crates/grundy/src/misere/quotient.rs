@@ -320,7 +320,7 @@ pub struct QuotientStop {
     pub reached: Option<Box<HeapQuotient>>,
     /// What the work on the heap that failed showed: its trials' size and a certified lower
     /// bound on the order of the quotient with it.
-    pub progress: Progress,
+    pub progress: Box<Progress>,
 }
 
 /// What the work on one heap showed before a limit stopped it.
@@ -362,7 +362,7 @@ pub fn heap_quotient_reaching(
         error,
         heap: None,
         reached: None,
-        progress: Progress::default(),
+        progress: Box::default(),
     })?;
     let mut orders = vec![1usize];
     // The last verified quotient (each is cheap to keep next to the work that built it).
@@ -391,7 +391,7 @@ pub fn heap_quotient_reaching(
                 error,
                 heap,
                 reached,
-                progress,
+                progress: Box::new(progress),
             })
         }
     }
