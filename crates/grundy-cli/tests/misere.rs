@@ -147,11 +147,16 @@ fn dawsons_chess_to_heap_40_proves_heap_32_under_the_default_limits() {
     );
     // The figures of the refusal: the least order proven for heaps 1..33 (at least that of
     // heaps 1..32), the trials' size and memory, and the limit to raise.
+    let at_least: usize = e
+        .split("the quotient of the heaps 1 to 33 has at least ")
+        .nth(1)
+        .and_then(|r| r.split(' ').next())
+        .and_then(|k| k.parse().ok())
+        .unwrap_or_else(|| panic!("{e}"));
+    // 642 today (the deep test in grundy's misere_recal.rs checks that certificate).
+    assert!(at_least >= 638, "{e}");
     assert!(
-        e.contains("the quotient of the heaps 1 to 33 has at least 638 elements")
-            && e.contains("its trials reached ")
-            && e.contains(" MB of table")
-            && e.contains("--max-work"),
+        e.contains("its trials reached ") && e.contains(" MB of table") && e.contains("--max-work"),
         "{e}"
     );
 }
