@@ -95,6 +95,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
         };
         // What was proven before the limit is still an answer: print it, then say where and
         // why the computation stopped (non-zero exit, as `sequence` does).
+        let progress = stop.progress;
         match (stop.heap, stop.reached) {
             (Some(heap), Some(reached)) => {
                 let shown = if args.json {
@@ -108,8 +109,9 @@ pub fn run(args: Args) -> Result<(), Failure> {
                     return f;
                 }
                 Failure::compute(format!(
-                    "stopped at heap {heap} (the quotient of the heaps 1 to {} above is proven): {e}{hint}",
-                    heap - 1
+                    "stopped at heap {heap} (the quotient of the heaps 1 to {} above is proven{}): {e}{hint}",
+                    heap - 1,
+                    found(&progress, heap, reached.quotient.order())
                 ))
             }
             _ => Failure::compute(format!("{e}{hint}")),
@@ -122,6 +124,24 @@ pub fn run(args: Args) -> Result<(), Failure> {
     } else {
         emit(&render(&q, args.max_heap))
     }
+}
+
+/// What the work on the heap that failed showed: the certified lower bound on the order
+/// with it, and the largest trial (elements, and its table's memory).
+fn found(progress: &grundy::misere::quotient::Progress, heap: u64, before: usize) -> String {
+    let mut out = format!(
+        "; the quotient of the heaps 1 to {heap} has at least {} elements (certified by sums told apart by their outcomes)",
+        progress.at_least(before)
+    );
+    if progress.largest_trial > 0 {
+        let bytes = (progress.largest_trial as u64).pow(2) * 4;
+        out.push_str(&format!(
+            "; its trials reached {} elements ({} MB of table)",
+            progress.largest_trial,
+            bytes.div_ceil(1 << 20)
+        ));
+    }
+    out
 }
 
 fn render(q: &HeapQuotient, max_heap: u64) -> String {

@@ -145,6 +145,20 @@ fn dawsons_chess_to_heap_40_proves_heap_32_under_the_default_limits() {
         e.contains("stopped at heap 33") && e.contains("heaps 1 to 32 above is proven"),
         "{e}"
     );
+    // The figures of the refusal: the least order proven for heaps 1..33 (at least that of
+    // heaps 1..32), the trials' size and memory, and the limit to raise.
+    let at_least: usize = e
+        .split("the quotient of the heaps 1 to 33 has at least ")
+        .nth(1)
+        .and_then(|r| r.split(' ').next())
+        .and_then(|k| k.parse().ok())
+        .unwrap_or_else(|| panic!("{e}"));
+    // 642 today (the deep test in grundy's misere_recal.rs checks that certificate).
+    assert!(at_least >= 638, "{e}");
+    assert!(
+        e.contains("its trials reached ") && e.contains(" MB of table") && e.contains("--max-work"),
+        "{e}"
+    );
 }
 
 /// Every winning move the analysis lists leaves a misère P-position.

@@ -190,3 +190,60 @@ fn a_stopped_quotient_keeps_the_heaps_it_proved() {
     let stop = heap_quotient_reaching(&rule, 40, &Budget::default(), 1).unwrap_err();
     assert!(stop.reached.is_none());
 }
+
+/// The lower bound the refusal at heap 33 of Dawson's chess names, checked from the
+/// definition: each outcome its certificate claims is searched exhaustively (sums of heaps
+/// below 33 answered by the proven quotient of heaps 1..32), and every two of its sums are
+/// told apart by a test.
+#[test]
+#[ignore = "deep: about 15 s in debug"]
+fn the_certified_lower_bound_at_heap_33_of_dawsons_chess_holds() {
+    use grundy::misere::generators::Generators;
+    use grundy::misere::oracle::Oracle;
+    use grundy::misere::quotient::{Progress, Quotient, compute_tracking};
+    let rule = HeapRule::parse("0.137").unwrap();
+    let budget = Budget::default();
+    let gens = Generators::heaps(&rule, 33, &budget).unwrap();
+    let i = gens.of_heap(33).unwrap();
+    let mut progress = Progress::default();
+    let mut last: Option<Quotient> = None;
+    let stopped = compute_tracking(&gens, &budget, 1024, &mut progress, |_, q| {
+        last = Some(q.clone());
+        Ok(())
+    });
+    assert!(
+        stopped.is_err(),
+        "heap 33 is out of reach under the default limits"
+    );
+    let old = last.unwrap();
+    assert_eq!(old.order(), 638);
+    let cert = progress.lower_bound.expect("a certificate");
+    assert!(cert.elements() > 638, "{}", cert.elements());
+    let known = |p: &[u32]| match p.last() {
+        Some(&g) if g < i => Some(old.is_p(old.image(p))),
+        _ => None,
+    };
+    let mut oracle = Oracle::default();
+    let search = Budget::new(Limits {
+        max_work: 20_000_000_000,
+        ..Limits::DEFAULT
+    });
+    for (s, row) in cert.sums.iter().zip(&cert.outcomes) {
+        for (t, claimed) in cert.tests.iter().zip(row) {
+            let Some(claimed) = *claimed else { continue };
+            let mut sum = [s.as_slice(), t.as_slice()].concat();
+            sum.sort_unstable();
+            let truth = oracle.is_p(&gens, &sum, &known, &search).unwrap();
+            assert_eq!(truth, claimed, "{sum:?}");
+        }
+    }
+    for (a, ra) in cert.outcomes.iter().enumerate() {
+        for rb in &cert.outcomes[a + 1..] {
+            assert!(
+                ra.iter()
+                    .zip(rb)
+                    .any(|(x, y)| x.is_some() && y.is_some() && x != y)
+            );
+        }
+    }
+}

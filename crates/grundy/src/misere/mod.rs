@@ -21,6 +21,7 @@
 //! Positions are sums of [`generators::Generators`]; exact outcomes come from the memoised
 //! search of [`oracle`], the reference the fast paths are tested against.
 
+pub mod bound;
 pub mod canonical;
 pub mod dominance;
 pub mod extend;

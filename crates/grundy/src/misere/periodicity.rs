@@ -205,6 +205,7 @@ pub fn heap_quotient_proving_or_stop(
                     error: BudgetError::Cancelled.into(),
                     heap: None,
                     reached: None,
+                    progress: Default::default(),
                 });
             }
             Err(_) => break,

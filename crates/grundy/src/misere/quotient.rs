@@ -318,6 +318,29 @@ pub struct QuotientStop {
     /// The quotient of the heaps `1..heap − 1`, proven for them (`None` when not even the
     /// first heap with a move was added).
     pub reached: Option<Box<HeapQuotient>>,
+    /// What the work on the heap that failed showed: its trials' size and a certified lower
+    /// bound on the order of the quotient with it.
+    pub progress: Box<Progress>,
+}
+
+/// What the work on one heap showed before a limit stopped it.
+#[derive(Clone, Debug, Default)]
+pub struct Progress {
+    /// The most elements of a trial (the table of a trial has this number squared entries).
+    pub largest_trial: usize,
+    /// Sums pairwise told apart by their outcomes, read off the refuted trials
+    /// ([`super::bound`]): the quotient with the new heap has at least this many elements.
+    pub lower_bound: Option<super::bound::LowerBound>,
+}
+
+impl Progress {
+    /// The certified least order of the quotient with the heap that failed: the certificate's
+    /// count, or the order of the quotient before it (its elements stay apart), if larger.
+    pub fn at_least(&self, before: usize) -> usize {
+        self.lower_bound
+            .as_ref()
+            .map_or(before, |b| b.elements().max(before))
+    }
 }
 
 impl From<QuotientStop> for MisereError {
@@ -339,11 +362,13 @@ pub fn heap_quotient_reaching(
         error,
         heap: None,
         reached: None,
+        progress: Box::default(),
     })?;
     let mut orders = vec![1usize];
     // The last verified quotient (each is cheap to keep next to the work that built it).
     let mut last: Option<Quotient> = None;
-    let result = compute(&generators, budget, max_elements, |_, q| {
+    let mut progress = Progress::default();
+    let result = compute_tracking(&generators, budget, max_elements, &mut progress, |_, q| {
         orders.push(q.order());
         last = Some(q.clone());
         Ok(())
@@ -366,6 +391,7 @@ pub fn heap_quotient_reaching(
                 error,
                 heap,
                 reached,
+                progress: Box::new(progress),
             })
         }
     }
@@ -411,6 +437,18 @@ pub fn compute(
     gens: &Generators,
     budget: &Budget,
     max_elements: usize,
+    each: impl FnMut(u32, &Quotient) -> Result<(), MisereError>,
+) -> Result<Quotient, MisereError> {
+    compute_tracking(gens, budget, max_elements, &mut Progress::default(), each)
+}
+
+/// As [`compute`], keeping in `progress` what the work on the generator being added showed
+/// (reset for each generator): read it when the computation stops.
+pub fn compute_tracking(
+    gens: &Generators,
+    budget: &Budget,
+    max_elements: usize,
+    progress: &mut Progress,
     mut each: impl FnMut(u32, &Quotient) -> Result<(), MisereError>,
 ) -> Result<Quotient, MisereError> {
     let mut oracle = Oracle::default();
@@ -418,6 +456,7 @@ pub fn compute(
     // The heap types of the last verified quotient (see `Step::same_automaton`).
     let mut types: Vec<HeapType> = Vec::new();
     for i in 0..gens.len() as u32 {
+        *progress = Progress::default();
         (q, types) = Step {
             gens,
             budget,
@@ -427,6 +466,7 @@ pub fn compute(
             max_elements,
             old_types: &types,
             last_types: Vec::new(),
+            progress,
         }
         .run()?;
         if q.order() % 2 != 0 {
@@ -460,6 +500,8 @@ struct Step<'a> {
     old_types: &'a [HeapType],
     /// The heap types of the candidate last verified.
     last_types: Vec<HeapType>,
+    /// The trials' size and the best lower bound read off them.
+    progress: &'a mut Progress,
 }
 
 /// A heap's type in a candidate: its image and the set `W` of the `y` for which `y` times
@@ -687,6 +729,7 @@ impl Step<'_> {
                 return Ok(passes.then_some(trial));
             };
             let v_is_p = !trial.is_p(trial.image(&v));
+            self.learn(&trial, &v)?;
             match super::recal::recalibrate(
                 self.gens,
                 &trial,
@@ -701,6 +744,33 @@ impl Step<'_> {
             }
         }
         Ok(None)
+    }
+
+    /// Keeps the size of a refuted trial and the lower bound it certifies (all sums below
+    /// its least failure `v` are predicted right, [`super::bound`]).
+    fn learn(&mut self, trial: &Quotient, v: &[u32]) -> Result<(), MisereError> {
+        let p = &mut *self.progress;
+        // Only a trial larger than every earlier one of this heap is read (the bound is a
+        // figure for the refusal; reading every trial would cost the heaps that pass).
+        if trial.order() <= p.largest_trial {
+            return Ok(());
+        }
+        p.largest_trial = trial.order();
+        // The certificate is built only when the cheap count passes the old order and the
+        // best so far (the count is at most the certificate's).
+        let known = p
+            .lower_bound
+            .as_ref()
+            .map_or(self.old.order(), |b| b.elements().max(self.old.order()));
+        let count = super::bound::estimate(trial, self.i, v, self.old.order(), self.budget)?;
+        if count > known {
+            if let Some(b) = super::bound::from_trial(trial, self.i, v, self.budget)? {
+                if b.elements() > known {
+                    p.lower_bound = Some(b);
+                }
+            }
+        }
+        Ok(())
     }
 
     /// The candidate view of a finished table (for [`Self::verify`]).
