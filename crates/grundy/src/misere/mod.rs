@@ -13,6 +13,8 @@
 //!   every heap (the periodicity theorem), and [`outcome`]: the outcome of a sum of heaps of any
 //!   size as a product in it, and winning moves found through it.
 //!
+//! - [`bound`]: certified lower bounds on the order of a quotient that could not be
+//!   finished (sums told apart by their real misère outcomes).
 //! - [`canonical`]: misère canonical (simplest) forms (Conway), hash-consed, and tameness
 //!   read off them as CGSuite reads it.
 //! - [`kayles`]: the misère outcome of any sum of Kayles rows at any size, through a
