@@ -42,7 +42,7 @@ pub struct Args {
     /// Print one JSON object.
     #[arg(long, conflicts_with = "csv")]
     json: bool,
-    /// Print the values as CSV (n,value).
+    /// Print the values as CSV (n,value; with --misere: n,value,exponents,tame,tame_basis).
     #[arg(long)]
     csv: bool,
     /// Write an SVG scatter plot of the sequence to FILE.
@@ -63,7 +63,7 @@ pub struct Args {
     #[arg(long, requires = "checkpoint", conflicts_with = "resume")]
     force: bool,
     /// Misère play: the genus of each heap size and where the game stops being tame.
-    #[arg(long, conflicts_with_all = ["prove", "csv", "plot", "stats", "checkpoint"])]
+    #[arg(long, conflicts_with_all = ["prove", "plot", "stats", "checkpoint"])]
     misere: bool,
     /// With --misere: the most units of work [default: 250000000].
     #[arg(long, value_name = "N", requires = "misere")]
@@ -121,7 +121,14 @@ pub fn run(args: Args) -> Result<(), Failure> {
                 .unwrap_or(grundy::control::Limits::DEFAULT.max_work),
             max_bytes,
         };
-        return misere_sequence(&rule, args.to.unwrap_or(DEFAULT_TO), args.json, limits);
+        let format = if args.json {
+            MisereFormat::Json
+        } else if args.csv {
+            MisereFormat::Csv
+        } else {
+            MisereFormat::Text
+        };
+        return misere_sequence(&rule, args.to.unwrap_or(DEFAULT_TO), format, limits);
     }
     let goal = if args.prove {
         Goal::Prove { max: args.max }
@@ -389,10 +396,30 @@ fn write_plot(path: &Path, values: &[u16], rule: &HeapRule) -> Result<(), Failur
 
 /// `--misere`: the genus sequence, read through the misère quotient (or, where that stops
 /// early, from the definition) until the budget ends.
+/// How `--misere` prints the genera.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum MisereFormat {
+    Text,
+    Json,
+    Csv,
+}
+
+/// `--misere --json`: the genus sequence and where it stopped.
+#[derive(Serialize)]
+struct MisereJson<'a> {
+    rules: &'a str,
+    misere: bool,
+    computed: usize,
+    genera: &'a [grundy::misere::sequence::GenusEntry],
+    first_wild: Option<u64>,
+    quotient_order: Option<usize>,
+    stopped: Option<String>,
+}
+
 fn misere_sequence(
     rule: &HeapRule,
     to: u64,
-    as_json: bool,
+    format: MisereFormat,
     limits: grundy::control::Limits,
 ) -> Result<(), Failure> {
     use grundy::misere::sequence::{TameBasis, genus_sequence};
@@ -402,19 +429,40 @@ fn misere_sequence(
     let watch = crate::front::Watch::new("computing genera".to_owned(), &budget);
     let seq = genus_sequence(rule, to, &budget);
     drop(watch);
-    if as_json {
-        let out = serde_json::json!({
-            "rules": rule.name(),
-            "misere": true,
-            "computed": seq.entries.len(),
-            "genera": seq.entries,
-            "first_wild": seq.first_wild,
-            "quotient_order": seq.quotient_order,
-            "stopped": seq.stopped.as_ref().map(|e| e.to_string()),
-        });
+    if format == MisereFormat::Json {
+        let out = MisereJson {
+            rules: rule.name(),
+            misere: true,
+            computed: seq.entries.len(),
+            genera: &seq.entries,
+            first_wild: seq.first_wild,
+            quotient_order: seq.quotient_order,
+            stopped: seq.stopped.as_ref().map(|e| e.to_string()),
+        };
         let text =
             serde_json::to_string_pretty(&out).map_err(|e| Failure::compute(e.to_string()))?;
         crate::emit(&(text + "\n"))?;
+    } else if format == MisereFormat::Csv {
+        // One row a heap: the exponents g0 g1 ... separated by spaces, as one field.
+        crate::emit_with(|w| {
+            writeln!(w, "n,value,exponents,tame,tame_basis")?;
+            for e in &seq.entries {
+                let exponents: Vec<String> = e.genus.exponents.iter().map(u64::to_string).collect();
+                let basis = match e.tame_basis {
+                    TameBasis::CanonicalForm => "canonical_form",
+                    TameBasis::RawTree => "raw_tree",
+                };
+                writeln!(
+                    w,
+                    "{},{},{},{},{basis}",
+                    e.heap,
+                    e.genus.value,
+                    exponents.join(" "),
+                    e.tame
+                )?;
+            }
+            Ok(())
+        })?;
     } else {
         let mut text = format!("Genus of {} heaps (misère play)\n", rule.name());
         text.push_str(&seq.route.explain(seq.quotient_order));

@@ -282,6 +282,25 @@ fn misere_sequence_lists_genera() {
 }
 
 #[test]
+fn misere_sequence_as_csv() {
+    let text = ok_stdout(&grundy(&[
+        "sequence", "kayles", "--misere", "--to", "9", "--csv",
+    ]));
+    let rows: Vec<&str> = text.lines().collect();
+    assert_eq!(rows[0], "n,value,exponents,tame,tame_basis");
+    assert_eq!(rows.len(), 11, "{text}");
+    // CGSuite's genera (tests/data/misere/genus_cgsuite.txt): 0^120, 4^146, 3^31 (tame in its
+    // canonical form), 4^046.
+    assert_eq!(rows[1], "0,0,1 2 0,true,canonical_form");
+    assert_eq!(rows[6], "5,4,1 4 6,false,canonical_form");
+    assert_eq!(rows[7], "6,3,3 1,true,canonical_form");
+    assert_eq!(rows[10], "9,4,0 4 6,false,canonical_form");
+    // --json and --csv are one choice.
+    let o = grundy(&["sequence", "kayles", "--misere", "--csv", "--json"]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
 fn misere_sequence_honours_the_budget_flags() {
     let o = grundy(&[
         "sequence",
