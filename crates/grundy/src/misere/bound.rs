@@ -345,26 +345,9 @@ fn split(
     let tests: Vec<u32> = (0..trial.order() as u32)
         .filter(|&x| reach.level[x as usize] <= t)
         .collect();
-    let mut class = vec![0u32; sums.len()];
-    let mut count = 1usize;
-    let mut used: Vec<u32> = Vec::new();
-    let mut renumber: FxHashMap<(u32, bool), u32> = FxHashMap::default();
-    for &x in &tests {
-        budget.charge(sums.len() as u64 / 16 + 1)?;
-        renumber.clear();
-        for (k, &s) in sums.iter().enumerate() {
-            let key = (class[k], trial.is_p(trial.mul(s, x)));
-            let next = renumber.len() as u32;
-            class[k] = *renumber.entry(key).or_insert(next);
-        }
-        if renumber.len() > count {
-            count = renumber.len();
-            used.push(x);
-        }
-        if count == sums.len() {
-            break;
-        }
-    }
+    let (class, used) = refine(trial, &sums, &tests, None, budget)?;
+    // The classes are numbered 0, 1, ... (all 0 when no test split them).
+    let count = class.iter().max().map_or(0, |&m| m as usize + 1);
     // One sum per class.
     let mut first: Vec<Option<u32>> = vec![None; count];
     for (k, &s) in sums.iter().enumerate() {
