@@ -295,13 +295,10 @@ fn search(
         },
     };
     for n in 0..=to {
-        let value = match heap_value_within(rule, n, budget) {
+        let value = match normal_value(rule, n, budget) {
             Ok(v) => v,
             Err(e) => {
-                seq.stopped = Some(match e {
-                    HeapValueError::Budget(b) => MisereError::Budget(b),
-                    e => MisereError::Unsupported(format!("the normal value of heap {n}: {e}")),
-                });
+                seq.stopped = Some(e);
                 break;
             }
         };
@@ -475,13 +472,10 @@ fn labels_route(rule: &HeapRule, to: u64, budget: &Budget) -> (GenusSequence, Op
         if n > to || gens.of_heap(n).is_some_and(|h| h > g) {
             break;
         }
-        let value = match heap_value_within(rule, n, budget) {
+        let value = match normal_value(rule, n, budget) {
             Ok(v) => v,
             Err(e) => {
-                seq.stopped = Some(match e {
-                    HeapValueError::Budget(b) => MisereError::Budget(b),
-                    e => MisereError::Unsupported(format!("the normal value of heap {n}: {e}")),
-                });
+                seq.stopped = Some(e);
                 break;
             }
         };
@@ -705,4 +699,12 @@ fn definition(rule: &HeapRule, to: u64, budget: &Budget) -> GenusSequence {
         quotient_order: None,
         route: GenusRoute::Definition,
     }
+}
+
+/// The normal-play value of heap `n`, its failure as a [`MisereError`].
+fn normal_value(rule: &HeapRule, n: u64, budget: &Budget) -> Result<u64, MisereError> {
+    heap_value_within(rule, n, budget).map_err(|e| match e {
+        HeapValueError::Budget(b) => MisereError::Budget(b),
+        e => MisereError::Unsupported(format!("the normal value of heap {n}: {e}")),
+    })
 }
