@@ -8,7 +8,8 @@ use grundy::misere::periodicity::{NotCovered, heap_quotient_proving_or_stop};
 use grundy::misere::quotient::HeapQuotient;
 
 /// The misère quotient of the sums of a heap game's heaps 1 to N: order, P-portion,
-/// multiplication table, and the element of each heap size.
+/// presentation by generators and relations, multiplication table, and the element of each
+/// heap size.
 ///
 /// The quotient is computed heap by heap and verified on every sum of those heaps (proven for
 /// heaps up to --max-heap). A period of the heap map is proven for every heap by the
@@ -40,7 +41,14 @@ pub struct Args {
     /// Print one JSON object.
     #[arg(long)]
     json: bool,
+    /// Print the multiplication table whatever the order (by default only up to
+    /// 64 elements; the presentation describes it in any case, and --json always has it).
+    #[arg(long)]
+    table: bool,
 }
+
+/// Tables of quotients up to this order are printed without `--table`.
+const TABLE_ORDER: usize = 64;
 
 /// The largest heap bound accepted: the search behind each heap grows quickly with its size.
 const MAX_HEAP: u64 = 4096;
@@ -103,7 +111,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
                         .map(|t| t + "\n")
                         .map_err(|e| Failure::compute(e.to_string()))
                 } else {
-                    Ok(render(&reached, args.max_heap))
+                    Ok(render(&reached, args.max_heap, args.table))
                 };
                 if let Err(f) = shown.and_then(|text| emit(&text)) {
                     return f;
@@ -122,7 +130,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
             .map_err(|e| Failure::compute(e.to_string()))?;
         emit(&(text + "\n"))
     } else {
-        emit(&render(&q, args.max_heap))
+        emit(&render(&q, args.max_heap, args.table))
     }
 }
 
@@ -144,7 +152,7 @@ fn found(progress: &grundy::misere::quotient::Progress, heap: u64, before: usize
     out
 }
 
-fn render(q: &HeapQuotient, max_heap: u64) -> String {
+fn render(q: &HeapQuotient, max_heap: u64, full_table: bool) -> String {
     let names = q.quotient.names();
     let p = q.quotient.p_portion();
     let computed = q.generators.max_heap();
@@ -193,6 +201,14 @@ fn render(q: &HeapQuotient, max_heap: u64) -> String {
             ));
         }
         None => out.push_str(&format!("Period     none seen up to heap {computed}\n")),
+    }
+    out.push_str(&format!("Presentation {}\n", q.quotient.presentation()));
+    let order = q.quotient.order();
+    if order > TABLE_ORDER && !full_table {
+        out.push_str(&format!(
+            "Table      {order} × {order}, not shown (--table prints it; --json holds it)\n"
+        ));
+        return out;
     }
     let width = names.iter().map(|n| n.chars().count()).max().unwrap_or(1);
     out.push_str("\nTable\n");

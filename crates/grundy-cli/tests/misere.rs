@@ -4,6 +4,28 @@
 mod common;
 use common::{grundy, json, ok_stdout, stderr, stdout};
 
+/// A quotient of more than 64 elements prints its presentation, not its table, unless asked.
+#[test]
+fn large_quotients_print_the_table_on_request() {
+    let args = ["quotient", "4.7", "--max-heap", "16"];
+    let text = ok_stdout(&grundy(&args));
+    assert!(text.contains("Order      70\n"), "{text}");
+    assert!(text.contains("Presentation ⟨a, b, "), "{text}");
+    assert!(
+        text.contains("Table      70 × 70, not shown (--table prints it; --json holds it)"),
+        "{text}"
+    );
+    let full = ok_stdout(&grundy(&[&args[..], &["--table"]].concat()));
+    assert!(full.contains("\nTable\n"), "{full}");
+    // After the heading: the header row and one row per element.
+    let table = full.split("\nTable\n").nth(1).unwrap();
+    assert_eq!(
+        table.lines().filter(|l| l.contains(" | ")).count(),
+        71,
+        "{full}"
+    );
+}
+
 #[test]
 fn quotient_of_0_75_prints_r8() {
     let o = grundy(&["quotient", "0.75", "--max-heap", "16"]);
@@ -11,7 +33,19 @@ fn quotient_of_0_75_prints_r8() {
     assert!(text.contains("Order      8\n"), "{text}");
     assert!(text.contains("P-portion  {a, b²} (2 elements)"), "{text}");
     assert!(text.contains("Period     2 from heap 8"), "{text}");
+    // Plambeck and Siegel's presentation of R8, relations by degree.
+    assert!(
+        text.contains("Presentation ⟨a, b, c | a² = 1, bc = ab, c² = b², b³ = b⟩\n"),
+        "{text}"
+    );
+    assert!(text.contains("\nTable\n"), "{text}");
     let j = json(&grundy(&["quotient", "0.75", "--max-heap", "16", "--json"]));
+    assert_eq!(
+        j["presentation"]["generators"],
+        serde_json::json!(["a", "b", "c"])
+    );
+    assert_eq!(j["presentation"]["relations"][0]["lhs"], "a²");
+    assert_eq!(j["presentation"]["relations"][0]["rhs"], "1");
     assert_eq!(j["order"], 8);
     assert_eq!(j["p_portion"].as_array().unwrap().len(), 2);
     assert_eq!(j["elements"].as_array().unwrap().len(), 8);

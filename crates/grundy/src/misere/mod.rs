@@ -17,6 +17,8 @@
 //!   finished (sums told apart by their real misère outcomes).
 //! - [`canonical`]: misère canonical (simplest) forms (Conway), hash-consed, and tameness
 //!   read off them as CGSuite reads it.
+//! - [`presentation`]: generators and relations of a quotient (normal forms, the reduced
+//!   Gröbner basis of its congruence), as Plambeck and Siegel write them.
 //! - [`kayles`]: the misère outcome of any sum of Kayles rows at any size, through a
 //!   Sibert–Conway decomposition proven here by a finite induction.
 //!
@@ -38,6 +40,7 @@ mod names;
 pub mod oracle;
 pub mod outcome;
 pub mod periodicity;
+pub mod presentation;
 pub mod quotient;
 pub mod recal;
 pub mod refine;

@@ -221,6 +221,8 @@ pub struct QuotientReport {
     pub p_portion: Vec<String>,
     /// The name of each element (`1`, `a`, `ab²`, …), index = element.
     pub elements: Vec<String>,
+    /// Generators and relations, element names being normal forms in its letters.
+    pub presentation: super::presentation::Presentation,
     /// The multiplication table by element index.
     pub table: Vec<Vec<u32>>,
     /// The element (by name) of each heap size `0..=max_heap`.
@@ -242,6 +244,7 @@ impl HeapQuotient {
             order: self.quotient.order(),
             p_portion: self.quotient.p_portion().iter().map(name).collect(),
             elements: names.clone(),
+            presentation: self.quotient.presentation(),
             table: self.quotient.table().to_vec(),
             heap_map: self.heap_map.iter().map(name).collect(),
             orders: self.orders.clone(),
