@@ -150,24 +150,14 @@ impl SmallSequence {
 
     /// `g(n)` from `g(0..n)`.
     fn value_of(&mut self, n: usize) -> usize {
-        // Every option value is below `size`: values are at most `max_value`, and a nim-sum
-        // of two values below a power of two is below it.
-        let size = (usize::from(self.max_value) + 1)
-            .next_power_of_two()
-            .max(64);
         let mut seen = std::mem::take(&mut self.seen);
-        seen.clear();
-        seen.resize(size, 0);
-        for &j in &self.take_all {
-            if n == j {
-                seen[0] = 1;
-            }
-        }
-        for &j in &self.take_one {
-            if n > j {
-                seen[usize::from(self.values[n - j])] = 1;
-            }
-        }
+        let size = mark_removals(
+            &mut seen,
+            n,
+            self.max_value,
+            (&self.take_all, &self.take_one),
+            &self.values,
+        );
         for k in 0..self.split.len() {
             let j = self.split[k];
             if n >= j + 2 {
@@ -201,6 +191,33 @@ impl SmallSequence {
         }
         self.other = other;
     }
+}
+
+/// Clears `seen` to a table of `size` bytes, a power of two (at least 64) above `max_value`,
+/// and marks the values of the options of heap `n` that leave one heap or none (`take_all`:
+/// the amounts that may take the whole heap; `take_one`: those that may leave a heap).
+/// Returns `size`. Every option value is below `size`: values are at most `max_value`, and a
+/// nim-sum of two values below a power of two is below it.
+#[inline]
+pub(super) fn mark_removals(
+    seen: &mut Vec<u8>,
+    n: usize,
+    max_value: u16,
+    (take_all, take_one): (&[usize], &[usize]),
+    values: &[u16],
+) -> usize {
+    let size = (usize::from(max_value) + 1).next_power_of_two().max(64);
+    seen.clear();
+    seen.resize(size, 0);
+    if take_all.contains(&n) {
+        seen[0] = 1;
+    }
+    for &j in take_one {
+        if n > j {
+            seen[usize::from(values[n - j])] = 1;
+        }
+    }
+    size
 }
 
 /// Sets `seen[g(a) ^ g(m − a)]` for `from ≤ a ≤ to` (`seen`'s length a power of two above

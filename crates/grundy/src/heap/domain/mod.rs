@@ -373,23 +373,15 @@ impl DomainSequence {
     /// `g(n)` from `g(0..n)`: see the [module documentation](self).
     fn value_of(&mut self, n: usize) -> usize {
         // Every option value is below `size`, so `g(n) ≤ size`.
-        let size = (usize::from(self.max_value) + 1)
-            .next_power_of_two()
-            .max(64);
         let mut seen = std::mem::take(&mut self.seen);
-        seen.clear();
-        seen.resize(size, 0);
+        let size = super::small::mark_removals(
+            &mut seen,
+            n,
+            self.max_value,
+            (&self.take_all, &self.take_one),
+            &self.values,
+        );
         let values = &self.values;
-        for &j in &self.take_all {
-            if n == j {
-                seen[0] = 1;
-            }
-        }
-        for &j in &self.take_one {
-            if n > j {
-                seen[usize::from(values[n - j])] = 1;
-            }
-        }
         // 1. The pairs with a rare part.
         let mask = size - 1;
         let mut splits = 0usize;
@@ -776,6 +768,22 @@ mod tests {
         assert_eq!(s.values(), whole.as_slice());
     }
 
+    /// The values of `s` extended to `again` (at most `len`), the mask chosen again, then
+    /// extended to `len` in steps of `step` (each call starts its blocks afresh).
+    fn in_steps(mut s: DomainSequence, len: u64, again: u64, step: u64) -> Vec<u16> {
+        assert!(
+            s.extend_to_len(again.min(len), &mut Control::none())
+                .unwrap()
+        );
+        s.rechoose();
+        let mut to = again.min(len);
+        while to < len {
+            to = (to + step).min(len);
+            assert!(s.extend_to_len(to, &mut Control::none()).unwrap());
+        }
+        s.values().to_vec()
+    }
+
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(
             cases(48)
@@ -791,16 +799,8 @@ mod tests {
             step in 1u64..600,
             window in 0usize..300,
         ) {
-            let mut s = pipelined(&rule, window);
-            proptest::prop_assert!(s.extend_to_len(again.min(len), &mut Control::none()).unwrap());
-            s.rechoose();
-            let mut to = again.min(len);
-            while to < len {
-                to = (to + step).min(len);
-                proptest::prop_assert!(s.extend_to_len(to, &mut Control::none()).unwrap());
-            }
-            let expected = plain(&rule, len);
-            proptest::prop_assert_eq!(s.values(), expected.as_slice());
+            let s = pipelined(&rule, window);
+            proptest::prop_assert_eq!(in_steps(s, len, again, step), plain(&rule, len));
         }
     }
 
@@ -818,17 +818,8 @@ mod tests {
             again in 0u64..2000,
             step in 1u64..300,
         ) {
-            let mut s = DomainSequence::new(&rule, Vec::new()).unwrap();
-            proptest::prop_assert!(s.extend_to_len(again.min(len), &mut Control::none()).unwrap());
-            s.rechoose();
-            // In steps (each call starts its blocks afresh).
-            let mut to = again.min(len);
-            while to < len {
-                to = (to + step).min(len);
-                proptest::prop_assert!(s.extend_to_len(to, &mut Control::none()).unwrap());
-            }
-            let expected = plain(&rule, len);
-            proptest::prop_assert_eq!(s.values(), expected.as_slice());
+            let s = DomainSequence::new(&rule, Vec::new()).unwrap();
+            proptest::prop_assert_eq!(in_steps(s, len, again, step), plain(&rule, len));
         }
     }
 }
