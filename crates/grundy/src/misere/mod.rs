@@ -27,6 +27,7 @@ pub mod bound;
 pub mod canonical;
 pub mod dominance;
 pub mod extend;
+pub mod form_genus;
 pub mod gamma;
 pub mod generators;
 pub mod genus;

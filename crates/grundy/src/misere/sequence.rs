@@ -53,6 +53,7 @@
 
 use super::MisereError;
 use super::canonical::HeapForms;
+use super::form_genus::forms_route;
 use super::gamma::GammaSearch;
 use super::generators::Generators;
 use super::genus::{Genus, GenusSolver, MAX_EXPONENTS, unsettled};
@@ -113,6 +114,11 @@ pub enum GenusRoute {
     Labels,
     /// The misère quotient of the heaps and Nim heaps `*1..*M`.
     NimQuotient,
+    /// The misère canonical forms of the heaps ([`super::form_genus`]).
+    CanonicalForms {
+        /// The forms in the arena.
+        forms: usize,
+    },
     /// The search of [`super::gamma`].
     Search {
         /// The order of the quotient of `*1`, `*2` and the heaps giving the values 0, 1, 2
@@ -137,6 +143,9 @@ impl GenusRoute {
             ),
             GenusRoute::NimQuotient => format!(
                 "Read through the misère quotient of the heaps and Nim heaps ({order}verified heap by heap)"
+            ),
+            GenusRoute::CanonicalForms { forms } => format!(
+                "Read off the misère canonical forms of the heaps ({forms} forms): each exponent the misère Grundy value of a heap's form plus copies of *2"
             ),
             GenusRoute::Search {
                 low_order,
@@ -194,58 +203,128 @@ fn with_forms(
         ..limits
     });
     let mut seq = run(&share);
-    if let Some(MisereError::Budget(BudgetError::Work { limit })) = &mut seq.stopped {
-        *limit = limits.max_work;
-    }
-    let Some(last) = seq.entries.last().map(|e| e.heap) else {
-        return seq;
-    };
-    let forms = HeapForms::compute(rule, last.min(CANONICAL_HEAPS), &budget.child(limits));
-    apply_forms(seq, &forms)
+    name_whole_limit(&mut seq, &limits);
+    tame_from_forms(rule, seq, budget, &limits)
 }
 
 /// The genus of heaps `0..=to` of `rule`: through the labelled monoid (a quarter of the
-/// budget's work) and then the misère quotient with Nim heaps (an eighth); if they stop
-/// early, by the search of [`super::gamma`] with the rest, answering at once every sum of the
-/// heaps the labelled monoid covers (its values are proven) and reading the values 0, 1, 2
-/// off the quotient of `*1`, `*2` and the heaps (built with a quarter); keeping the longest.
+/// budget's work; if it reaches `to`, the tameness read off the canonical forms built with
+/// the rest); else off the heaps' misère canonical forms ([`super::form_genus`], half of the
+/// work); if they stop early, through the misère quotient with Nim heaps (an eighth) and by
+/// the search of [`super::gamma`] with what is left, answering at once every sum of the heaps
+/// the labelled monoid covers (its values are proven) and reading the values 0, 1, 2 off the
+/// quotient of `*1`, `*2` and the heaps (built with a quarter); keeping the longest, checked
+/// against the forms' genera where both reached, with the tameness of the forms' heaps read
+/// off their forms.
 pub fn genus_sequence(rule: &HeapRule, to: u64, budget: &Budget) -> GenusSequence {
-    with_forms(rule, budget, |b| genus_sequence_raw(rule, to, b))
-}
-
-/// [`genus_sequence`] with the raw tree's tameness.
-fn genus_sequence_raw(rule: &HeapRule, to: u64, budget: &Budget) -> GenusSequence {
     let limits = budget.limits();
-    let quarter = || {
+    let part = |d: u64| {
         budget.child(Limits {
-            max_work: limits.max_work / 4,
+            max_work: limits.max_work / d,
             ..limits
         })
     };
-    let eighth = || {
-        budget.child(Limits {
-            max_work: limits.max_work / 8,
-            ..limits
-        })
-    };
-    let (labelled, seed) = labels_route(rule, to, &quarter());
+    let (labelled, seed) = labels_route(rule, to, &part(4));
     if labelled.stopped.is_none() || budget.is_cancelled() {
-        return labelled;
+        return tame_from_forms(rule, labelled, budget, &limits);
     }
-    let best = longer(labelled, with_nim_route(rule, to, &eighth()), budget);
+    let (mut formed, hf) = forms_route(rule, to, &part(2));
+    name_whole_limit(&mut formed, &limits);
+    if formed.stopped.is_none() || budget.is_cancelled() {
+        return formed;
+    }
+    let best = longer(labelled, with_nim_route(rule, to, &part(8)), budget);
     if budget.is_cancelled() {
-        return best;
+        return longer(formed, best, budget);
     }
-    let low = match LowValues::compute(rule, to.min(QUOTIENT_HEAPS), &quarter(), GENUS_ELEMENTS) {
+    let low = match LowValues::compute(rule, to.min(QUOTIENT_HEAPS), &part(4), GENUS_ELEMENTS) {
         Ok(low) => Some(low),
-        Err(MisereError::Budget(BudgetError::Cancelled)) => return best,
+        Err(MisereError::Budget(BudgetError::Cancelled)) => return longer(formed, best, budget),
         Err(_) => None,
     };
-    longer(
+    let searched = longer(
         search(rule, to, budget, seed.as_ref(), low.as_ref()),
         best,
         budget,
-    )
+    );
+    cross_checked(formed, searched, &hf, budget)
+}
+
+/// The longer of the sequence read off the forms and `other`, after checking that they
+/// agree on every heap both reached (each proven by its own route: a difference is a bug,
+/// reported as [`MisereError::Invariant`] with the heaps before it kept); the tameness of
+/// every heap the forms reached read off them.
+fn cross_checked(
+    formed: GenusSequence,
+    other: GenusSequence,
+    hf: &HeapForms,
+    budget: &Budget,
+) -> GenusSequence {
+    let differ = formed
+        .entries
+        .iter()
+        .zip(&other.entries)
+        .find(|(a, b)| a.genus != b.genus)
+        .map(|(a, b)| {
+            (
+                a.heap,
+                format!(
+                    "heap {} has genus {} from its canonical form and {} by the route: {}",
+                    a.heap,
+                    a.genus,
+                    b.genus,
+                    other.route.explain(other.quotient_order)
+                ),
+            )
+        });
+    if let Some((heap, message)) = differ {
+        let mut seq = formed;
+        seq.entries.truncate(heap as usize);
+        seq.stopped = Some(MisereError::Invariant(message));
+        return seq;
+    }
+    let best = longer(formed, other, budget);
+    if best.route == hf_route(hf) {
+        return best;
+    }
+    apply_forms(best, hf)
+}
+
+/// The route of a sequence read off the forms `hf`.
+fn hf_route(hf: &HeapForms) -> GenusRoute {
+    GenusRoute::CanonicalForms {
+        forms: hf.forms.len(),
+    }
+}
+
+/// A run stopped by its share of the work names the whole limit (the other routes take the
+/// rest of it).
+fn name_whole_limit(seq: &mut GenusSequence, limits: &Limits) {
+    if let Some(MisereError::Budget(BudgetError::Work { limit })) = &mut seq.stopped {
+        *limit = limits.max_work;
+    }
+}
+
+/// The tameness of `seq`'s heaps read off their canonical forms, built with what is left
+/// of the budget (at most [`CANONICAL_HEAPS`] of them).
+fn tame_from_forms(
+    rule: &HeapRule,
+    seq: GenusSequence,
+    budget: &Budget,
+    limits: &Limits,
+) -> GenusSequence {
+    let Some(last) = seq.entries.last().map(|e| e.heap) else {
+        return seq;
+    };
+    let forms = HeapForms::compute(rule, last.min(CANONICAL_HEAPS), &budget.child(*limits));
+    apply_forms(seq, &forms)
+}
+
+/// The genus of heaps `0..=to` of `rule` read off their misère canonical forms
+/// ([`super::form_genus`]): every exponent the misère Grundy value of the heap's form plus
+/// copies of `*2`, every tameness CGSuite's; as far as the budget allows.
+pub fn genus_sequence_by_forms(rule: &HeapRule, to: u64, budget: &Budget) -> GenusSequence {
+    forms_route(rule, to, budget).0
 }
 
 /// The genus of heaps `0..=to` of `rule` by the proof search of [`super::gamma`], with the
