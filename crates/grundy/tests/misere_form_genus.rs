@@ -189,3 +189,44 @@ proptest! {
         prop_assert!(n >= 10, "{}: only {} heaps compared", code, n);
     }
 }
+
+#[test]
+fn the_search_goes_on_where_the_forms_stop_with_their_tameness() {
+    // A memory limit the canonical forms pass near heap 10, the search does not.
+    let kayles = HeapRule::parse("kayles").unwrap();
+    let limits = Limits {
+        max_bytes: 20_000,
+        ..Limits::DEFAULT
+    };
+    let forms = genus_sequence_by_forms(&kayles, 30, &Budget::new(limits));
+    assert!(
+        matches!(
+            forms.stopped,
+            Some(MisereError::Budget(BudgetError::Memory { .. }))
+        ),
+        "{:?}",
+        forms.stopped
+    );
+    let n = forms.entries.len();
+    let seq = genus_sequence(&kayles, 30, &Budget::new(limits));
+    assert!(seq.entries.len() > n, "{n} {}", seq.entries.len());
+    assert!(
+        matches!(seq.route, GenusRoute::Search { .. }),
+        "{:?}",
+        seq.route
+    );
+    // The forms' heaps keep the forms' tameness, the rest the raw tree's.
+    for (i, e) in seq.entries.iter().enumerate() {
+        let basis = if i < n {
+            TameBasis::CanonicalForm
+        } else {
+            TameBasis::RawTree
+        };
+        assert_eq!(e.tame_basis, basis, "heap {i}");
+    }
+    assert_eq!(seq.entries[..n], forms.entries[..]);
+    let full = genus_sequence_by_search(&kayles, 30, &Budget::default());
+    assert!(full.stopped.is_none());
+    same_genera(&seq, &full, "kayles");
+    assert_eq!(seq.first_wild, Some(5));
+}
