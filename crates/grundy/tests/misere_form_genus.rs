@@ -94,12 +94,13 @@ fn forms_match_the_definition_on_the_classic_games() {
     }
 }
 
-/// Kayles, Dawson's Kayles and Dawson's chess against the pruned search, to `to`.
-fn forms_against_search(to: u64) {
+/// Kayles, Dawson's Kayles and Dawson's chess against the pruned search, to `to`, the
+/// search with `max_work`.
+fn forms_against_search(to: u64, max_work: u64) {
     for rule in ["kayles", "0.07", "0.137"] {
         let r = HeapRule::parse(rule).unwrap();
         let forms = genus_sequence_by_forms(&r, to, &Budget::default());
-        let search = genus_sequence_by_search(&r, to, &Budget::default());
+        let search = genus_sequence_by_search(&r, to, &budget(max_work));
         assert!(forms.stopped.is_none(), "{rule}: {:?}", forms.stopped);
         assert!(search.stopped.is_none(), "{rule}: {:?}", search.stopped);
         assert_eq!(same_genera(&forms, &search, rule) as u64, to + 1);
@@ -111,14 +112,14 @@ fn forms_against_search(to: u64) {
 
 #[test]
 fn forms_match_the_search_to_heap_36() {
-    forms_against_search(36);
+    forms_against_search(36, 250_000_000);
 }
 
-/// Every heap the search reaches under the default limit (about 15 s in a release build).
+/// Deeper, the search with four times the default work limit.
 #[test]
 #[ignore = "deep tier"]
 fn forms_match_the_search_to_heap_56() {
-    forms_against_search(56);
+    forms_against_search(56, 1_000_000_000);
 }
 
 #[test]
