@@ -34,8 +34,10 @@
 //! longer; where both reached, the two must agree (each is proven by its own route: a
 //! difference is reported as [`MisereError::Invariant`]). Under the default work limit
 //! (release build) Kayles reaches heap 67 (58 by the search), 0.07 heap 117 (61), 0.137 heap
-//! 116 (67), in about 9 to 12 s of one core and 240 MB (3.3 s and 40 to 85 MB before): a
+//! 116 (67), in about 9 to 11 s of one core and 240 MB (3.3 s and 40 to 85 MB before): a
 //! unit of the forms' work takes longer than one of the search (some 70 ns against 13).
+//! With ten times the work the forms stop at the position limit (their memo of sums):
+//! Kayles heap 76 (70 by the search), 0.07 heap 130 (75), in 80 to 96 s and 0.8 to 1 GB.
 //!
 //! ## By a pruned search ([`genus_sequence_by_search`])
 //! The search of [`super::gamma`]: the definition (each value the mex of its options'
