@@ -27,7 +27,7 @@
 //! form. Levels grow with the arena (a heap's form is the newest id when it is built), so a
 //! sequence of heaps fills each entry once. Memory: four bytes an entry.
 //!
-//! ## The route ([`forms_route`])
+//! ## The route ([`super::sequence::genus_sequence_by_forms`])
 //! Heap by heap: its form ([`HeapForms::push_next`]), then its genus from the table and its
 //! tameness from the form (CGSuite's `IsTame`, [`Forms::is_tame`]). Everything is charged to
 //! the [`Budget`]; a run stopped keeps the heaps done.
