@@ -8,8 +8,8 @@
 //! - the time of one misère outcome of five heaps of 0.75 near 10^9, through the quotient
 //!   and the period of its heap map (averaged over many calls);
 //! - the genus sequences to heap 500 of Kayles, 0.75, Dawson's Kayles and Dawson's chess as
-//!   far as a fixed work budget reaches, by each route (the labelled monoid, the quotients,
-//!   the pruned search of `grundy::misere::gamma`, the definition) and by `genus_sequence` (all routes in turn); the figure says how far
+//!   far as a fixed work budget reaches, by each route (the labelled monoid, the canonical
+//!   forms, the quotients, the pruned search of `grundy::misere::gamma`, the definition) and by `genus_sequence` (all routes in turn); the figure says how far
 //!   each gets;
 //! - the time to prove the Kayles decomposition ([`grundy::misere::kayles::verify`], once
 //!   per process), then of one misère outcome of a sum of seven Kayles rows near 10^9
@@ -22,8 +22,8 @@ use grundy::misere::outcome::{sum_verdict, winning_moves};
 use grundy::misere::periodicity::heap_quotient_proving;
 use grundy::misere::quotient::heap_quotient;
 use grundy::misere::sequence::{
-    genus_sequence, genus_sequence_by_definition, genus_sequence_by_labels,
-    genus_sequence_by_quotient, genus_sequence_by_search,
+    genus_sequence, genus_sequence_by_definition, genus_sequence_by_forms,
+    genus_sequence_by_labels, genus_sequence_by_quotient, genus_sequence_by_search,
 };
 use std::time::Instant;
 
@@ -132,8 +132,9 @@ fn main() {
 
     println!("== genus sequences to heap 500");
     type Run = fn(&HeapRule, u64, &Budget) -> grundy::misere::sequence::GenusSequence;
-    let runs: [(&str, Run); 5] = [
+    let runs: [(&str, Run); 6] = [
         ("labels", genus_sequence_by_labels),
+        ("forms", genus_sequence_by_forms),
         ("quotient", genus_sequence_by_quotient),
         ("search", genus_sequence_by_search),
         ("definition", genus_sequence_by_definition),

@@ -9,6 +9,7 @@ use grundy::heap::component::HeapGame;
 use grundy::heap::rules::HeapRule;
 use grundy::misere::MisereError;
 use grundy::misere::canonical::{FormId, Forms, HeapForms};
+use grundy::misere::form_genus::FormGenus;
 use grundy::misere::genus::{GenusSolver, tame_sum_is_p};
 use grundy::misere::sequence::{TameBasis, genus_sequence};
 use grundy::solve::MisereSolver;
@@ -391,9 +392,12 @@ proptest! {
         let budget = Budget::default();
         let mut raw = GenusSolver::new(&dag, &budget);
         let mut canon = GenusSolver::new(&forms, &budget);
+        let mut table = FormGenus::new();
         for (node, id) in [(g, fg), (h, fh), (s, fs)] {
             let genus = raw.genus(&node).unwrap();
             prop_assert_eq!(&canon.genus(&id).unwrap(), &genus);
+            // The genus table over the arena (grundy::misere::form_genus) too.
+            prop_assert_eq!(&table.genus(&forms, id, &budget).unwrap(), &genus);
             prop_assert_eq!(u64::from(forms.g_plus(id)), genus.value);
             prop_assert_eq!(u64::from(forms.g_minus(id)), genus.exponents[0]);
             // Hereditarily tame forms have tame genera; hereditarily tame trees have tame forms.

@@ -1,11 +1,12 @@
 //! The genus sequence against CGSuite (tests/data/misere/genus_cgsuite.txt, source there):
 //! Kayles, Dawson's chess, Treblecross, Officers to heap 25 and Grundy's game to heap 19, the
 //! normal value and eight exponents of every heap, its tameness (read off the misère
-//! canonical form, as CGSuite's IsTame) and where each game stops being tame.
+//! canonical form, as CGSuite's IsTame) and where each game stops being tame; by all routes
+//! in turn and read off the canonical forms alone.
 
 use grundy::control::Budget;
 use grundy::heap::rules::HeapRule;
-use grundy::misere::sequence::{TameBasis, genus_sequence};
+use grundy::misere::sequence::{GenusSequence, TameBasis, genus_sequence, genus_sequence_by_forms};
 use std::collections::BTreeMap;
 
 /// One heap of the reference: its normal value, exponents g0..g7 and CGSuite's tameness.
@@ -40,14 +41,16 @@ fn reference() -> BTreeMap<String, Vec<Row>> {
     rules
 }
 
-/// Checks every rule of the reference on the heaps up to `max_heap`.
-fn agree_with_cgsuite(max_heap: u64) {
+type Route = fn(&HeapRule, u64, &Budget) -> GenusSequence;
+
+/// Checks every rule of the reference on the heaps up to `max_heap`, by `route`.
+fn agree_with_cgsuite(max_heap: u64, route: Route) {
     let reference = reference();
     assert_eq!(reference.len(), 5);
     for (rule, rows) in &reference {
         let rows: Vec<&Row> = rows.iter().filter(|r| r.heap <= max_heap).collect();
         let to = rows.last().unwrap().heap;
-        let seq = genus_sequence(&HeapRule::parse(rule).unwrap(), to, &Budget::default());
+        let seq = route(&HeapRule::parse(rule).unwrap(), to, &Budget::default());
         assert!(seq.stopped.is_none(), "{rule}: {:?}", seq.stopped);
         for row in &rows {
             let entry = &seq.entries[row.heap as usize];
@@ -74,12 +77,18 @@ fn agree_with_cgsuite(max_heap: u64) {
 
 #[test]
 fn genus_sequences_agree_with_cgsuite_to_heap_18() {
-    agree_with_cgsuite(18);
+    agree_with_cgsuite(18, genus_sequence);
+}
+
+/// Every heap of the reference, read off the canonical forms alone.
+#[test]
+fn genus_read_off_the_forms_agrees_with_cgsuite() {
+    agree_with_cgsuite(u64::MAX, genus_sequence_by_forms);
 }
 
 /// Every heap of the reference (about 10 s in a release build).
 #[test]
 #[ignore = "deep tier"]
 fn genus_sequences_agree_with_cgsuite() {
-    agree_with_cgsuite(u64::MAX);
+    agree_with_cgsuite(u64::MAX, genus_sequence);
 }

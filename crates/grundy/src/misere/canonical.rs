@@ -81,7 +81,7 @@ pub type FormId = u32;
 const IDS_PER_UNIT: u64 = 8;
 
 /// The units of work for examining `ids` option ids.
-fn units(ids: u64) -> u64 {
+pub(super) fn units(ids: u64) -> u64 {
     ids / IDS_PER_UNIT + 1
 }
 
@@ -495,13 +495,9 @@ impl HeapForms {
     /// The forms of heaps `0..=to` of `rule`, as far as the budget allows: heap `n`'s form
     /// from the forms of the sums its options leave (smaller heaps, folded pairwise).
     pub fn compute(rule: &HeapRule, to: u64, budget: &Budget) -> HeapForms {
-        let mut out = HeapForms {
-            forms: Forms::new(budget),
-            heaps: Vec::new(),
-            stopped: None,
-        };
-        for n in 0..=to {
-            if let Err(e) = out.push(rule, n) {
+        let mut out = HeapForms::new(budget);
+        for _ in 0..=to {
+            if let Err(e) = out.push_next(rule) {
                 out.stopped = Some(e);
                 break;
             }
@@ -509,7 +505,19 @@ impl HeapForms {
         out
     }
 
-    fn push(&mut self, rule: &HeapRule, n: u64) -> Result<(), MisereError> {
+    /// No heap yet, an arena counting its work against `budget`.
+    pub fn new(budget: &Budget) -> HeapForms {
+        HeapForms {
+            forms: Forms::new(budget),
+            heaps: Vec::new(),
+            stopped: None,
+        }
+    }
+
+    /// The form of the next heap (`heaps.len()`), appended to `heaps`; on failure nothing is
+    /// appended (the forms built on the way stay in the arena).
+    pub fn push_next(&mut self, rule: &HeapRule) -> Result<FormId, MisereError> {
+        let n = self.heaps.len() as u64;
         let mut parts: Vec<Vec<u64>> = Vec::new();
         if n > 0 {
             for_each_option(rule, n, |o| parts.push(o.parts));
@@ -524,7 +532,7 @@ impl HeapForms {
         }
         let id = self.forms.from_options(opts)?;
         self.heaps.push(id);
-        Ok(())
+        Ok(id)
     }
 }
 

@@ -16,7 +16,8 @@
 //! - [`bound`]: certified lower bounds on the order of a quotient that could not be
 //!   finished (sums told apart by their real misère outcomes).
 //! - [`canonical`]: misère canonical (simplest) forms (Conway), hash-consed, and tameness
-//!   read off them as CGSuite reads it.
+//!   read off them as CGSuite reads it; [`form_genus`]: the genus of a heap read off its
+//!   canonical form, the longest route of [`sequence`] for the classic octal games.
 //! - [`presentation`]: generators and relations of a quotient (normal forms, the reduced
 //!   Gröbner basis of its congruence), as Plambeck and Siegel write them.
 //! - [`kayles`]: the misère outcome of any sum of Kayles rows at any size, through a
@@ -29,6 +30,7 @@ pub mod bound;
 pub mod canonical;
 pub mod dominance;
 pub mod extend;
+pub mod form_genus;
 pub mod gamma;
 pub mod generators;
 pub mod genus;

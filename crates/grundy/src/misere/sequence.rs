@@ -22,17 +22,34 @@
 //! then grows without settling (see [`super::labels`]), and the quotient with Nim heaps
 //! passes a thousand elements near heap 20.
 //!
+//! ## Off the canonical forms ([`genus_sequence_by_forms`])
+//! Misère-equal games have equal genera, so each exponent is read off the heap's misère
+//! canonical form ([`super::canonical`]): `gk = γ(F_n + k·*2)`, from a table of the values of
+//! every form of the arena plus copies of `*2` and `*1`, filled level by level in the order
+//! of the ids ([`super::form_genus`]). The forms are far smaller than the sums of heaps a
+//! search visits (Kayles heap 59: 43,989 forms, growing some 1.13 times a heap; 0.07 heap
+//! 104: 68,536), and the table costs little beside them: the work is the forms'. When the
+//! labelled monoid stops early, [`genus_sequence`] reads the genus off the forms with half of
+//! the work, and then runs the quotient and the search below with what is left, keeping the
+//! longer; where both reached, the two must agree (each is proven by its own route: a
+//! difference is reported as [`MisereError::Invariant`]). Under the default work limit
+//! (release build) Kayles reaches heap 67 (58 by the search), 0.07 heap 117 (61), 0.137 heap
+//! 116 (67), in about 9 to 11 s of one core and 240 MB (3.3 s and 40 to 85 MB before): a
+//! unit of the forms' work takes longer than one of the search (some 70 ns against 13).
+//! With ten times the work the forms stop at the position limit (their memo of sums):
+//! Kayles heap 76 (70 by the search), 0.07 heap 130 (75), in 80 to 96 s and 0.8 to 1 GB.
+//!
 //! ## By a pruned search ([`genus_sequence_by_search`])
-//! [`genus_sequence`] then goes on with the search of [`super::gamma`]: the definition (each
-//! value the mex of its options' values), with the values 0, 1, 2 of any sum read off the
-//! misère quotient of `*1`, `*2` and the heaps ([`super::low`]; for Kayles the 40-element
-//! quotient of misère Kayles, to any heap computed), every sum of the heaps the labelled
-//! monoid covers answered from it, and options whose value cannot change the mex certified by
-//! one look ahead instead of searched. Every value is proven. Under the default work limit
-//! (release build, seven eighths of it: the canonical forms take the rest) Kayles reaches
-//! heap 58 (59 with the whole limit, 47 before this search, 38 from the definition alone),
-//! 0.07 heap 61, 0.137 heap 67 (60); the work still grows with the number of sums a heap
-//! reaches, some 10 times for every 12 heaps of Kayles.
+//! The search of [`super::gamma`]: the definition (each value the mex of its options'
+//! values), with the values 0, 1, 2 of any sum read off the misère quotient of `*1`, `*2` and
+//! the heaps ([`super::low`]; for Kayles the 40-element quotient of misère Kayles, to any
+//! heap computed), every sum of the heaps the labelled monoid covers answered from it, and
+//! options whose value cannot change the mex certified by one look ahead instead of searched.
+//! Every value is proven. With seven eighths of the default work limit (release build)
+//! Kayles reaches heap 58 (59 with the whole limit, 47 before this search, 38 from the
+//! definition alone), 0.07 heap 61, 0.137 heap 67 (60); the work grows with the number of
+//! sums a heap reaches, some 10 times for every 12 heaps of Kayles. It stays as the fallback
+//! for games whose forms do not shrink, and as an independent check of the forms.
 //!
 //! ## From the definition ([`genus_sequence_by_definition`])
 //! Each genus from the definition ([`super::genus`]), with the misère Grundy values of every
@@ -43,9 +60,10 @@
 //! ## Tameness
 //! A heap is *tame* as CGSuite defines it (`IsTame`): its misère canonical form
 //! ([`super::canonical`]) is hereditarily tame, reversible options bypassed (misère Kayles
-//! heaps 6 and 8 are tame though a position of their raw trees is wild). The genus is
-//! computed with seven eighths of the work, then the forms of those heaps (at most
-//! [`CANONICAL_HEAPS`]) with the rest; past the forms the verdict falls back to the raw game
+//! heaps 6 and 8 are tame though a position of their raw trees is wild). Where the genus was
+//! read off the forms, the forms give the tameness too; otherwise the genus is computed with
+//! seven eighths of the work, then the forms of those heaps (at most [`CANONICAL_HEAPS`])
+//! with the rest. Past the forms the verdict falls back to the raw game
 //! tree (the genus a Nim genus and every heap its options leave tame: Conway, sums of tame
 //! games are tame), which is stricter (a heap tame there is tame in its canonical form too)
 //! and is marked [`TameBasis::RawTree`]. Every run stops under the budget and keeps what it
@@ -53,6 +71,7 @@
 
 use super::MisereError;
 use super::canonical::HeapForms;
+use super::form_genus::forms_route;
 use super::gamma::GammaSearch;
 use super::generators::Generators;
 use super::genus::{Genus, GenusSolver, MAX_EXPONENTS, unsettled};
@@ -113,6 +132,11 @@ pub enum GenusRoute {
     Labels,
     /// The misère quotient of the heaps and Nim heaps `*1..*M`.
     NimQuotient,
+    /// The misère canonical forms of the heaps ([`super::form_genus`]).
+    CanonicalForms {
+        /// The forms in the arena.
+        forms: usize,
+    },
     /// The search of [`super::gamma`].
     Search {
         /// The order of the quotient of `*1`, `*2` and the heaps giving the values 0, 1, 2
@@ -137,6 +161,9 @@ impl GenusRoute {
             ),
             GenusRoute::NimQuotient => format!(
                 "Read through the misère quotient of the heaps and Nim heaps ({order}verified heap by heap)"
+            ),
+            GenusRoute::CanonicalForms { forms } => format!(
+                "Read off the misère canonical forms of the heaps ({forms} forms): each exponent the misère Grundy value of a heap's form plus copies of *2"
             ),
             GenusRoute::Search {
                 low_order,
@@ -194,58 +221,124 @@ fn with_forms(
         ..limits
     });
     let mut seq = run(&share);
-    if let Some(MisereError::Budget(BudgetError::Work { limit })) = &mut seq.stopped {
-        *limit = limits.max_work;
-    }
-    let Some(last) = seq.entries.last().map(|e| e.heap) else {
-        return seq;
-    };
-    let forms = HeapForms::compute(rule, last.min(CANONICAL_HEAPS), &budget.child(limits));
-    apply_forms(seq, &forms)
+    name_whole_limit(&mut seq, &limits);
+    tame_from_forms(rule, seq, budget, &limits)
 }
 
 /// The genus of heaps `0..=to` of `rule`: through the labelled monoid (a quarter of the
-/// budget's work) and then the misère quotient with Nim heaps (an eighth); if they stop
-/// early, by the search of [`super::gamma`] with the rest, answering at once every sum of the
-/// heaps the labelled monoid covers (its values are proven) and reading the values 0, 1, 2
-/// off the quotient of `*1`, `*2` and the heaps (built with a quarter); keeping the longest.
+/// budget's work; if it reaches `to`, the tameness read off the canonical forms built with
+/// the rest); else off the heaps' misère canonical forms ([`super::form_genus`], half of the
+/// work); if they stop early, through the misère quotient with Nim heaps (an eighth) and by
+/// the search of [`super::gamma`] with what is left, answering at once every sum of the heaps
+/// the labelled monoid covers (its values are proven) and reading the values 0, 1, 2 off the
+/// quotient of `*1`, `*2` and the heaps (built with a quarter); keeping the longest, checked
+/// against the forms' genera where both reached, with the tameness of the forms' heaps read
+/// off their forms.
 pub fn genus_sequence(rule: &HeapRule, to: u64, budget: &Budget) -> GenusSequence {
-    with_forms(rule, budget, |b| genus_sequence_raw(rule, to, b))
-}
-
-/// [`genus_sequence`] with the raw tree's tameness.
-fn genus_sequence_raw(rule: &HeapRule, to: u64, budget: &Budget) -> GenusSequence {
     let limits = budget.limits();
-    let quarter = || {
+    let part = |d: u64| {
         budget.child(Limits {
-            max_work: limits.max_work / 4,
+            max_work: limits.max_work / d,
             ..limits
         })
     };
-    let eighth = || {
-        budget.child(Limits {
-            max_work: limits.max_work / 8,
-            ..limits
-        })
-    };
-    let (labelled, seed) = labels_route(rule, to, &quarter());
+    let (labelled, seed) = labels_route(rule, to, &part(4));
     if labelled.stopped.is_none() || budget.is_cancelled() {
-        return labelled;
+        return tame_from_forms(rule, labelled, budget, &limits);
     }
-    let best = longer(labelled, with_nim_route(rule, to, &eighth()), budget);
+    let (mut formed, hf) = forms_route(rule, to, &part(2));
+    // The entries hold the forms' tameness: the arena's memory is freed for the search.
+    drop(hf);
+    name_whole_limit(&mut formed, &limits);
+    if formed.stopped.is_none() || budget.is_cancelled() {
+        return formed;
+    }
+    let best = longer(labelled, with_nim_route(rule, to, &part(8)), budget);
     if budget.is_cancelled() {
-        return best;
+        return longer(formed, best, budget);
     }
-    let low = match LowValues::compute(rule, to.min(QUOTIENT_HEAPS), &quarter(), GENUS_ELEMENTS) {
+    let low = match LowValues::compute(rule, to.min(QUOTIENT_HEAPS), &part(4), GENUS_ELEMENTS) {
         Ok(low) => Some(low),
-        Err(MisereError::Budget(BudgetError::Cancelled)) => return best,
+        Err(MisereError::Budget(BudgetError::Cancelled)) => return longer(formed, best, budget),
         Err(_) => None,
     };
-    longer(
+    let searched = longer(
         search(rule, to, budget, seed.as_ref(), low.as_ref()),
         best,
         budget,
-    )
+    );
+    cross_checked(formed, searched, budget)
+}
+
+/// The longer of the sequence read off the forms and `other`, after checking that they
+/// agree on every heap both reached (each proven by its own route: a difference is a bug,
+/// reported as [`MisereError::Invariant`] with the heaps before it kept); the tameness of
+/// every heap the forms reached read off them.
+fn cross_checked(formed: GenusSequence, other: GenusSequence, budget: &Budget) -> GenusSequence {
+    let differ = formed
+        .entries
+        .iter()
+        .zip(&other.entries)
+        .find(|(a, b)| a.genus != b.genus)
+        .map(|(a, b)| {
+            (
+                a.heap,
+                format!(
+                    "heap {} has genus {} from its canonical form and {} by the route: {}",
+                    a.heap,
+                    a.genus,
+                    b.genus,
+                    other.route.explain(other.quotient_order)
+                ),
+            )
+        });
+    if let Some((heap, message)) = differ {
+        let mut seq = formed;
+        seq.entries.truncate(heap as usize);
+        seq.stopped = Some(MisereError::Invariant(message));
+        return seq;
+    }
+    if other.entries.len() <= formed.entries.len() {
+        return longer(formed, other, budget);
+    }
+    let mut best = other;
+    for (e, f) in best.entries.iter_mut().zip(&formed.entries) {
+        e.tame = f.tame;
+        e.tame_basis = f.tame_basis;
+    }
+    best.first_wild = best.entries.iter().find(|e| !e.tame).map(|e| e.heap);
+    // Strictly longer: kept, marked cancelled if the work was.
+    longer(best, formed, budget)
+}
+
+/// A run stopped by its share of the work names the whole limit (the other routes take the
+/// rest of it).
+fn name_whole_limit(seq: &mut GenusSequence, limits: &Limits) {
+    if let Some(MisereError::Budget(BudgetError::Work { limit })) = &mut seq.stopped {
+        *limit = limits.max_work;
+    }
+}
+
+/// The tameness of `seq`'s heaps read off their canonical forms, built with what is left
+/// of the budget (at most [`CANONICAL_HEAPS`] of them).
+fn tame_from_forms(
+    rule: &HeapRule,
+    seq: GenusSequence,
+    budget: &Budget,
+    limits: &Limits,
+) -> GenusSequence {
+    let Some(last) = seq.entries.last().map(|e| e.heap) else {
+        return seq;
+    };
+    let forms = HeapForms::compute(rule, last.min(CANONICAL_HEAPS), &budget.child(*limits));
+    apply_forms(seq, &forms)
+}
+
+/// The genus of heaps `0..=to` of `rule` read off their misère canonical forms
+/// ([`super::form_genus`]): every exponent the misère Grundy value of the heap's form plus
+/// copies of `*2`, every tameness CGSuite's; as far as the budget allows.
+pub fn genus_sequence_by_forms(rule: &HeapRule, to: u64, budget: &Budget) -> GenusSequence {
+    forms_route(rule, to, budget).0
 }
 
 /// The genus of heaps `0..=to` of `rule` by the proof search of [`super::gamma`], with the
