@@ -354,6 +354,25 @@ fn stream_bytes<const S: usize>(rows: &mut [[u8; S]], partners: &[u8], v: u8) {
     }
 }
 
+/// Marks `low[i] ^ high[i]` in `table` for every `i`: eight pairs nim-summed in one word,
+/// each byte then shifted out (as [`stream_bytes`] does).
+#[inline(always)]
+fn mark_xors(table: &mut [u8; 256], low: &[u8], high: &[u8]) {
+    let (low8, high8) = (low.chunks_exact(8), high.chunks_exact(8));
+    let (low_rest, high_rest) = (low8.remainder(), high8.remainder());
+    for (l, h) in low8.zip(high8) {
+        let l = u64::from_le_bytes(l.try_into().expect("eight bytes"));
+        let h = u64::from_le_bytes(h.try_into().expect("eight bytes"));
+        let w = l ^ h;
+        for k in 0..8 {
+            table[usize::from((w >> (8 * k)) as u8)] = 1;
+        }
+    }
+    for (&l, &h) in low_rest.iter().zip(high_rest) {
+        table[usize::from(l ^ h)] = 1;
+    }
+}
+
 /// Runs `mark` on `rows` and `partners`, leaving out the one at `own` (a rare position
 /// paired with itself, where the parts must be unequal).
 #[inline(always)]
@@ -499,10 +518,10 @@ impl FarPhase<'_> {
         let mut wanted = self.scan.then(take_wanted);
         let splits = self.split2.len();
         let heaps = rows.len() / words;
-        let bytes = self
-            .bytes
-            .filter(|_| S <= 256 && self.base == 0)
-            .map(|b| b.forwards());
+        // Byte tables of 256 entries or more: the byte copies mark exactly where the rare
+        // value and the partners read are below 256 (always for `S = 256`; past it, Grundy's
+        // game has a single value of 256 below 2^25).
+        let bytes = self.bytes.filter(|_| S >= 256 && self.base == 0);
         for sub in (0..heaps).step_by(STREAM) {
             let count = STREAM.min(heaps - sub);
             let n_first = self.n0 + first + sub;
@@ -526,11 +545,13 @@ impl FarPhase<'_> {
                         .checked_sub(n_first)
                         .filter(|t| split.unequal && (t_lo..t_hi).contains(t))
                         .map(|t| t - t_lo);
-                    // Every value below 256: the byte copies are the values (half the
-                    // bytes read, no index mask).
-                    match bytes {
-                        Some(fwd) => {
-                            let partners = &fwd[src..src + (t_hi - t_lo)];
+                    // Every value read below 256: the byte copies are the values (half
+                    // the bytes read, eight partners a word).
+                    let len = t_hi - t_lo;
+                    let exact = |c: &&Shadow| S == 256 || (v < 256 && c.exact(src, src + len - 1));
+                    match bytes.filter(exact) {
+                        Some(copies) => {
+                            let partners = &copies.forwards()[src..src + len];
                             stream_split(rows, partners, own, |rows, partners| {
                                 stream_bytes(rows, partners, v as u8);
                             });
@@ -587,14 +608,17 @@ impl FarPhase<'_> {
                 continue;
             }
             steps += (to + 1 - from) as u64;
-            // Values below 256: from the byte copies, both parts forwards (no index mask).
-            if let Some(copies) = self.bytes.filter(|_| self.size <= 256 && self.base == 0)
-                && let Ok(table) = <&mut [u8; 256]>::try_from(&mut bytes[..])
+            // Values below 256 (all, or those of both ranges): from the byte copies, both
+            // parts forwards (no index mask).
+            let exact =
+                |c: &&Shadow| self.size <= 256 || (c.exact(from, to) && c.exact(m - to, m - from));
+            if let Some(copies) = self.bytes.filter(|c| self.base == 0 && exact(c))
+                && let Some(table) = bytes
+                    .get_mut(..256)
+                    .and_then(|b| <&mut [u8; 256]>::try_from(b).ok())
             {
                 let (low, high) = copies.pairs(m, from, to);
-                for (&l, &h) in low.iter().zip(high) {
-                    table[usize::from(l ^ h)] = 1;
-                }
+                mark_xors(table, low, high);
                 continue;
             }
             let low = &self.values[from - self.base..=to - self.base];
@@ -775,6 +799,22 @@ mod tests {
                 let direct = direct.map(|x| x % 256);
                 proptest::prop_assert_eq!(marked, direct.into_iter().collect::<Vec<_>>());
             }
+        }
+
+        /// Marking the nim-sums of byte pairs eight at a time marks what a plain loop
+        /// marks.
+        #[test]
+        fn word_marked_xors_match_a_plain_loop(
+            pairs in proptest::collection::vec((0u8..=255, 0u8..=255), 0..40),
+        ) {
+            let (low, high): (Vec<u8>, Vec<u8>) = pairs.iter().copied().unzip();
+            let mut table = [0u8; 256];
+            mark_xors(&mut table, &low, &high);
+            let mut direct = [0u8; 256];
+            for &(l, h) in &pairs {
+                direct[usize::from(l ^ h)] = 1;
+            }
+            proptest::prop_assert_eq!(table, direct);
         }
 
         /// The streamed far phase marks exactly the partners `m - p` in `start..known`.
