@@ -130,8 +130,10 @@
 //! to the 16-bit values for the rest of the run (1.55 µs a heap to `2^24` against 1.48 to
 //! `2^22`); the byte copies now list the heaps with values past 255, and a range with none
 //! is read from the bytes. Whole-process user time against the engine before, pairs run in
-//! turn: RESULTS. The work per heap does not grow: to `2^25`, 1273 rare-partner and 3121 scan
-//! steps a heap, as to `2^20`. *Measured and not pursued* (on the values to `2^24`): reusing
+//! turn (load 2 to 3, medians): to `2^22` 4.76 s against 6.19 (0.81), to `2^24`
+//! 21.6 s against 28.3 (0.76; 1.29 µs a heap, 15.5 s wall against 18.2). The work per
+//! heap does not grow: to `2^25`, 1273 rare-partner and 3121 scan steps a heap, as to
+//! `2^20`; `2^28` is still some 6 CPU-minutes. *Measured and not pursued* (on the values to `2^24`): reusing
 //! witnesses of the period-3 structure — `g(n) != g(n - 3)` for 70% of heaps past `2^16`
 //! (70.3% in `[2^16, 2^17)`, 70.4% in `[2^23, 2^24)`), the structure of the first thousand
 //! heaps is gone; guessing the candidate from part of the rare partners and verifying it
