@@ -33,11 +33,14 @@ use grundy::heap::code::Code;
 use grundy::heap::rules::{HeapRule, RuleKind};
 use grundy::heap::sparse::SparseSequence;
 
-const DEFAULT_INPUTS: [(&str, u64); 4] = [
+/// Grundy's game (issue 14) last: values past 128 (the far phase scans), past 256 from
+/// heap 7,250,049 on.
+const DEFAULT_INPUTS: [(&str, u64); 5] = [
     ("0.16", 300_000),
     ("0.167", 1 << 24),
     ("0.354", 20_000_000),
     ("0.014", 1 << 22),
+    ("grundys-game", 1 << 22),
 ];
 
 fn main() {

@@ -122,6 +122,29 @@
 //! a streamed mark is a byte store at about one per cycle, already near what the compares
 //! cost once the frontiers are built.
 //!
+//! *Marks from words, byte paths past 255* (issue 14). The streamed rare partners read
+//! eight byte copies (or four values) as one word, nim-summed with the rare value at once,
+//! each mark's index shifted out of it; the early marks nim-sum eight pairs a word the same
+//! way (their best length moved from 768 to 1152 pairs). Grundy's game has a single value
+//! past 255 below `2^25` (`g(7,250,049) = 256`, a rare position), which had switched both
+//! to the 16-bit values for the rest of the run (1.55 µs a heap to `2^24` against 1.48 to
+//! `2^22`); the byte copies now list the heaps with values past 255, and a range with none
+//! is read from the bytes. Whole-process user time against the engine before, pairs run in
+//! turn (load 2 to 3, medians): to `2^22` 4.76 s against 6.19 (0.81), to `2^24`
+//! 21.6 s against 28.3 (0.76; 1.29 µs a heap, 15.5 s wall against 18.2). The work per
+//! heap does not grow: to `2^25`, 1273 rare-partner and 3121 scan steps a heap, as to
+//! `2^20`; `2^28` is still some 6 CPU-minutes. *Measured and not pursued* (on the values to `2^24`): reusing
+//! witnesses of the period-3 structure — `g(n) != g(n - 3)` for 70% of heaps past `2^16`
+//! (70.3% in `[2^16, 2^17)`, 70.4% in `[2^23, 2^24)`), the structure of the first thousand
+//! heaps is gone; guessing the candidate from part of the rare partners and verifying it
+//! with vector compares over heaps — with 640 rare positions evenly spread the first free
+//! common value is the candidate for 37% of heaps (one of the first two for 64%), with the
+//! first 640 for 11%: the mex needs nearly all of them; a value-targeted search for the
+//! values the first 768 pairs leave (the heaps `a` of the value `x` whose partner value
+//! `x ^ v` is most frequent) — some 180 scalar reads a value, 1490 a heap, against some
+//! 2400 pairs of the vector loop; reading the scan's whole chunks from the bytes where they
+//! are exact: 6% more user time to `2^24` (dropped).
+//!
 //! **What still runs on the plain engine** ([`super::plain`]): constraints on splits into
 //! *three* heaps (`0.8!`: which triples are allowed depends on the parts, and three-heap
 //! splits have no sparse-space shortcut here anyway), codes whose first digit removes nothing

@@ -33,6 +33,9 @@ pub(crate) struct Shadow {
     rev: Vec<u8>,
     /// The largest heap `rev` has room for.
     top: usize,
+    /// The heaps `i < fwd.len()` whose value is past 255 (its low byte is not the value),
+    /// ascending: Grundy's game has one below `2^25`, `g(7,250,049) = 256`.
+    high: Vec<u32>,
 }
 
 impl Shadow {
@@ -59,6 +62,10 @@ impl Shadow {
             for (i, &v) in values.iter().enumerate().skip(from) {
                 self.fwd.push(v as u8);
                 self.rev[self.top - i] = v as u8;
+                if v > 255 {
+                    // Heaps are below 2^32 (`super::MAX_HEAP`).
+                    self.high.push(i as u32);
+                }
             }
         }
         Ok(())
@@ -68,6 +75,14 @@ impl Shadow {
     #[cfg(test)]
     pub fn len(&self) -> usize {
         self.fwd.len()
+    }
+
+    /// Whether every value `g(from..=to)` (copied) is below 256, so that its low byte is
+    /// the value itself: a binary search in the few heaps with larger values.
+    #[inline]
+    pub fn exact(&self, from: usize, to: usize) -> bool {
+        let i = self.high.partition_point(|&p| (p as usize) < from);
+        self.high.get(i).is_none_or(|&p| p as usize > to)
     }
 
     /// The low bytes of `g(0..)`, forwards.
@@ -119,6 +134,8 @@ mod tests {
                         prop_assert_eq!(low[k], values[a] as u8);
                         prop_assert_eq!(high[k], values[m - a] as u8);
                     }
+                    let below = values[from..=to].iter().all(|&v| v < 256);
+                    prop_assert_eq!(shadow.exact(from, to), below, "{}..={}", from, to);
                 }
             }
         }
