@@ -58,10 +58,21 @@ pub struct SmallSequence {
     steps: u64,
 }
 
-impl SmallSequence {
-    /// The engine for `rule`, continuing from `prefix` (its first values); `None` unless the
-    /// rule is a plain octal code (no constraint, no three-heap digit).
-    pub fn new(rule: &HeapRule, prefix: Vec<u16>) -> Option<Self> {
+/// The moves of a plain octal code (digits 0–7, no constraint, no three-heap digit, the
+/// digit before the point 0 or 4), read off its digits: the amounts `j` that may take a
+/// whole heap, that may leave one heap, and that may leave two.
+pub(super) struct PlainMoves {
+    /// `j ≥ 1` whose digit has bit 1: a heap of `j` may be taken whole.
+    pub take_all: Vec<usize>,
+    /// `j ≥ 1` whose digit has bit 2: `j` may be taken leaving one heap.
+    pub take_one: Vec<usize>,
+    /// `j ≥ 0` whose digit has bit 4: `j` may be taken leaving two heaps.
+    pub split: Vec<usize>,
+}
+
+impl PlainMoves {
+    /// The moves of `rule`, or `None` unless it is a plain octal code.
+    pub(super) fn of(rule: &HeapRule) -> Option<Self> {
         let RuleKind::TakeBreak(tb) = rule.kind() else {
             return None;
         };
@@ -69,28 +80,41 @@ impl SmallSequence {
         if code.is_hex() || code.digit(0) & 3 != 0 {
             return None;
         }
-        let mut s = SmallSequence {
+        let mut moves = PlainMoves {
             take_all: Vec::new(),
             take_one: Vec::new(),
             split: Vec::new(),
+        };
+        for (j, &d) in code.digits().iter().enumerate() {
+            if d & 1 != 0 && j > 0 {
+                moves.take_all.push(j);
+            }
+            if d & 2 != 0 && j > 0 {
+                moves.take_one.push(j);
+            }
+            if d & 4 != 0 {
+                moves.split.push(j);
+            }
+        }
+        Some(moves)
+    }
+}
+
+impl SmallSequence {
+    /// The engine for `rule`, continuing from `prefix` (its first values); `None` unless the
+    /// rule is a plain octal code (no constraint, no three-heap digit).
+    pub fn new(rule: &HeapRule, prefix: Vec<u16>) -> Option<Self> {
+        let moves = PlainMoves::of(rule)?;
+        Some(SmallSequence {
+            take_all: moves.take_all,
+            take_one: moves.take_one,
+            split: moves.split,
             max_value: prefix.iter().copied().max().unwrap_or(0),
             values: prefix,
             seen: Vec::new(),
             other: Vec::new(),
             steps: 0,
-        };
-        for (j, &d) in code.digits().iter().enumerate() {
-            if d & 1 != 0 && j > 0 {
-                s.take_all.push(j);
-            }
-            if d & 2 != 0 && j > 0 {
-                s.take_one.push(j);
-            }
-            if d & 4 != 0 {
-                s.split.push(j);
-            }
-        }
-        Some(s)
+        })
     }
 
     /// The values computed so far: `values()[n]` is `g(n)`.

@@ -89,7 +89,7 @@ mod pipeline;
 
 pub use pipeline::{PIPELINE_FROM, Pipeline};
 
-use super::rules::{HeapRule, RuleKind};
+use super::rules::HeapRule;
 use super::sequence::{SequenceEngine, SequenceError};
 use crate::control::Control;
 use far::Block;
@@ -169,17 +169,11 @@ impl DomainSequence {
     /// `None` unless the rule is a plain octal code (no constraint, no three-heap digit) that
     /// splits, with its split digits at indices of one parity.
     pub fn new(rule: &HeapRule, prefix: Vec<u16>) -> Option<Self> {
-        let RuleKind::TakeBreak(tb) = rule.kind() else {
-            return None;
-        };
-        let code = tb.as_plain_code()?;
-        if code.is_hex() || code.digit(0) & 3 != 0 {
-            return None;
-        }
+        let moves = super::small::PlainMoves::of(rule)?;
         let mut s = DomainSequence {
-            take_all: Vec::new(),
-            take_one: Vec::new(),
-            split: Vec::new(),
+            take_all: moves.take_all,
+            take_one: moves.take_one,
+            split: moves.split,
             max_value: prefix.iter().copied().max().unwrap_or(0),
             values: prefix,
             mask: 0,
@@ -197,17 +191,6 @@ impl DomainSequence {
             pipeline: Pipeline::Off,
             second: pipeline::Second::default(),
         };
-        for (j, &d) in code.digits().iter().enumerate() {
-            if d & 1 != 0 && j > 0 {
-                s.take_all.push(j);
-            }
-            if d & 2 != 0 && j > 0 {
-                s.take_one.push(j);
-            }
-            if d & 4 != 0 {
-                s.split.push(j);
-            }
-        }
         let first = *s.split.first()?;
         if s.split.iter().any(|&j| (j ^ first) & 1 != 0) {
             return None;
@@ -802,12 +785,6 @@ mod tests {
             let s = pipelined(&rule, window);
             proptest::prop_assert_eq!(in_steps(s, len, again, step), plain(&rule, len));
         }
-    }
-
-    proptest::proptest! {
-        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(
-            cases(48)
-        ))]
 
         /// Whatever the code and the mask (chosen again at a random point), the plain
         /// engine's values.
