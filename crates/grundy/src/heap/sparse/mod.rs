@@ -174,6 +174,7 @@ mod shadow;
 #[cfg(test)]
 mod tests;
 mod wanted;
+mod wide;
 
 use crate::control::Control;
 use crate::heap::code::Code;
@@ -823,6 +824,8 @@ impl SparseSequence {
         // Per split, the first listed rare position whose partner lies below `known`: it
         // only moves up from heap to heap (no search per heap).
         let mut far_index = vec![0usize; splits];
+        // The heaps of this block whose value is past 255 (the byte copies list those before).
+        let mut block_wide: Vec<u32> = Vec::new();
         for (i, row) in marks.rows.chunks_exact_mut(words).enumerate() {
             let n = n0 + i;
             mark_simple_options(&self.moves, &self.values, n, row);
@@ -882,8 +885,24 @@ impl SparseSequence {
             } else if size <= 128 {
                 finish_word::<block::Pair>(values, split2, n, row, common)
             } else {
+                // Past 256 (module `wide`): the pairs with a wide part, the heaps of the
+                // byte copies (below the block) and those of the block so far.
+                let wide_marked = size > wide::WIDE && first_free_common(row, common) > wide::WIDE;
+                if wide_marked {
+                    let lists = [self.shadow.wide(), &block_wide[..]];
+                    self.rare_xor_steps += wide::mark_wide(values, lists, split2, n, n, row);
+                }
                 let scanned = marks.scanned.get(i * splits..(i + 1) * splits);
-                finish_wide(values, split2, n, row, common, &mut wanted, scanned)
+                finish_wide(
+                    values,
+                    split2,
+                    n,
+                    row,
+                    common,
+                    &mut wanted,
+                    scanned,
+                    wide_marked,
+                )
             };
             self.scan_steps += steps;
             if let Err(e) = self.push(value) {
@@ -892,6 +911,9 @@ impl SparseSequence {
             }
             if value >= size {
                 break;
+            }
+            if value >= wide::WIDE {
+                block_wide.push(n as u32);
             }
         }
         (self.seen, self.wanted) = (seen, Some(wanted));
