@@ -151,7 +151,9 @@
 //! against some 156·10^9 at the flat rate). Once the candidate passes 256, every pair with a
 //! wide part is marked directly, like a rare partner, and the scan looks below 256 only: to
 //! `5·10^7`, one run each, scan steps 200.2·10^9 → 157.9·10^9 (2.7·10^6 wide marks), user
-//! time 106.3 s → 61.9 s, values identical.
+//! time 106.3 s → 61.9 s, values identical; to `2^26` 336.4·10^9 → 212.5·10^9 scan steps
+//! (3,166 a heap, the flat rate; 19.5·10^6 wide marks), user time 230.1 s → 96.8 s. The
+//! marks cost `O(W)` a heap for `W` wide heaps (5,357 below `2^26`), which grows with `n`.
 //!
 //! **What still runs on the plain engine** ([`super::plain`]): constraints on splits into
 //! *three* heaps (`0.8!`: which triples are allowed depends on the parts, and three-heap
