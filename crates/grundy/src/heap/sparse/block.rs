@@ -18,6 +18,7 @@
 use super::moves::Split;
 use super::shadow::Shadow;
 use super::wanted::{LIST, Wanted};
+use super::wide::{WIDE, mark_wide};
 
 /// A machine word of value marks: `u64` for values below 64, a [`Pair`] of words below 128.
 pub(crate) trait Word:
@@ -494,7 +495,8 @@ impl FarPhase<'_> {
                 if self.scan {
                     let ranges = &mut scanned[k * splits..(k + 1) * splits];
                     let wanted = wanted.get_or_insert_with(take_wanted);
-                    scan_steps += self.scan_far(n, row, wanted, ranges);
+                    let (scan, marked) = self.scan_far(n, row, wanted, ranges);
+                    (scan_steps, rare_steps) = (scan_steps + scan, rare_steps + marked);
                 }
             }
         }
@@ -578,7 +580,8 @@ impl FarPhase<'_> {
                 if self.scan {
                     let ranges = &mut scanned[k * splits..(k + 1) * splits];
                     let wanted = wanted.get_or_insert_with(take_wanted);
-                    scan_steps += self.scan_far(n_first + t, row, wanted, ranges);
+                    let (scan, marked) = self.scan_far(n_first + t, row, wanted, ranges);
+                    (scan_steps, rare_steps) = (scan_steps + scan, rare_steps + marked);
                 }
             }
         }
@@ -637,18 +640,28 @@ impl FarPhase<'_> {
     /// [`FAR_SCAN_LIMIT`] pairs), marking those found; records the ranges scanned, complete
     /// below `c`. The heap-by-heap phase adds the near marks; if they raise the candidate it
     /// scans everything again, else it goes on from there if a value is still wanted.
-    /// `wanted` is empty on entry and on return.
+    /// `wanted` is empty on entry and on return. Returns the pairs scanned and the wide
+    /// pairs marked (module `wide`).
     fn scan_far(
         &self,
         n: usize,
         row: &mut [u64],
         wanted: &mut Wanted,
         ranges: &mut [Scanned],
-    ) -> u64 {
+    ) -> (u64, u64) {
         ranges.fill(Scanned::NONE);
+        let mut wide_steps = 0;
         let c = super::first_free_common(row, self.common);
         // Split values are below `size`: a rare value from there on cannot be found here.
-        let limit = c.min(self.size);
+        let mut limit = c.min(self.size);
+        // Past 256, the far pairs with a wide part give every far split value from 256 on
+        // (module `wide`): the scan looks for the values below 256 only, and a range it
+        // reports scanned holds every value below `c` all the same.
+        if let Some(copies) = self.bytes.filter(|_| limit > WIDE && self.base == 0) {
+            let lists = [copies.wide(), &[][..]];
+            wide_steps = mark_wide(self.values, lists, self.split2, n, self.known, row);
+            limit = WIDE;
+        }
         let words = row.iter().zip(self.common).take(limit.div_ceil(64));
         for (w, (&marked, &common)) in words.enumerate() {
             let mut bits = !(marked | common) & super::finish::below(limit, w);
@@ -699,7 +712,7 @@ impl FarPhase<'_> {
             }
         }
         wanted.clear();
-        steps
+        (steps, wide_steps)
     }
 }
 

@@ -4,6 +4,7 @@
 use super::block;
 use super::moves::Split;
 use super::wanted::{self, CHUNK, LIST, Wanted};
+use super::wide::WIDE;
 
 /// Finishes `g(n)` when every value so far is below `W::BITS` (64, or 128 with a [`block::Pair`] of words), so every split
 /// value is too. Returns the value and the number of split pairs scanned.
@@ -87,7 +88,10 @@ pub(super) fn first_free_common(row: &[u64], common: &[u64]) -> usize {
 /// Finishes `g(n)` for any value range: like [`finish_word`], with the wanted values in a
 /// [`Wanted`] (empty on entry and on return), scanned chunk by chunk (module `wanted`).
 /// `scanned` (one per split) are the ranges whose values are already marked in `row` (by
-/// the far phase): they are skipped.
+/// the far phase): they are skipped. With `wide_marked`, every split value from
+/// [`WIDE`] on is marked in `row` already (module `wide`): only the values below it are
+/// looked for, and the smallest value from it on not marked is missing for sure.
+#[allow(clippy::too_many_arguments)]
 pub(super) fn finish_wide(
     values: &[u16],
     split2: &[Split],
@@ -96,10 +100,12 @@ pub(super) fn finish_wide(
     common: &[u64],
     wanted: &mut Wanted,
     scanned: Option<&[block::Scanned]>,
+    wide_marked: bool,
 ) -> (usize, u64) {
     let c = first_free_common(row, common);
-    for w in 0..c.div_ceil(64) {
-        let mut bits = !row[w] & !common[w] & below(c, w);
+    let limit = if wide_marked { c.min(WIDE) } else { c };
+    for w in 0..limit.div_ceil(64) {
+        let mut bits = !row[w] & !common[w] & below(limit, w);
         while bits != 0 {
             // A value past 16 bits is refused when pushed, whichever it is.
             if let Ok(v) = u16::try_from(w * 64 + bits.trailing_zeros() as usize) {
@@ -108,6 +114,17 @@ pub(super) fn finish_wide(
             bits &= bits - 1;
         }
     }
+    // The smallest value from `limit` to `c` missing from the options, if any: `g(n)`
+    // unless one below `limit` is missing too.
+    let missing = (limit < c)
+        .then(|| {
+            (limit / 64..c.div_ceil(64)).find_map(|w| {
+                let bits = !row[w] & !common[w] & below(c, w) & !below(limit, w);
+                (bits != 0).then(|| w * 64 + bits.trailing_zeros() as usize)
+            })
+        })
+        .flatten()
+        .unwrap_or(c);
     wanted.ready();
     let mut steps = 0u64;
     if wanted.missing() > 0 {
@@ -163,7 +180,7 @@ pub(super) fn finish_wide(
             }
         }
     }
-    let value = wanted.lowest().map_or(c, usize::from);
+    let value = wanted.lowest().map_or(missing, usize::from);
     wanted.clear();
     (value, steps)
 }

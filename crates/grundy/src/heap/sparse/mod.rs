@@ -145,6 +145,16 @@
 //! 2400 pairs of the vector loop; reading the scan's whole chunks from the bytes where they
 //! are exact: 6% more user time to `2^24` (dropped).
 //!
+//! *Wide heaps* (module `wide`, issue 14). From heap 47,132,748 on Grundy's game has many
+//! values of 256 and more; a split value from 256 on needs such a part, which the scan met
+//! only at `a = m - h` for the latest such heap `h` (to `5·10^7`: 200·10^9 scan steps
+//! against some 156·10^9 at the flat rate). Once the candidate passes 256, every pair with a
+//! wide part is marked directly, like a rare partner, and the scan looks below 256 only: to
+//! `5·10^7`, one run each, scan steps 200.2·10^9 → 157.9·10^9 (2.7·10^6 wide marks), user
+//! time 106.3 s → 61.9 s, values identical; to `2^26` 336.4·10^9 → 212.5·10^9 scan steps
+//! (3,166 a heap, the flat rate; 19.5·10^6 wide marks), user time 230.1 s → 96.8 s. The
+//! marks cost `O(W)` a heap for `W` wide heaps (5,357 below `2^26`), which grows with `n`.
+//!
 //! **What still runs on the plain engine** ([`super::plain`]): constraints on splits into
 //! *three* heaps (`0.8!`: which triples are allowed depends on the parts, and three-heap
 //! splits have no sparse-space shortcut here anyway), codes whose first digit removes nothing
@@ -174,6 +184,7 @@ mod shadow;
 #[cfg(test)]
 mod tests;
 mod wanted;
+mod wide;
 
 use crate::control::Control;
 use crate::heap::code::Code;
@@ -823,6 +834,8 @@ impl SparseSequence {
         // Per split, the first listed rare position whose partner lies below `known`: it
         // only moves up from heap to heap (no search per heap).
         let mut far_index = vec![0usize; splits];
+        // The heaps of this block whose value is past 255 (the byte copies list those before).
+        let mut block_wide: Vec<u32> = Vec::new();
         for (i, row) in marks.rows.chunks_exact_mut(words).enumerate() {
             let n = n0 + i;
             mark_simple_options(&self.moves, &self.values, n, row);
@@ -882,8 +895,24 @@ impl SparseSequence {
             } else if size <= 128 {
                 finish_word::<block::Pair>(values, split2, n, row, common)
             } else {
+                // Past 256 (module `wide`): the pairs with a wide part, the heaps of the
+                // byte copies (below the block) and those of the block so far.
+                let wide_marked = size > wide::WIDE && first_free_common(row, common) > wide::WIDE;
+                if wide_marked {
+                    let lists = [self.shadow.wide(), &block_wide[..]];
+                    self.rare_xor_steps += wide::mark_wide(values, lists, split2, n, n, row);
+                }
                 let scanned = marks.scanned.get(i * splits..(i + 1) * splits);
-                finish_wide(values, split2, n, row, common, &mut wanted, scanned)
+                finish_wide(
+                    values,
+                    split2,
+                    n,
+                    row,
+                    common,
+                    &mut wanted,
+                    scanned,
+                    wide_marked,
+                )
             };
             self.scan_steps += steps;
             if let Err(e) = self.push(value) {
@@ -892,6 +921,9 @@ impl SparseSequence {
             }
             if value >= size {
                 break;
+            }
+            if value >= wide::WIDE {
+                block_wide.push(n as u32);
             }
         }
         (self.seen, self.wanted) = (seen, Some(wanted));

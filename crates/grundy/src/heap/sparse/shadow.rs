@@ -71,6 +71,11 @@ impl Shadow {
         Ok(())
     }
 
+    /// The heaps copied whose value is past 255, ascending (module `wide`).
+    pub fn wide(&self) -> &[u32] {
+        &self.high
+    }
+
     /// How many values are copied.
     #[cfg(test)]
     pub fn len(&self) -> usize {
