@@ -85,13 +85,21 @@ pub(super) fn first_free_common(row: &[u64], common: &[u64]) -> usize {
         .expect("a common value below 2 * size is always free")
 }
 
+/// What a heap's row of marks holds already, from the parallel phase, besides the rare
+/// partners.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Marked<'a> {
+    /// The ranges (one per split) whose values are marked (by the far phase): they are
+    /// skipped.
+    pub scanned: Option<&'a [block::Scanned]>,
+    /// Every split value from [`WIDE`] on is marked (module `wide`): only the values below
+    /// it are looked for, and the smallest value from it on not marked is missing for sure.
+    pub wide: bool,
+}
+
 /// Finishes `g(n)` for any value range: like [`finish_word`], with the wanted values in a
 /// [`Wanted`] (empty on entry and on return), scanned chunk by chunk (module `wanted`).
-/// `scanned` (one per split) are the ranges whose values are already marked in `row` (by
-/// the far phase): they are skipped. With `wide_marked`, every split value from
-/// [`WIDE`] on is marked in `row` already (module `wide`): only the values below it are
-/// looked for, and the smallest value from it on not marked is missing for sure.
-#[allow(clippy::too_many_arguments)]
+/// `marked` says what `row` holds already besides the rare partners (see [`Marked`]).
 pub(super) fn finish_wide(
     values: &[u16],
     split2: &[Split],
@@ -99,9 +107,12 @@ pub(super) fn finish_wide(
     row: &[u64],
     common: &[u64],
     wanted: &mut Wanted,
-    scanned: Option<&[block::Scanned]>,
-    wide_marked: bool,
+    marked: Marked<'_>,
 ) -> (usize, u64) {
+    let Marked {
+        scanned,
+        wide: wide_marked,
+    } = marked;
     let c = first_free_common(row, common);
     let limit = if wide_marked { c.min(WIDE) } else { c };
     for w in 0..limit.div_ceil(64) {

@@ -910,8 +910,10 @@ impl SparseSequence {
                     row,
                     common,
                     &mut wanted,
-                    scanned,
-                    wide_marked,
+                    finish::Marked {
+                        scanned,
+                        wide: wide_marked,
+                    },
                 )
             };
             self.scan_steps += steps;
