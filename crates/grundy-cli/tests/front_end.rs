@@ -12,11 +12,13 @@ use std::time::{Duration, Instant};
 #[cfg(unix)]
 #[test]
 fn sigterm_stops_a_long_analysis_with_130() {
-    // Five heaps of Moore's Nim_3: the value goes through the generic engine for minutes.
+    // Six heaps of Moore's Nim_3: the value goes through the generic engine for minutes in
+    // a debug build (19 s in release; the five heaps used before took under a second, and
+    // on an idle machine could finish before the signal).
     let (code, err, took) = interrupt(
         &[
             "analyze",
-            "moore(3) 15 4 7 15 4",
+            "moore(3) 15 14 7 15 4 9",
             "--max-work",
             "100000000000",
         ],
