@@ -300,7 +300,12 @@ fn render_stats(s: &RunStats) -> String {
                     .map_or("none (all values in full)".into(), |m| format!("{m:#b}")),
             ),
             ("mask changes", e.mask_changes.to_string()),
-            ("rare positions", e.rare_positions.to_string()),
+            (
+                "rare positions",
+                // Heap 0 (value 0, rare under every mask) is left out, as it is never a
+                // part of a split: published counts that include it are one more.
+                format!("{} (heaps n >= 1)", e.rare_positions),
+            ),
             ("rare values", rare.join(" ")),
             ("rare-xor steps", e.rare_xor_steps.to_string()),
             ("scan steps", e.scan_steps.to_string()),

@@ -80,8 +80,11 @@ impl SequenceEngine for SparseOnly {
     fn name(&self) -> &'static str {
         "sparse"
     }
-    fn extend_to(&mut self, n: u64, control: &mut Control) -> Result<bool, SequenceError> {
-        self.0.extend_to(n, control).map_err(SequenceError::engine)
+    fn extend_to_len(&mut self, len: u64, control: &mut Control) -> Result<bool, SequenceError> {
+        match len.checked_sub(1) {
+            None => Ok(true),
+            Some(n) => self.0.extend_to(n, control).map_err(SequenceError::engine),
+        }
     }
     fn values(&self) -> &[u16] {
         self.0.values()

@@ -181,9 +181,8 @@ impl SequenceEngine for PeriodicEngine {
         }
     }
 
-    fn extend_to(&mut self, n: u64, control: &mut Control) -> Result<bool, SequenceError> {
-        let len = SequenceError::count_through(n)?;
-        let target = usize::try_from(len).map_err(|_| SequenceError::TooLong { requested: n })?;
+    fn extend_to_len(&mut self, len: u64, control: &mut Control) -> Result<bool, SequenceError> {
+        let target = usize::try_from(len).map_err(|_| SequenceError::TooLong { requested: len })?;
         loop {
             self.check();
             match &mut self.state {

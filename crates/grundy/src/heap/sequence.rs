@@ -108,16 +108,13 @@ impl SequenceError {
 pub trait SequenceEngine: fmt::Debug + Send {
     /// The engine's name for people (`plain`, `sparse`).
     fn name(&self) -> &'static str;
-    /// Computes the values up to and including `g(n)`. `Ok(false)` when cancelled: the values
-    /// so far stay a valid prefix.
-    fn extend_to(&mut self, n: u64, control: &mut Control) -> Result<bool, SequenceError>;
-    /// Computes the values of heaps `0..len` (`len` values); as [`extend_to`](Self::extend_to)
-    /// otherwise.
-    fn extend_to_len(&mut self, len: u64, control: &mut Control) -> Result<bool, SequenceError> {
-        if len == 0 || self.values().len() as u64 >= len {
-            return Ok(true);
-        }
-        self.extend_to(len - 1, control)
+    /// Computes the values of heaps `0..len` (`len` values; nothing when they are known).
+    /// `Ok(false)` when cancelled: the values so far stay a valid prefix.
+    fn extend_to_len(&mut self, len: u64, control: &mut Control) -> Result<bool, SequenceError>;
+    /// Computes the values up to and including `g(n)`; as
+    /// [`extend_to_len`](Self::extend_to_len) otherwise.
+    fn extend_to(&mut self, n: u64, control: &mut Control) -> Result<bool, SequenceError> {
+        self.extend_to_len(SequenceError::count_through(n)?, control)
     }
     /// The values computed so far: `values()[n]` is `g(n)`.
     fn values(&self) -> &[u16];
@@ -148,8 +145,8 @@ impl SequenceEngine for PlainSequence {
     fn name(&self) -> &'static str {
         "plain"
     }
-    fn extend_to(&mut self, n: u64, control: &mut Control) -> Result<bool, SequenceError> {
-        PlainSequence::extend_to(self, n, control)
+    fn extend_to_len(&mut self, len: u64, control: &mut Control) -> Result<bool, SequenceError> {
+        PlainSequence::extend_to_len(self, len, control)
     }
     fn values(&self) -> &[u16] {
         PlainSequence::values(self)
@@ -181,10 +178,14 @@ impl SequenceEngine for SparseEngine {
     fn name(&self) -> &'static str {
         "sparse"
     }
-    fn extend_to(&mut self, n: u64, control: &mut Control) -> Result<bool, SequenceError> {
-        self.inner
-            .extend_to(n, control)
-            .map_err(SequenceError::engine)
+    fn extend_to_len(&mut self, len: u64, control: &mut Control) -> Result<bool, SequenceError> {
+        match len.checked_sub(1) {
+            None => Ok(true),
+            Some(n) => self
+                .inner
+                .extend_to(n, control)
+                .map_err(SequenceError::engine),
+        }
     }
     fn values(&self) -> &[u16] {
         self.inner.values()

@@ -267,10 +267,6 @@ impl SequenceEngine for SmallSequence {
     fn name(&self) -> &'static str {
         "small"
     }
-    fn extend_to(&mut self, n: u64, control: &mut Control) -> Result<bool, SequenceError> {
-        let len = SequenceError::count_through(n)?;
-        SmallSequence::extend_to_len(self, len, control)
-    }
     fn extend_to_len(&mut self, len: u64, control: &mut Control) -> Result<bool, SequenceError> {
         SmallSequence::extend_to_len(self, len, control)
     }

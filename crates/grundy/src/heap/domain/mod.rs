@@ -557,10 +557,6 @@ impl SequenceEngine for DomainSequence {
     fn name(&self) -> &'static str {
         "domain"
     }
-    fn extend_to(&mut self, n: u64, control: &mut Control) -> Result<bool, SequenceError> {
-        let len = SequenceError::count_through(n)?;
-        DomainSequence::extend_to_len(self, len, control)
-    }
     fn extend_to_len(&mut self, len: u64, control: &mut Control) -> Result<bool, SequenceError> {
         DomainSequence::extend_to_len(self, len, control)
     }
