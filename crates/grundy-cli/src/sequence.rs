@@ -307,6 +307,14 @@ fn render_stats(s: &RunStats) -> String {
                 format!("{} (heaps n >= 1)", e.rare_positions),
             ),
             ("rare values", rare.join(" ")),
+            (
+                "last rare heaps",
+                e.last_rare
+                    .iter()
+                    .map(|(n, v)| format!("g({n}) = {v}"))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            ),
             ("rare-xor steps", e.rare_xor_steps.to_string()),
             ("scan steps", e.scan_steps.to_string()),
         ];

@@ -110,3 +110,25 @@ fn the_far_rare_values_to_48_4_million() {
     let far: Vec<(usize, u16)> = rare.into_iter().filter(|&(n, _)| n >= 1 << 17).collect();
     assert_eq!(far, expected);
 }
+
+/// The engine's statistics: its count of rare positions leaves out heap 0 (so Flammenkamp's
+/// 1,287 is its 1,286 plus one), and its list of the last rare heaps is the last ones by the
+/// definition, with their values.
+#[test]
+fn the_engine_counts_and_lists_the_rare_heaps() {
+    let len = 1 << 14;
+    let mut engine = engine_for(&grundy(), Vec::new()).unwrap();
+    assert!(engine.extend_to_len(len, &mut Control::none()).unwrap());
+    let stats = engine.sparse_stats().unwrap();
+    // The engine's own mask: 0b1111110 at this length, which classes the values past 127
+    // otherwise than Flammenkamp's `...11110` does (his count is reached at `2^17`).
+    let mask = stats.mask.expect("sparse space");
+    let rare: Vec<(u64, u16)> = (engine.values().iter().enumerate())
+        .filter(|&(_, &v)| (v & mask).count_ones() % 2 == 0)
+        .map(|(n, &v)| (n as u64, v))
+        .collect();
+    assert_eq!(rare[0], (0, 0));
+    assert_eq!(stats.rare_positions + 1, rare.len() as u64);
+    let last = &rare[rare.len() - grundy::heap::sparse::LAST_RARE..];
+    assert_eq!(stats.last_rare, last);
+}

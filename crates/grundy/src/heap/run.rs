@@ -318,8 +318,12 @@ pub struct SparseSummary {
     pub mask: Option<u16>,
     /// The distinct rare values.
     pub rare_values: Vec<u16>,
-    /// How many heaps have a rare value.
+    /// How many heaps `n >= 1` have a rare value (heap 0, rare under every mask, is left
+    /// out: it is never a part of a split).
     pub rare_positions: u64,
+    /// The last rare heaps `(n, g(n))`, ascending (at most
+    /// [`LAST_RARE`](crate::heap::sparse::LAST_RARE)).
+    pub last_rare: Vec<(u64, u16)>,
     /// Rare-partner nim-sums evaluated.
     pub rare_xor_steps: u64,
     /// Split pairs scanned.
@@ -464,6 +468,7 @@ impl SequenceRun {
                 mask: s.mask,
                 rare_values: s.rare_values,
                 rare_positions: s.rare_positions,
+                last_rare: s.last_rare,
                 rare_xor_steps: s.rare_xor_steps,
                 scan_steps: s.scan_steps,
                 dense_values: s.dense_values,

@@ -253,6 +253,10 @@ pub struct SparseStats {
     pub rare_values: Vec<u16>,
     /// How many heaps `n >= 1` have a rare value.
     pub rare_positions: u64,
+    /// The last (at most [`LAST_RARE`]) heaps with a rare value, ascending, with their values:
+    /// how far out the rare positions go (Grundy's game: 13 past `2^17`, the last at
+    /// 48,399,022).
+    pub last_rare: Vec<(u64, u16)>,
     /// `histogram[v]` = how many heaps `1 <= n < computed` have value `v` (the published
     /// histograms' convention: `g(0)` is left out).
     pub histogram: Vec<u64>,
@@ -268,6 +272,9 @@ pub struct SparseStats {
     /// them was computed.
     pub pipelined_blocks: u64,
 }
+
+/// How many of the last rare positions [`SparseStats::last_rare`] lists.
+pub const LAST_RARE: usize = 16;
 
 /// The largest heap size the engine computes (positions are stored in 32 bits).
 pub const MAX_HEAP: u64 = u32::MAX as u64 - 1;
@@ -515,6 +522,15 @@ impl SparseSequence {
             mask,
             rare_values,
             rare_positions,
+            last_rare: match mask {
+                Some(_) => {
+                    let from = self.rare_pos.len().saturating_sub(LAST_RARE);
+                    (self.rare_pos[from..].iter().zip(&self.rare_val[from..]))
+                        .map(|(&n, &v)| (u64::from(n), v))
+                        .collect()
+                }
+                None => Vec::new(),
+            },
             histogram,
             rare_xor_steps: self.rare_xor_steps,
             scan_steps: self.scan_steps,
