@@ -155,6 +155,18 @@
 //! (3,166 a heap, the flat rate; 19.5·10^6 wide marks), user time 230.1 s → 96.8 s. The
 //! marks cost `O(W)` a heap for `W` wide heaps (5,357 below `2^26`), which grows with `n`.
 //!
+//! *Where the time goes, and wide vectors* (issue 14, measured and not kept). `perf` on
+//! Grundy's game to `2^24`: the streamed rare partners (`FarPhase::fill`) 35%, the early
+//! marks (`mark_early`) 18%, the scan's skip loops (`wanted::first_hit_bytes`) 13%, its
+//! table strikes 10%, the heap-by-heap phase 8%. The two largest are byte scatter stores (a
+//! mark a store, at most two a cycle), which no vector width changes. The build targets
+//! baseline x86-64 and denies `unsafe`; the `pulp` crate's safe runtime dispatch compiled
+//! the skip loops for AVX-512 (steps of 64 pairs, one 64-byte compare per wanted value):
+//! 0.96 to 1.0 of the user time to `2^24` (pairs in turn), 0.97 to `2^26`, nothing on
+//! 0.167 or 0.354 (which scan nothing); the whole far phase inside the dispatch: 1.006 (its
+//! scatter loops compile to the same scalar code, and `pack_bytes`'s multiply to the slow
+//! `vpmullq`). Not worth a dependency: what would pay is less marking, not wider marking.
+//!
 //! **What still runs on the plain engine** ([`super::plain`]): constraints on splits into
 //! *three* heaps (`0.8!`: which triples are allowed depends on the parts, and three-heap
 //! splits have no sparse-space shortcut here anyway), codes whose first digit removes nothing
