@@ -5,7 +5,7 @@
 use rayon::prelude::*;
 
 use super::block;
-use super::moves::Split;
+use super::moves::{Split, set_bit};
 use crate::heap::helper;
 
 /// The far marks of a block (computed ahead on another core, or at the block's start in
@@ -80,6 +80,11 @@ impl Marks {
 pub(super) struct FarJob {
     /// `g(base..known)`.
     pub(super) window: Vec<u16>,
+    /// `g(0..low.len())`: the smaller parts of the pairs [`mark_pairs`](Self::mark_pairs)
+    /// marks (empty when it marks none).
+    pub(super) low: Vec<u16>,
+    /// How many split pairs a heap and split [`mark_pairs`](Self::mark_pairs) marks.
+    pub(super) pairs: usize,
     pub(super) base: usize,
     pub(super) known: usize,
     /// The block `[n0, n0 + len)`.
@@ -161,7 +166,50 @@ impl Second {
     }
 }
 
+/// Split pairs a heap and split that the helper marks for values below 128
+/// ([`FarJob::mark_pairs`]).
+pub(super) const FAR_PAIRS: usize = 24;
+
 impl FarJob {
+    /// Marks in each heap's row the split values of its first `pairs` splits `(a, m - a)`
+    /// whose larger part is known to the job (`m - a < known`, so `a > m - known`): the
+    /// heap-by-heap scan (`finish::finish_word`) then wants only the rare values these
+    /// missed, and scans nothing for most heaps. Any split value marked is a value of an
+    /// option, so the marks change no value, only where the scan's work is done: here, on
+    /// the helper's core, while the block before is computed (issue 14, part 3: 0.167 and
+    /// 0.354 have their rare positions near, so the far phase alone left that core idle).
+    /// Returns the pairs marked.
+    fn mark_pairs(&self, rows: &mut [u64]) -> u64 {
+        if self.pairs == 0 {
+            return 0;
+        }
+        let mut steps = 0u64;
+        for (k, row) in rows.chunks_exact_mut(self.words).take(self.len).enumerate() {
+            let n = self.n0 + k;
+            for split in &self.split2 {
+                if n < split.j + 2 {
+                    continue;
+                }
+                let m = n - split.j;
+                let from = (m + 1).saturating_sub(self.known).max(1);
+                let to = (from + self.pairs)
+                    .min(split.last(m) + 1)
+                    .min(self.low.len());
+                for a in from..to {
+                    let Some(i) = (m - a).checked_sub(self.base) else {
+                        break;
+                    };
+                    let Some(&partner) = self.window.get(i) else {
+                        continue;
+                    };
+                    steps += 1;
+                    set_bit(row, usize::from(self.low[a] ^ partner));
+                }
+            }
+        }
+        steps
+    }
+
     pub(super) fn run(&self, mut marks: Marks) -> Marks {
         let phase = block::FarPhase {
             values: &self.window,
@@ -180,6 +228,7 @@ impl FarJob {
         };
         // On one thread: the core computing the block is busy with it.
         marks.fill(&phase, self.len, self.words, usize::MAX);
+        marks.scan_steps += self.mark_pairs(&mut marks.rows);
         marks.r0 = self.r0;
         marks.epoch = self.epoch;
         marks

@@ -330,6 +330,9 @@ struct Tuning {
     patience: std::time::Duration,
     /// The most pairs of a far scan range marked before the scan (values past 128).
     max_early: usize,
+    /// Values below 128: split pairs with both parts far behind the next block marked on
+    /// the helper thread, per heap and split (module `far`).
+    far_pairs: usize,
 }
 
 const DEFAULT_TUNING: Tuning = Tuning {
@@ -349,6 +352,7 @@ const DEFAULT_TUNING: Tuning = Tuning {
     force_helper: false,
     patience: PATIENCE,
     max_early: block::MAX_EARLY,
+    far_pairs: far::FAR_PAIRS,
 };
 
 /// A nim-sequence of an octal or hexadecimal code, computed by the sparse-space method.
@@ -786,18 +790,34 @@ impl SparseSequence {
         let threshold = block::FarPhase::far_from(n0, n1 + len);
         let far =
             self.rare_pos.len() - self.rare_pos.partition_point(|&p| (p as usize) < threshold);
-        let work = far * split2.len() * len;
-        if far == 0 || work < self.tuning.pipeline_from {
+        // Values below 128 scan heap by heap: the helper marks the first pairs of a scan
+        // that starts past the heaps not yet known (`far::FarJob::mark_pairs`).
+        let pairs = if size <= 128 {
+            self.tuning.far_pairs
+        } else {
+            0
+        };
+        let work = (far + pairs) * split2.len() * len;
+        if work == 0 || work < self.tuning.pipeline_from {
             return None;
         }
-        let largest = *self.rare_pos.last()? as usize;
+        let largest = self.rare_pos.last().map_or(0, |&p| p as usize);
         let j_max = split2.iter().map(|s| s.j).max()?;
-        let base = n1.saturating_sub(j_max).saturating_sub(largest).min(n0);
+        let base = n1
+            .saturating_sub(j_max)
+            .saturating_sub(largest)
+            .min(n0.saturating_sub(pairs));
+        // The smaller parts of those pairs: up to both blocks' lengths and `pairs` more.
+        let low = if pairs == 0 {
+            0
+        } else {
+            (n1 + len - n0 + pairs + 1).min(n0)
+        };
         // Rare positions below the lowest threshold of the block are near for every heap.
         let first = self.rare_pos.partition_point(|&p| {
             (p as usize) < block::FarPhase::far_from(n0, n1.saturating_sub(j_max))
         });
-        let copied = n0 - base + self.rare_pos.len() - first;
+        let copied = n0 - base + low + self.rare_pos.len() - first;
         if copied > MAX_WINDOW || copied > work.saturating_mul(self.tuning.copy_per_step) {
             return None;
         }
@@ -808,6 +828,8 @@ impl SparseSequence {
             to.extend_from_slice(from);
         };
         refill(&mut job.window, &self.values[base..n0]);
+        refill(&mut job.low, &self.values[..low]);
+        job.pairs = pairs;
         job.pos.clear();
         job.pos.extend_from_slice(&self.rare_pos[first..]);
         refill(&mut job.val, &self.rare_val[first..]);
