@@ -369,16 +369,6 @@ impl Forms {
         vals: &mut Vec<FormId>,
     ) -> Result<(), MisereError> {
         let start = vals.len();
-        // The look-ups miss the cache: a first pass touches each option's first slot with
-        // no branch on what it reads, so the misses overlap; the look-ups then hit.
-        let mut touched = 0;
-        for &xo in self.options(x) {
-            touched ^= self.sums.touch(xo, y);
-        }
-        for &yo in self.options(y) {
-            touched ^= self.sums.touch(x, yo);
-        }
-        std::hint::black_box(touched);
         for &xo in self.options(x) {
             vals.push(self.known(xo, y).unwrap_or(MISSING));
         }
@@ -597,16 +587,6 @@ impl SumMemo {
 
     fn get(&self, a: FormId, b: FormId) -> Option<FormId> {
         self.rows.get(b as usize)?.get(a)
-    }
-
-    /// Reads the first slot `(a, b)`'s look-up probes (in either order), to bring it into
-    /// the cache ahead of the look-up.
-    fn touch(&self, a: FormId, b: FormId) -> FormId {
-        let (a, b) = sum_key(a, b);
-        self.rows
-            .get(b as usize)
-            .and_then(|r| r.slots.get(r.home(a)))
-            .map_or(0, |s| s[0])
     }
 
     /// The memo's bytes with a generous allowance for one more entry (a row growing, the
