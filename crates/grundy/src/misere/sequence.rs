@@ -33,11 +33,13 @@
 //! the work, and then runs the quotient and the search below with what is left, keeping the
 //! longer; where both reached, the two must agree (each is proven by its own route: a
 //! difference is reported as [`MisereError::Invariant`]). Under the default work limit
-//! (release build) Kayles reaches heap 67 (58 by the search), 0.07 heap 117 (61), 0.137 heap
-//! 116 (67), in about 9 to 11 s of one core and 240 MB (3.3 s and 40 to 85 MB before): a
-//! unit of the forms' work takes longer than one of the search (some 70 ns against 13).
-//! With ten times the work the forms stop at the position limit (their memo of sums):
-//! Kayles heap 76 (70 by the search), 0.07 heap 130 (75), in 80 to 96 s and 0.8 to 1 GB.
+//! (release build) Kayles reaches heap 68 (58 by the search), 0.07 heap 118 (61), 0.137 heap
+//! 117 (67), in about 7.3 to 9.6 s of one core and 167 to 206 MiB (67, 117, 116 in 10.6 to
+//! 13.3 s and 227 to 232 MiB before the forms' sums were visited once and memoised in rows,
+//! [`super::canonical`]): a unit of the forms' work still takes longer than one of the
+//! search. With ten times the work the forms stop at the position limit (their memo of
+//! sums): Kayles heap 76 (70 by the search), 0.07 heap 130 (75), 0.137 heap 129, in 72 to
+//! 76 s and 550 to 600 MB (110 to 118 s and 820 to 870 MB before).
 //!
 //! ## By a pruned search ([`genus_sequence_by_search`])
 //! The search of [`super::gamma`]: the definition (each value the mex of its options'
