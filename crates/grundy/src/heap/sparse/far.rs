@@ -192,7 +192,7 @@ impl FarJob {
                 }
                 let m = n - split.j;
                 let from = (m + 1).saturating_sub(self.known).max(1);
-                let to = (from + self.pairs)
+                let to = (from.saturating_add(self.pairs))
                     .min(split.last(m) + 1)
                     .min(self.low.len());
                 for a in from..to {

@@ -67,6 +67,9 @@ const ALWAYS_PIPELINED: Tuning = Tuning {
     // Long enough for the helper's marks to be used for every block in debug builds.
     patience: std::time::Duration::from_secs(60),
     max_early: DEFAULT_TUNING.max_early,
+    // Every pair with a known larger part marked by the helper (`far::FarJob::mark_pairs`):
+    // a wrong mark would change a mex.
+    far_pairs: 1 << 12,
 };
 
 /// Sparse space from the first heap, with the far scans marking as many pairs before the
@@ -85,6 +88,7 @@ const EARLY_NONE: Tuning = Tuning {
 /// decides).
 const IMPATIENT: Tuning = Tuning {
     patience: std::time::Duration::ZERO,
+    far_pairs: DEFAULT_TUNING.far_pairs,
     ..ALWAYS_PIPELINED
 };
 
