@@ -28,7 +28,9 @@
 //!
 //! Whole-process user time against the engine before, medians of pairs run in turn (load
 //! 4 to 5): Grundy's game to `2^22` **0.79** (3.81 s against 4.89; scan steps 3,152 →
-//! 1,770 a heap), to `2^24` **0.78** (16.2 s against 20.5); values identical. Other codes
+//! 1,770 a heap), to `2^24` **0.78** (16.2 s against 20.5; scan steps 3,163 → 1,520 a
+//! heap), to `2^26` 0.88 (one run each, 87.6 s against 99.4: past `4.7·10^7` the wide
+//! marks, module `wide`, take a growing share); values identical. Other codes
 //! to `2^22`: 0.374 0.82 and 0.404 0.90 (probes pay there too), 0.035 0.95, 0.64 0.98,
 //! 0.776 0.99, 0.167 1.01 and 0.354 0.99 (no far scan). *Tried*: probes alone, after the
 //! early marks at the start of the range, 0.97 to 1.02 (the pairs read past the early
