@@ -282,6 +282,33 @@ pub(crate) struct FarPhase<'a> {
     /// With `scan`: byte copies of the values (from `g(0)` on, `base` 0) for the scan's
     /// vector filter (module `shadow`), or `None` to filter on the values themselves.
     pub bytes: Option<&'a Shadow>,
+    /// With `scan`: the offsets of the spread early marks and probes, made before the scan
+    /// reads its range in order (module `spread`; empty: the early marks are the first
+    /// pairs, and nothing is probed).
+    pub spread: &'a [u32],
+}
+
+/// The work of a far phase: rare-partner nim-sums (wide marks included), split pairs
+/// scanned (all), and of those, the pairs of the spread probes and those read in order
+/// past the early marks (module `spread`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct Steps {
+    pub rare: u64,
+    pub scan: u64,
+    pub probed: u64,
+    pub after: u64,
+}
+
+impl std::ops::Add for Steps {
+    type Output = Steps;
+    fn add(self, o: Steps) -> Steps {
+        Steps {
+            rare: self.rare + o.rare,
+            scan: self.scan + o.scan,
+            probed: self.probed + o.probed,
+            after: self.after + o.after,
+        }
+    }
 }
 
 /// The part of a split's range already scanned: every split value `g(a) ^ g(m - a)` below
@@ -358,7 +385,7 @@ fn stream_bytes<const S: usize>(rows: &mut [[u8; S]], partners: &[u8], v: u8) {
 /// Marks `low[i] ^ high[i]` in `table` for every `i`: eight pairs nim-summed in one word,
 /// each byte then shifted out (as [`stream_bytes`] does).
 #[inline(always)]
-fn mark_xors(table: &mut [u8; 256], low: &[u8], high: &[u8]) {
+pub(crate) fn mark_xors(table: &mut [u8; 256], low: &[u8], high: &[u8]) {
     let (low8, high8) = (low.chunks_exact(8), high.chunks_exact(8));
     let (low_rest, high_rest) = (low8.remainder(), high8.remainder());
     for (l, h) in low8.zip(high8) {
@@ -425,15 +452,15 @@ impl FarPhase<'_> {
     }
 
     /// Fills the rows of heaps `n0 + first ..` (one bitset of `words` words each) and, with
-    /// `scan`, the ranges scanned (one per heap and split); returns the rare-partner
-    /// nim-sums evaluated and the split pairs scanned.
+    /// `scan`, the ranges scanned (one per heap and split); returns the work done
+    /// ([`Steps`]).
     pub fn fill(
         &self,
         first: usize,
         rows: &mut [u64],
         scanned: &mut [Scanned],
         words: usize,
-    ) -> (u64, u64) {
+    ) -> Steps {
         match self.size {
             ..=64 if !self.scan => return self.fill_streamed::<64>(first, rows, scanned, words),
             128 if !self.scan => return self.fill_streamed::<128>(first, rows, scanned, words),
@@ -442,7 +469,7 @@ impl FarPhase<'_> {
             1024 => return self.fill_streamed::<1024>(first, rows, scanned, words),
             _ => {}
         }
-        let (mut rare_steps, mut scan_steps) = (0u64, 0u64);
+        let mut steps = Steps::default();
         let mut seen = vec![0u8; self.size];
         let mut wanted = self.scan.then(take_wanted);
         let largest = self.rare_pos.last().map_or(0, |&p| p as usize);
@@ -466,7 +493,7 @@ impl FarPhase<'_> {
                 if lo >= hi {
                     continue;
                 }
-                rare_steps += (hi - lo) as u64;
+                steps.rare += (hi - lo) as u64;
                 // Partners `m - p` are read at `values[m - p - base]`: every far `p < m`
                 // has `m - p >= base`, so `m - base >= p`.
                 let local = m - self.base;
@@ -488,22 +515,21 @@ impl FarPhase<'_> {
                 wide.store_or(row);
             } else {
                 if self.scan {
-                    scan_steps += self.mark_early(n, &mut seen);
+                    steps.scan += self.mark_early(n, &mut seen);
                 }
                 pack_bytes(&seen, row);
                 seen.fill(0);
                 if self.scan {
                     let ranges = &mut scanned[k * splits..(k + 1) * splits];
                     let wanted = wanted.get_or_insert_with(take_wanted);
-                    let (scan, marked) = self.scan_far(n, row, wanted, ranges);
-                    (scan_steps, rare_steps) = (scan_steps + scan, rare_steps + marked);
+                    steps = steps + self.scan_far(n, row, wanted, ranges);
                 }
             }
         }
         if let Some(wanted) = wanted {
             SCRATCH.with(|cell| *cell.borrow_mut() = Some(wanted));
         }
-        (rare_steps, scan_steps)
+        steps
     }
 
     /// As [`fill`](Self::fill) for values below `S` (past 128): the rare partners streamed
@@ -514,9 +540,9 @@ impl FarPhase<'_> {
         rows: &mut [u64],
         scanned: &mut [Scanned],
         words: usize,
-    ) -> (u64, u64) {
+    ) -> Steps {
         debug_assert!(self.size <= S && (self.size == S || S == 64));
-        let (mut rare_steps, mut scan_steps) = (0u64, 0u64);
+        let mut steps = Steps::default();
         let mut seen: Vec<[u8; S]> = std::iter::repeat_n([0u8; S], STREAM).collect();
         // The scan's byte table (64 KiB): only when it scans.
         let mut wanted = self.scan.then(take_wanted);
@@ -540,7 +566,7 @@ impl FarPhase<'_> {
                     if t_lo >= t_hi {
                         continue;
                     }
-                    rare_steps += (t_hi - t_lo) as u64;
+                    steps.rare += (t_hi - t_lo) as u64;
                     // Partners `g(m - p)` for t in t_lo..t_hi, in order.
                     let src = n_first + t_lo - j - p - self.base;
                     let rows = &mut seen[t_lo..t_hi];
@@ -573,22 +599,21 @@ impl FarPhase<'_> {
                 let k = sub + t;
                 let row = &mut rows[k * words..(k + 1) * words];
                 if self.scan {
-                    scan_steps += self.mark_early(n_first + t, marks);
+                    steps.scan += self.mark_early(n_first + t, marks);
                 }
                 pack_bytes(marks, row);
                 marks.fill(0);
                 if self.scan {
                     let ranges = &mut scanned[k * splits..(k + 1) * splits];
                     let wanted = wanted.get_or_insert_with(take_wanted);
-                    let (scan, marked) = self.scan_far(n_first + t, row, wanted, ranges);
-                    (scan_steps, rare_steps) = (scan_steps + scan, rare_steps + marked);
+                    steps = steps + self.scan_far(n_first + t, row, wanted, ranges);
                 }
             }
         }
         if let Some(wanted) = wanted {
             SCRATCH.with(|cell| *cell.borrow_mut() = Some(wanted));
         }
-        (rare_steps, scan_steps)
+        steps
     }
 
     /// Marks in the byte table `bytes` (a power of two long, past every value) the first
@@ -600,6 +625,10 @@ impl FarPhase<'_> {
     /// with no test and no list to keep (Grundy's game: some hundred values wanted at first).
     fn mark_early(&self, n: usize, bytes: &mut [u8]) -> u64 {
         debug_assert!(bytes.len().is_power_of_two() && bytes.len() >= self.size);
+        // With spread probes, the early pairs are spread too (module `spread`).
+        if !self.spread.is_empty() {
+            return self.mark_spread(n, bytes);
+        }
         let mask = bytes.len() - 1;
         let mut steps = 0u64;
         for split in self.split2 {
@@ -640,15 +669,18 @@ impl FarPhase<'_> {
     /// [`FAR_SCAN_LIMIT`] pairs), marking those found; records the ranges scanned, complete
     /// below `c`. The heap-by-heap phase adds the near marks; if they raise the candidate it
     /// scans everything again, else it goes on from there if a value is still wanted.
+    /// With `spread`, a few pairs spread over the ranges are probed first (module
+    /// `spread`): what they find is found, and a range scanned in order afterwards still
+    /// holds every split value below `c` marked (the scan stops only when nothing is wanted).
     /// `wanted` is empty on entry and on return. Returns the pairs scanned and the wide
-    /// pairs marked (module `wide`).
+    /// pairs marked (module `wide`) as `rare`.
     fn scan_far(
         &self,
         n: usize,
         row: &mut [u64],
         wanted: &mut Wanted,
         ranges: &mut [Scanned],
-    ) -> (u64, u64) {
+    ) -> Steps {
         ranges.fill(Scanned::NONE);
         let mut wide_steps = 0;
         let c = super::first_free_common(row, self.common);
@@ -676,6 +708,11 @@ impl FarPhase<'_> {
         for &v in wanted.values() {
             row[v as usize / 64] |= 1 << (v % 64);
         }
+        let probed = if self.spread.is_empty() || wanted.missing() == 0 {
+            0
+        } else {
+            self.probe(n, wanted)
+        };
         let mut steps = 0u64;
         for (split, range) in self.split2.iter().zip(ranges.iter_mut()) {
             if n < split.j + 2 {
@@ -688,7 +725,12 @@ impl FarPhase<'_> {
                 continue;
             }
             // The first pairs are marked already (`mark_early`): the scan goes on after them.
-            let start = from + self.early.min(last + 1 - from);
+            let front = if self.spread.is_empty() {
+                self.early
+            } else {
+                0
+            };
+            let start = from + front.min(last + 1 - from);
             let read = if start <= last {
                 let low = &self.values[start - self.base..=last - self.base];
                 let high = &self.values[m - last - self.base..=m - start - self.base];
@@ -712,7 +754,12 @@ impl FarPhase<'_> {
             }
         }
         wanted.clear();
-        (steps, wide_steps)
+        Steps {
+            rare: wide_steps,
+            scan: steps + probed,
+            probed,
+            after: steps,
+        }
     }
 }
 
@@ -861,6 +908,7 @@ mod tests {
                 scan: false,
                 early: 0,
                 bytes: None,
+                spread: &[],
             };
             let (len, words) = (40, 2);
             let mut rows = vec![0u64; len * words];

@@ -4,7 +4,9 @@
 
 use rayon::prelude::*;
 
+use super::MAX_WINDOW;
 use super::block;
+use super::mask::common_words;
 use super::moves::{Split, set_bit};
 use crate::heap::helper;
 
@@ -27,6 +29,10 @@ pub(super) struct Marks {
     pub(super) scanned: Vec<block::Scanned>,
     pub(super) rare_steps: u64,
     pub(super) scan_steps: u64,
+    /// Of the scan steps: the pairs of the spread probes, and those read in order past the
+    /// early marks (module `spread`).
+    pub(super) probed: u64,
+    pub(super) after: u64,
 }
 
 impl Marks {
@@ -51,7 +57,7 @@ impl Marks {
             self.scanned.resize(len * splits, block::Scanned::NONE);
         }
         let work = phase.rare_pos.len() * splits * len;
-        let (rare, scan) = if phase.scan || work >= parallel_from {
+        let steps = if phase.scan || work >= parallel_from {
             let per = (len / (4 * rayon::current_num_threads())).max(8);
             let scanned_per = if phase.scan { per * splits } else { 0 };
             let mut parts: Vec<&mut [block::Scanned]> = if phase.scan {
@@ -65,12 +71,13 @@ impl Marks {
                 .zip(parts.into_par_iter())
                 .enumerate()
                 .map(|(t, (chunk, scanned))| phase.fill(t * per, chunk, scanned, words))
-                .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1))
+                .reduce(block::Steps::default, |a, b| a + b)
         } else {
             phase.fill(0, &mut self.rows, &mut self.scanned, words)
         };
-        self.rare_steps = rare;
-        self.scan_steps = scan;
+        self.rare_steps = steps.rare;
+        self.scan_steps = steps.scan;
+        (self.probed, self.after) = (steps.probed, steps.after);
     }
 }
 
@@ -225,6 +232,7 @@ impl FarJob {
             scan: false,
             early: 0,
             bytes: None,
+            spread: &[],
         };
         // On one thread: the core computing the block is busy with it.
         marks.fill(&phase, self.len, self.words, usize::MAX);
@@ -232,5 +240,78 @@ impl FarJob {
         marks.r0 = self.r0;
         marks.epoch = self.epoch;
         marks
+    }
+}
+
+impl super::SparseSequence {
+    /// The far phase of the block `[n1, n1 + len)` to run while the heaps `n0..n1` are
+    /// computed: the rare positions known now whose partners lie below n0. `None` when
+    /// there is too little far work for a second core, or copying the values it reads would
+    /// cost too much.
+    pub(super) fn far_job(
+        &mut self,
+        n0: usize,
+        n1: usize,
+        len: usize,
+        size: usize,
+        words: usize,
+    ) -> Option<FarJob> {
+        let split2 = &self.moves.split2;
+        let threshold = block::FarPhase::far_from(n0, n1 + len);
+        let far =
+            self.rare_pos.len() - self.rare_pos.partition_point(|&p| (p as usize) < threshold);
+        // Values below 128 scan heap by heap: the helper marks the first pairs of a scan
+        // that starts past the heaps not yet known (`far::FarJob::mark_pairs`).
+        let pairs = if size <= 128 {
+            self.tuning.far_pairs
+        } else {
+            0
+        };
+        let work = (far.saturating_add(pairs))
+            .saturating_mul(split2.len())
+            .saturating_mul(len);
+        if work == 0 || work < self.tuning.pipeline_from {
+            return None;
+        }
+        let largest = self.rare_pos.last().map_or(0, |&p| p as usize);
+        let j_max = split2.iter().map(|s| s.j).max()?;
+        let base = n1
+            .saturating_sub(j_max)
+            .saturating_sub(largest)
+            .min(n0.saturating_sub(pairs));
+        // The smaller parts of those pairs: up to both blocks' lengths and `pairs` more.
+        let low = if pairs == 0 {
+            0
+        } else {
+            (n1 + len - n0)
+                .saturating_add(pairs)
+                .saturating_add(1)
+                .min(n0)
+        };
+        // Rare positions below the lowest threshold of the block are near for every heap.
+        let first = self.rare_pos.partition_point(|&p| {
+            (p as usize) < block::FarPhase::far_from(n0, n1.saturating_sub(j_max))
+        });
+        let copied = n0 - base + low + self.rare_pos.len() - first;
+        if copied > MAX_WINDOW || copied > work.saturating_mul(self.tuning.copy_per_step) {
+            return None;
+        }
+        // The buffers of the last job are refilled (no allocation per block).
+        let mut job = self.spare_job.take().unwrap_or_default();
+        let refill = |to: &mut Vec<_>, from: &[_]| {
+            to.clear();
+            to.extend_from_slice(from);
+        };
+        refill(&mut job.window, &self.values[base..n0]);
+        refill(&mut job.low, &self.values[..low]);
+        job.pairs = pairs;
+        job.pos.clear();
+        job.pos.extend_from_slice(&self.rare_pos[first..]);
+        refill(&mut job.val, &self.rare_val[first..]);
+        job.split2.clone_from(split2);
+        job.common.clone_from(&common_words(self.mask, words));
+        (job.base, job.known, job.n0, job.len) = (base, n0, n1, len);
+        (job.r0, job.size, job.words) = (self.rare_pos.len(), size, words);
+        Some(job)
     }
 }

@@ -96,6 +96,12 @@ impl Shadow {
         &self.fwd
     }
 
+    /// The backward copy and its top: `rev[top - i]` is the low byte of `g(i)`.
+    #[inline]
+    pub fn backwards(&self) -> (&[u8], usize) {
+        (&self.rev, self.top)
+    }
+
     /// The low bytes of the split pairs `(a, m - a)` for `a` in `from..=to`: `g(a)` and
     /// `g(m - a)`, both in the order of ascending `a` (`from <= to`, `m - from` copied).
     #[inline]

@@ -70,6 +70,8 @@ const ALWAYS_PIPELINED: Tuning = Tuning {
     // Every pair with a known larger part marked by the helper (`far::FarJob::mark_pairs`):
     // a wrong mark would change a mex.
     far_pairs: 1 << 12,
+    // Every far scan probes first (module `spread`).
+    spread: spread::Spread::Always,
 };
 
 /// Sparse space from the first heap, with the far scans marking as many pairs before the
@@ -80,6 +82,11 @@ const EARLY_LONG: Tuning = Tuning {
 };
 const EARLY_NONE: Tuning = Tuning {
     max_early: 0,
+    ..ALWAYS_SPARSE
+};
+/// Spread early marks and probes in every far scan (module `spread`).
+const SPREAD: Tuning = Tuning {
+    spread: spread::Spread::Always,
     ..ALWAYS_SPARSE
 };
 
@@ -435,6 +442,7 @@ fn grundys_game_matches_the_plain_engine() {
     assert_eq!(compute_constrained(&tb, n, ALWAYS_SPARSE), expected);
     assert_eq!(compute_constrained(&tb, n, ALWAYS_PIPELINED), expected);
     assert_eq!(compute_constrained(&tb, n, EARLY_LONG), expected);
+    assert_eq!(compute_constrained(&tb, n, SPREAD), expected);
     // The far scans mark pairs before scanning (more pairs in all than without).
     let scan_steps = |tuning| {
         let mut seq = SparseSequence::with_tuning(Moves::of(&tb).unwrap(), vec![0], tuning);
@@ -443,6 +451,8 @@ fn grundys_game_matches_the_plain_engine() {
         seq.stats().scan_steps
     };
     assert!(scan_steps(EARLY_LONG) > scan_steps(EARLY_NONE));
+    // The spread early marks and probes ran (module `spread`): other pairs were read.
+    assert_ne!(scan_steps(SPREAD), scan_steps(ALWAYS_SPARSE));
     let mut seq = SparseSequence::from_take_break(&tb, vec![0]).unwrap();
     seq.extend_to(n as u64, &mut Control::none()).unwrap();
     let stats = seq.stats();
@@ -488,6 +498,7 @@ fn games_with_values_past_128_match_the_plain_engine() {
             ALWAYS_PIPELINED,
             EARLY_LONG,
             EARLY_NONE,
+            SPREAD,
         ] {
             assert_eq!(compute_constrained(&tb, n, tuning), expected, "{rule}");
         }

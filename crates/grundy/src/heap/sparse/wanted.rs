@@ -78,6 +78,13 @@ impl Wanted {
         &self.list
     }
 
+    /// The low bytes of the lanes (the list padded to [`LIST`]; while at most [`LIST`] are
+    /// wanted), for a byte filter.
+    #[inline]
+    pub fn lanes8(&self) -> &[u8; LIST] {
+        &self.lanes8
+    }
+
     /// The smallest value wanted.
     pub fn lowest(&self) -> Option<u16> {
         self.list
@@ -157,6 +164,41 @@ impl Wanted {
             if len - i >= CHUNK {
                 let xs = chunk_at(low, high, i);
                 self.strike_all(xs.iter().copied());
+                i += CHUNK;
+            }
+        }
+        i
+    }
+
+    /// As [`scan`](Self::scan) on pairs whose values are all below 256, from their byte
+    /// copies alone (`low[i] ^ high[i]`, both in the order of ascending `a`: exact there).
+    /// For the spread probes (module `spread`): their 16-bit values would be fresh cache
+    /// lines, where the byte copies the filter read are loaded already.
+    pub fn scan_bytes(&mut self, low: &[u8], high: &[u8]) -> usize {
+        let len = low.len().min(high.len());
+        let xors = |from: usize, to: usize| {
+            low[from..to]
+                .iter()
+                .zip(&high[from..to])
+                .map(|(&l, &h)| u16::from(l ^ h))
+        };
+        let mut i = 0;
+        while i < len && self.missing > 0 {
+            if len - i < CHUNK || self.missing > LIST {
+                let end = (i + CHUNK).min(len);
+                self.strike_all(xors(i, end));
+                i = end;
+                continue;
+            }
+            let (low_rest, high_rest) = (&low[i..len], &high[i..len]);
+            i += match self.missing {
+                0..=2 => first_hit_bytes::<2>(low_rest, high_rest, &self.lanes8),
+                3..=4 => first_hit_bytes::<4>(low_rest, high_rest, &self.lanes8),
+                5..=8 => first_hit_bytes::<8>(low_rest, high_rest, &self.lanes8),
+                _ => first_hit_bytes::<LIST>(low_rest, high_rest, &self.lanes8),
+            };
+            if len - i >= CHUNK {
+                self.strike_all(xors(i, i + CHUNK));
                 i += CHUNK;
             }
         }
@@ -385,6 +427,34 @@ mod tests {
             prop_assert_eq!(plain.missing(), filtered.missing());
             for &v in &wanted {
                 prop_assert_eq!(plain.contains(v), filtered.contains(v));
+            }
+        }
+
+        /// On values below 256, the scan of the byte copies alone finds the same values and
+        /// reads the same pairs as the scan of the values.
+        #[test]
+        fn byte_scan_matches_the_scan(
+            values in prop::collection::vec(0u16..256, 3..600),
+            wanted in prop::collection::btree_set(0u16..256, 0..40),
+            from in 1usize..50,
+        ) {
+            let m = values.len() - 1;
+            let to = m / 2;
+            let from = from.min(to);
+            let low8: Vec<u8> = (from..=to).map(|a| values[a] as u8).collect();
+            let high8: Vec<u8> = (from..=to).map(|a| values[m - a] as u8).collect();
+            let (mut plain, mut bytes) = (Wanted::default(), Wanted::default());
+            for w in [&mut plain, &mut bytes] {
+                for &v in &wanted {
+                    w.add(v);
+                }
+                w.ready();
+            }
+            let read = plain.scan(&values[from..=to], &values[m - to..=m - from], None);
+            prop_assert_eq!(bytes.scan_bytes(&low8, &high8), read);
+            prop_assert_eq!(plain.missing(), bytes.missing());
+            for &v in &wanted {
+                prop_assert_eq!(plain.contains(v), bytes.contains(v));
             }
         }
 
