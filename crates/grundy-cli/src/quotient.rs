@@ -149,7 +149,41 @@ fn found(progress: &grundy::misere::quotient::Progress, heap: u64, before: usize
             bytes.div_ceil(1 << 20)
         ));
     }
+    if let Some(sum) = &progress.furthest_failure {
+        out.push_str(&format!(
+            "; {} refuted, the furthest predicting every sum below {} right (sums compared largest heap first)",
+            grundy::words::count(progress.refuted, "trial"),
+            heap_sum(sum)
+        ));
+        if progress.recalibration_ended {
+            out.push_str(
+                ", where the recalibration found no next trial (the slower searches went on)",
+            );
+        }
+    }
     out
+}
+
+/// A sum of heaps by name, repeated heaps as powers of a sort: `1+3+29×5+33×8`.
+fn heap_sum(names: &[String]) -> String {
+    let mut parts: Vec<(String, usize)> = Vec::new();
+    for n in names {
+        match parts.last_mut() {
+            Some((m, k)) if m == n => *k += 1,
+            _ => parts.push((n.clone(), 1)),
+        }
+    }
+    parts
+        .iter()
+        .map(|(n, k)| {
+            if *k == 1 {
+                n.clone()
+            } else {
+                format!("{n}×{k}")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("+")
 }
 
 fn render(q: &HeapQuotient, max_heap: u64, full_table: bool) -> String {

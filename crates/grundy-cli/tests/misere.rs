@@ -193,6 +193,12 @@ fn dawsons_chess_to_heap_40_proves_heap_32_under_the_default_limits() {
         e.contains("its trials reached ") && e.contains(" MB of table") && e.contains("--max-work"),
         "{e}"
     );
+    // How far the trials got: the refuted trials and the furthest least failing sum, a sum
+    // of heaps up to the new one, 33.
+    assert!(
+        e.contains(" refuted, the furthest predicting every sum below ") && e.contains("+33"),
+        "{e}"
+    );
 }
 
 /// Every winning move the analysis lists leaves a misère P-position.

@@ -171,13 +171,21 @@ fn least_n_failure(
     let t = types.len();
     let words = n.div_ceil(64);
     // The successor of state (x, U) along type k; `root`: the empty sum (no options yet).
+    // Built a word of 64 bits at a time from the rows of `h` and `x` (this loop is most of
+    // the search's time: a bit per element per state).
+    let table = trial.table();
     let step = |x: u32, u: &[u64], k: usize| -> (u32, Vec<u64>) {
         let ty = &types[k];
+        let (rh, rx) = (&table[ty.h as usize][..n], &table[x as usize][..n]);
         let mut u2 = vec![0u64; words];
-        for z in 0..n as u32 {
-            if has(u, trial.mul(ty.h, z)) || has(&ty.w, trial.mul(x, z)) {
-                u2[z as usize / 64] |= 1 << (z % 64);
+        for ((out, hs), xs) in u2.iter_mut().zip(rh.chunks(64)).zip(rx.chunks(64)) {
+            let mut bits = 0u64;
+            for (b, (&hz, &xz)) in hs.iter().zip(xs).enumerate() {
+                let bit =
+                    (u[hz as usize / 64] >> (hz % 64)) | (ty.w[xz as usize / 64] >> (xz % 64));
+                bits |= (bit & 1) << b;
             }
+            *out = bits;
         }
         (trial.mul(x, ty.h), u2)
     };

@@ -334,6 +334,17 @@ pub struct Progress {
     /// Sums pairwise told apart by their outcomes, read off the refuted trials
     /// ([`super::bound`]): the quotient with the new heap has at least this many elements.
     pub lower_bound: Option<super::bound::LowerBound>,
+    /// How many trials the verification refuted (each one recalibrated).
+    pub refuted: usize,
+    /// The greatest least failing sum of the refuted trials, by generator name (heap sizes,
+    /// ascending): the trial it refuted predicts every smaller sum right (exponents compared
+    /// highest heap first, [`super::dominance::cmp_words`]), so the trials got that far.
+    pub furthest_failure: Option<Vec<String>>,
+    /// Whether the recalibration ended (no next trial got the furthest failure right), the
+    /// work going on in the slower searches after it.
+    pub recalibration_ended: bool,
+    /// The same sum as generator indices (for the comparison).
+    furthest: Option<Vec<u32>>,
 }
 
 impl Progress {
@@ -743,7 +754,12 @@ impl Step<'_> {
                 self.trial_limit(),
             )? {
                 Some(next) => trial = next,
-                None => return Ok(None),
+                None => {
+                    // No subset of the failure's heaps, freed, gets it right (within the
+                    // model limit): this route has ended (the slower searches below go on).
+                    self.progress.recalibration_ended = true;
+                    return Ok(None);
+                }
             }
         }
         Ok(None)
@@ -753,6 +769,20 @@ impl Step<'_> {
     /// its least failure `v` are predicted right, [`super::bound`]).
     fn learn(&mut self, trial: &Quotient, v: &[u32]) -> Result<(), MisereError> {
         let p = &mut *self.progress;
+        p.refuted += 1;
+        let mut word = v.to_vec();
+        word.sort_unstable();
+        if p.furthest
+            .as_ref()
+            .is_none_or(|f| super::dominance::cmp_words(&word, f) == std::cmp::Ordering::Greater)
+        {
+            p.furthest_failure = Some(
+                word.iter()
+                    .map(|&g| self.gens.name(g).to_string())
+                    .collect(),
+            );
+            p.furthest = Some(word);
+        }
         // Only a trial larger than every earlier one of this heap is read (the bound is a
         // figure for the refusal; reading every trial would cost the heaps that pass).
         if trial.order() <= p.largest_trial {

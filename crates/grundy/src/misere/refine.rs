@@ -61,26 +61,6 @@ struct Model<'a> {
 }
 
 impl Model<'_> {
-    fn split(&self, s: u64) -> (u32, Vec<u32>) {
-        let a = (s % self.n) as u32;
-        let mut rest = s / self.n;
-        let mut ks = Vec::with_capacity(self.freed.len());
-        for f in self.freed {
-            let r = u64::from(f.index) + 1;
-            ks.push((rest % r) as u32);
-            rest /= r;
-        }
-        (a, ks)
-    }
-
-    fn join(&self, a: u32, ks: &[u32]) -> u64 {
-        let mut s = u64::from(a);
-        for (k, r) in ks.iter().zip(&self.radix) {
-            s += u64::from(*k) * r;
-        }
-        s
-    }
-
     fn wrap(index: u32, mut k: u32) -> u32 {
         while k > index {
             k -= 2;
@@ -106,16 +86,28 @@ impl Model<'_> {
         }
     }
 
+    /// The product, counter by counter (no allocation: the trial tables of heap 33 of 0.137
+    /// make tens of millions of these).
     fn mul(&self, s: u64, t: u64) -> u64 {
-        let (a, ks) = self.split(s);
-        let (b, ls) = self.split(t);
-        let sum: Vec<u32> = ks
-            .iter()
-            .zip(&ls)
-            .zip(self.freed)
-            .map(|((k, l), f)| Self::wrap(f.index, k + l))
-            .collect();
-        self.join(self.old.mul(a, b), &sum)
+        let (a, b) = ((s % self.n) as u32, (t % self.n) as u32);
+        let (mut ks, mut ls) = (s / self.n, t / self.n);
+        let mut out = u64::from(self.old.mul(a, b));
+        for (f, r) in self.freed.iter().zip(&self.radix) {
+            let size = u64::from(f.index) + 1;
+            let k = Self::wrap(f.index, (ks % size + ls % size) as u32);
+            ks /= size;
+            ls /= size;
+            out += u64::from(k) * r;
+        }
+        out
+    }
+
+    /// The number of elements: every element is below it.
+    fn size(&self) -> u64 {
+        self.radix
+            .last()
+            .zip(self.freed.last())
+            .map_or(self.n, |(r, f)| r * (u64::from(f.index) + 1))
     }
 }
 
@@ -174,6 +166,26 @@ pub(super) trait ModelMonoid {
     fn step(&self, s: u64, g: u32) -> u64;
     /// The product of two elements.
     fn mul(&self, s: u64, t: u64) -> u64;
+    /// A bound on the elements (all below it) when it is small enough to index an array by
+    /// element; `None` otherwise.
+    fn dense_size(&self) -> Option<u64> {
+        None
+    }
+    /// The products of every two of `elems`, a row `elems[x]·elems[..]` at a time.
+    fn mul_rows(
+        &self,
+        elems: &[u64],
+        row: &mut dyn FnMut(&[u64]) -> Result<(), MisereError>,
+    ) -> Result<(), MisereError> {
+        let mut products = vec![0u64; elems.len()];
+        for &s in elems {
+            for (o, &t) in products.iter_mut().zip(elems) {
+                *o = self.mul(s, t);
+            }
+            row(&products)?;
+        }
+        Ok(())
+    }
 }
 
 impl ModelMonoid for Model<'_> {
@@ -182,6 +194,45 @@ impl ModelMonoid for Model<'_> {
     }
     fn mul(&self, s: u64, t: u64) -> u64 {
         Model::mul(self, s, t)
+    }
+    fn dense_size(&self) -> Option<u64> {
+        // At most MAX_MODEL by construction (`candidate` refuses larger models).
+        Some(self.size())
+    }
+    /// As [`Model::mul`] for every pair, with each element split into its parts once:
+    /// no division per product (the table is most of a large trial's reduction).
+    fn mul_rows(
+        &self,
+        elems: &[u64],
+        row: &mut dyn FnMut(&[u64]) -> Result<(), MisereError>,
+    ) -> Result<(), MisereError> {
+        let r = self.freed.len();
+        let mut olds: Vec<u32> = Vec::with_capacity(elems.len());
+        let mut counters: Vec<u32> = Vec::with_capacity(elems.len() * r);
+        for &s in elems {
+            olds.push((s % self.n) as u32);
+            let mut rest = s / self.n;
+            for f in self.freed {
+                let size = u64::from(f.index) + 1;
+                counters.push((rest % size) as u32);
+                rest /= size;
+            }
+        }
+        let mut products = vec![0u64; elems.len()];
+        for (x, &a) in olds.iter().enumerate() {
+            let old_row = &self.old.table()[a as usize];
+            let ks = &counters[x * r..(x + 1) * r];
+            for (y, (o, &b)) in products.iter_mut().zip(&olds).enumerate() {
+                let ls = &counters[y * r..(y + 1) * r];
+                let mut z = u64::from(old_row[b as usize]);
+                for (((&k, &l), f), &radix) in ks.iter().zip(ls).zip(self.freed).zip(&self.radix) {
+                    z += u64::from(Self::wrap(f.index, k + l)) * radix;
+                }
+                *o = z;
+            }
+            row(&products)?;
+        }
+        Ok(())
     }
 }
 
@@ -209,7 +260,7 @@ pub(super) fn reduce(
     }
     // Elements in the order of their least words (descending generator lists compare as the
     // exponent vectors, highest generator first).
-    let mut index: FxHashMap<u64, u32> = FxHashMap::default();
+    let mut index = ElementIndex::new(model.dense_size());
     let mut words: Vec<Vec<u32>> = Vec::new();
     let mut states: Vec<u64> = Vec::new();
     let mut p: Vec<u32> = Vec::new();
@@ -217,10 +268,10 @@ pub(super) fn reduce(
     queue.push(Reverse((Vec::new(), 0)));
     let elem = |word: &[u32]| word.iter().fold(0u64, |s, &g| model.step(s, g));
     while let Some(Reverse((word, s))) = queue.pop() {
-        if index.contains_key(&s) {
+        if index.get(s).is_some() {
             continue;
         }
-        budget.check_positions(index.len() + 1)?;
+        budget.check_positions(words.len() + 1)?;
         // P exactly when no option of this least word is P; the misère Grundy value is the
         // mex of the options' values (1 with no option).
         let mut set = 0u64;
@@ -235,8 +286,8 @@ pub(super) fn reduce(
             for o in gens.options(g) {
                 units += 1 + o.len() as u64;
                 let t = o.iter().fold(base, |t, &h| model.step(t, h));
-                match index.get(&t) {
-                    Some(&e) => {
+                match index.get(t) {
+                    Some(e) => {
                         let v = p[e as usize];
                         set |= 1 << v;
                         if !grundy && v == 1 {
@@ -262,12 +313,12 @@ pub(super) fn reduce(
             return Err(too_large());
         }
         let e = words.len() as u32;
-        index.insert(s, e);
+        index.insert(s, e)?;
         p.push(value);
         states.push(s);
         for &l in &letters {
             let t = model.step(s, l);
-            if index.contains_key(&t) {
+            if index.get(t).is_some() {
                 continue;
             }
             let mut w = Vec::with_capacity(word.len() + 1);
@@ -279,14 +330,24 @@ pub(super) fn reduce(
         }
         words.push(word);
     }
-    // Moore's refinement over the reachable elements.
+    // Moore's refinement over the reachable elements, their successors listed once (each
+    // refinement pass reads every one).
+    let mut succ: Vec<u32> = Vec::with_capacity(states.len() * letters.len());
+    for &s in &states {
+        for &l in &letters {
+            succ.push(index.get(model.step(s, l)).ok_or_else(|| {
+                MisereError::Invariant("a successor left the reachable elements".into())
+            })?);
+        }
+    }
     let initial = p.clone();
     let (block, count) = refine_partition(
         initial,
         letters.len(),
-        |e, l| index[&model.step(states[e], letters[l])] as usize,
+        |e, l| succ[e * letters.len() + l] as usize,
         budget,
     )?;
+    drop(succ);
     if count > max_elements {
         return Ok(None);
     }
@@ -299,22 +360,28 @@ pub(super) fn reduce(
             first.push(e);
         }
     }
+    // The element of each reached model element, then of any model element.
+    let numbered: Vec<u32> = block.iter().map(|b| number[b]).collect();
     let class = |s: u64| -> Result<u32, MisereError> {
         index
-            .get(&s)
-            .map(|&e| number[&block[e as usize]])
+            .get(s)
+            .map(|e| numbered[e as usize])
             .ok_or_else(|| MisereError::Invariant("a product left the reachable elements".into()))
     };
     let k = first.len();
     budget.charge((k * k) as u64)?;
-    let mut table = vec![vec![0u32; k]; k];
-    for (x, &ex) in first.iter().enumerate() {
-        for (y, &ey) in first.iter().enumerate().skip(x) {
-            let z = class(model.mul(states[ex], states[ey]))?;
-            table[x][y] = z;
-            table[y][x] = z;
-        }
-    }
+    // Row by row (a column write per product would miss the cache on large trials).
+    let elems: Vec<u64> = first.iter().map(|&e| states[e]).collect();
+    let mut table = Vec::with_capacity(k);
+    model.mul_rows(&elems, &mut |products| {
+        table.push(
+            products
+                .iter()
+                .map(|&z| class(z))
+                .collect::<Result<Vec<u32>, _>>()?,
+        );
+        Ok(())
+    })?;
     let labels: Vec<u32> = first.iter().map(|&e| p[e]).collect();
     let pp = labels.iter().map(|&v| v == u32::from(!grundy)).collect();
     let reps = first
@@ -333,6 +400,52 @@ pub(super) fn reduce(
         Quotient::from_parts(table, pp, reps, images),
         labels,
     )))
+}
+
+/// The most model elements indexed by an array (4 bytes each) rather than a hash map.
+const MAX_DENSE: u64 = MAX_MODEL;
+
+/// The place (in least-word order) of each model element reached: an array over the model
+/// when it is small ([`ModelMonoid::dense_size`]), a hash map otherwise. The array saves the
+/// hashing of the look-ups that dominate a large trial's reduction and table.
+enum ElementIndex {
+    Dense(Vec<u32>),
+    Sparse(FxHashMap<u64, u32>),
+}
+
+impl ElementIndex {
+    fn new(size: Option<u64>) -> Self {
+        match size {
+            Some(n) if n <= MAX_DENSE => ElementIndex::Dense(vec![u32::MAX; n as usize]),
+            _ => ElementIndex::Sparse(FxHashMap::default()),
+        }
+    }
+
+    fn get(&self, s: u64) -> Option<u32> {
+        match self {
+            ElementIndex::Dense(v) => usize::try_from(s)
+                .ok()
+                .and_then(|s| v.get(s))
+                .copied()
+                .filter(|&e| e != u32::MAX),
+            ElementIndex::Sparse(m) => m.get(&s).copied(),
+        }
+    }
+
+    fn insert(&mut self, s: u64, e: u32) -> Result<(), MisereError> {
+        match self {
+            ElementIndex::Dense(v) => {
+                let slot = usize::try_from(s).ok().and_then(|s| v.get_mut(s));
+                *slot.ok_or_else(|| {
+                    MisereError::Invariant(format!("a model element {s} passes the model's size"))
+                })? = e;
+            }
+            ElementIndex::Sparse(m) => {
+                m.insert(s, e);
+            }
+        }
+        Ok(())
+    }
 }
 
 /// The freed generators for the next round after a failing sum `witness`: its generators
@@ -375,4 +488,161 @@ pub fn widen_both(freed: &[Freed], witness: &[u32], rep: &[u32]) -> Option<Vec<F
     let a = widen(freed, witness);
     let b = widen(a.as_deref().unwrap_or(freed), rep);
     b.or(a)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::heap::rules::HeapRule;
+    use crate::misere::quotient::compute;
+    use proptest::prelude::*;
+
+    /// A verified quotient of a random code's heaps (or `None` when refused).
+    fn verified(digits: &[u8], heaps: u64) -> Option<(Generators, Quotient)> {
+        let code = format!(
+            "0.{}",
+            digits.iter().map(|d| d.to_string()).collect::<String>()
+        );
+        let rule = HeapRule::parse(&code).ok()?;
+        let budget = Budget::default();
+        let gens = Generators::heaps(&rule, heaps, &budget).ok()?;
+        if gens.is_empty() {
+            return None;
+        }
+        let q = compute(&gens, &budget, 400, |_, _| Ok(())).ok()?;
+        Some((gens, q))
+    }
+
+    /// The model of `old` with the generators of `freed` (distinct, below its generator
+    /// count) freed, its parts laid out as `candidate` lays them.
+    fn model<'a>(old: &'a Quotient, freed: &'a [Freed]) -> Model<'a> {
+        let mut slot = vec![None; old.generator_count()];
+        let mut radix = Vec::new();
+        let mut size = old.order() as u64;
+        for (j, f) in freed.iter().enumerate() {
+            slot[f.generator as usize] = Some(j);
+            radix.push(size);
+            size *= u64::from(f.index) + 1;
+        }
+        Model {
+            old,
+            freed,
+            slot,
+            radix,
+            n: old.order() as u64,
+        }
+    }
+
+    /// The product from the definition: split both elements into the old element and the
+    /// counters, multiply the old parts, add the counters (period 2 past the index), join.
+    fn product_by_parts(m: &Model, s: u64, t: u64) -> u64 {
+        let parts = |mut s: u64| {
+            let a = (s % m.n) as u32;
+            s /= m.n;
+            let mut ks = Vec::new();
+            for f in m.freed {
+                ks.push(s % (u64::from(f.index) + 1));
+                s /= u64::from(f.index) + 1;
+            }
+            (a, ks)
+        };
+        let ((a, ks), (b, ls)) = (parts(s), parts(t));
+        let mut out = u64::from(m.old.mul(a, b));
+        let mut place = m.n;
+        for ((k, l), f) in ks.iter().zip(&ls).zip(m.freed) {
+            let (sum, index) = (k + l, u64::from(f.index));
+            let c = if sum > index {
+                sum - 2 * (sum - index).div_ceil(2)
+            } else {
+                sum
+            };
+            out += c * place;
+            place *= index + 1;
+        }
+        out
+    }
+
+    /// The model with the defaults of [`ModelMonoid`]: no array index, the table product by
+    /// product.
+    struct Plain<'a>(Model<'a>);
+
+    impl ModelMonoid for Plain<'_> {
+        fn step(&self, s: u64, g: u32) -> u64 {
+            self.0.step(s, g)
+        }
+        fn mul(&self, s: u64, t: u64) -> u64 {
+            product_by_parts(&self.0, s, t)
+        }
+    }
+
+    fn cases() -> u32 {
+        std::env::var("PROPTEST_CASES")
+            .ok()
+            .and_then(|c| c.parse().ok())
+            .unwrap_or(64)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(cases()))]
+
+        /// The model's product and its rows (split once, no division per product) are the
+        /// product of the parts.
+        #[test]
+        fn the_model_product_is_the_product_of_its_parts(
+            digits in proptest::collection::vec(0u8..8, 2..4),
+            heaps in 3u64..10,
+            picks in proptest::collection::vec((0usize..100, 2u32..6), 1..4),
+            elems in proptest::collection::vec(0u64..1 << 20, 1..24),
+        ) {
+            prop_assume!(digits.iter().any(|&d| d != 0));
+            let Some((_, q)) = verified(&digits, heaps) else { return Ok(()) };
+            let mut freed: Vec<Freed> = Vec::new();
+            for (g, index) in picks {
+                let generator = (g % q.generator_count()) as u32;
+                if !freed.iter().any(|f| f.generator == generator) {
+                    freed.push(Freed { generator, index });
+                }
+            }
+            let m = model(&q, &freed);
+            let elems: Vec<u64> = elems.iter().map(|s| s % m.size()).collect();
+            let mut rows = Vec::new();
+            m.mul_rows(&elems, &mut |r| {
+                rows.push(r.to_vec());
+                Ok(())
+            })
+            .unwrap();
+            for (x, &s) in elems.iter().enumerate() {
+                for (y, &t) in elems.iter().enumerate() {
+                    let want = product_by_parts(&m, s, t);
+                    prop_assert_eq!(m.mul(s, t), want);
+                    prop_assert_eq!(rows[x][y], want);
+                }
+            }
+        }
+
+        /// The reduction with the array index and the split-once table gives the candidate
+        /// of the hash index and the product from the definition.
+        #[test]
+        fn the_reduction_is_the_same_with_either_index(
+            digits in proptest::collection::vec(0u8..8, 2..4),
+            heaps in 3u64..10,
+            picks in proptest::collection::vec((0usize..100, 2u32..5), 1..3),
+            grundy in any::<bool>(),
+        ) {
+            prop_assume!(digits.iter().any(|&d| d != 0));
+            let Some((gens, q)) = verified(&digits, heaps) else { return Ok(()) };
+            let mut freed: Vec<Freed> = Vec::new();
+            for (g, index) in picks {
+                let generator = (g % q.generator_count()) as u32;
+                if !freed.iter().any(|f| f.generator == generator) {
+                    freed.push(Freed { generator, index });
+                }
+            }
+            let budget = Budget::default();
+            let generators = q.generator_count() as u32;
+            let fast = reduce(&gens, &model(&q, &freed), generators, grundy, &budget, 1 << 16);
+            let plain = reduce(&gens, &Plain(model(&q, &freed)), generators, grundy, &budget, 1 << 16);
+            prop_assert_eq!(fast, plain);
+        }
+    }
 }
