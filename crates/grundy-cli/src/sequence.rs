@@ -272,6 +272,10 @@ fn run_failure(e: &RunError, goal: Goal) -> Failure {
                 grundy::heap::run::bytes(*available)
             ))
         }
+        RunError::TooLong { limit, .. } => Failure::input(format!(
+            "{e}; ask for at most --to {}",
+            limit.saturating_sub(1)
+        )),
         RunError::Unprovable { .. } => Failure::input(format!(
             "{e}; use --to N to see the values and an apparent period"
         )),

@@ -29,11 +29,11 @@
 //! and why, and the run report carries it.
 
 use super::code::Code;
-use super::domain::DomainSequence;
+use super::domain::{DomainSequence, MAX_LEN as DOMAIN_MAX_LEN};
 use super::rules::HeapRule;
 use super::sequence::{SequenceEngine, SequenceError, SparseEngine};
 use super::small::SmallSequence;
-use super::sparse::{SparseSequence, SparseStats};
+use super::sparse::{MAX_HEAP, SparseSequence, SparseStats};
 use crate::control::Control;
 
 /// An engine refusing a rule it was checked to compute (never happens).
@@ -250,6 +250,14 @@ impl SequenceEngine for AdaptiveEngine {
     fn memory_needed(&self, n: u64) -> u64 {
         // Either engine may run up to `n`.
         SparseSequence::memory_needed(&self.code, n).max(n.saturating_add(1).saturating_mul(4))
+    }
+
+    fn max_len(&self) -> u64 {
+        // Any of the three may run next: the least of their limits.
+        self.engine()
+            .max_len()
+            .min(MAX_HEAP + 1)
+            .min(DOMAIN_MAX_LEN)
     }
 
     fn sparse_stats(&self) -> Option<SparseStats> {

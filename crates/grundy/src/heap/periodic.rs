@@ -239,6 +239,14 @@ impl SequenceEngine for PeriodicEngine {
         }
     }
 
+    fn max_len(&self) -> u64 {
+        match &self.state {
+            State::Computing { inner, .. } => inner.max_len(),
+            // Copying is bounded by memory alone.
+            State::Copying { .. } => u64::MAX,
+        }
+    }
+
     fn sparse_stats(&self) -> Option<SparseStats> {
         match &self.state {
             State::Computing { inner, .. } => inner.sparse_stats(),
@@ -285,6 +293,14 @@ mod tests {
             assert!(e.extend_to_len(6000, &mut Control::none()).unwrap());
             assert_eq!(e.values(), plain(&rule, 6000).as_slice(), "{code}");
             assert_eq!(e.name() == "periodic", proven, "{code}: {}", e.name());
+            // Copying by a proven period is bounded by memory alone; computing, by the
+            // engine's 32-bit heaps.
+            let limit = if proven {
+                u64::MAX
+            } else {
+                u64::from(u32::MAX)
+            };
+            assert_eq!(e.max_len(), limit, "{code}");
         }
     }
 

@@ -233,6 +233,21 @@ pub enum RunError {
         /// The bytes available.
         available: u64,
     },
+    /// More values are asked for than the engine holds, and no period is proven to copy.
+    #[error(
+        "g(0) to g({}) is more than the {engine} engine holds: it stores g(0) to g({}) (heaps \
+         are kept in 32 bits), and no period is proven to copy the values by",
+        values.saturating_sub(1),
+        limit.saturating_sub(1)
+    )]
+    TooLong {
+        /// How many values were asked for.
+        values: u64,
+        /// The most values the engine holds.
+        limit: u64,
+        /// The engine's name.
+        engine: &'static str,
+    },
     /// The goal is to prove a period, and no theorem known here proves one for this rule.
     #[error("no theorem this tool knows proves a period of {rule}")]
     Unprovable {
@@ -599,6 +614,18 @@ impl SequenceRun {
             let finished = self.engine.extend_to_len(next, &mut inner)?;
             if !finished || control.is_cancelled() {
                 return Ok(false);
+            }
+            // Checked after a chunk, not before the first: a period proven in it lifts the
+            // limit (the values are then copied), and the refusal still comes at once.
+            if count > self.engine.max_len() {
+                if self.options.checkpoint.is_some() {
+                    self.save()?;
+                }
+                return Err(RunError::TooLong {
+                    values: count,
+                    limit: self.engine.max_len(),
+                    engine: self.engine.name(),
+                });
             }
             if self.options.checkpoint.is_some() && self.last_save.elapsed() >= self.save_interval()
             {

@@ -64,7 +64,7 @@ use super::period::{Period, ProofMethod, ProofStep, find_period, next_proof_step
 use super::periodic::extend_by_period;
 use super::plain::PlainSequence;
 use super::rules::{HeapRule, RuleKind};
-use super::sparse::{SparseError, SparseSequence, SparseStats};
+use super::sparse::{MAX_HEAP, SparseError, SparseSequence, SparseStats};
 use crate::control::{Budget, BudgetError, Control};
 use std::collections::HashMap;
 use std::fmt;
@@ -123,6 +123,11 @@ pub trait SequenceEngine: fmt::Debug + Send {
     /// The bytes this engine needs to compute up to `g(n)` (to refuse what the machine
     /// cannot).
     fn memory_needed(&self, n: u64) -> u64;
+    /// The most values this engine can hold (`g(0)` to `g(max_len − 1)`), so that a run
+    /// asking for more is refused before it starts rather than after hours of work.
+    fn max_len(&self) -> u64 {
+        u64::MAX
+    }
     /// The sparse-space engine's statistics (mask, rare values, work counters); `None` for
     /// the other engines.
     fn sparse_stats(&self) -> Option<SparseStats> {
@@ -195,6 +200,9 @@ impl SequenceEngine for SparseEngine {
     }
     fn memory_needed(&self, n: u64) -> u64 {
         SparseSequence::memory_needed(&self.code, n)
+    }
+    fn max_len(&self) -> u64 {
+        MAX_HEAP + 1
     }
     fn sparse_stats(&self) -> Option<SparseStats> {
         Some(self.inner.stats())

@@ -96,6 +96,8 @@ use far::Block;
 
 /// Values computed between progress reports and cancellation checks, at most.
 const REPORT_EVERY: usize = 1 << 12;
+/// The most values the engine holds: positions are kept in 32 bits.
+pub const MAX_LEN: u64 = u32::MAX as u64;
 /// Engine steps (rare pairs and scanned splits) between cancellation checks, at most.
 const WORK_EVERY: u64 = 1 << 24;
 /// Tables (values) larger than this are not looked at for a mask: the engine is for games
@@ -292,8 +294,7 @@ impl DomainSequence {
         if target <= self.values.len() {
             return Ok(true);
         }
-        // Positions are kept in 32 bits.
-        if u32::try_from(target).is_err() {
+        if len > MAX_LEN {
             return Err(SequenceError::TooLong { requested: len });
         }
         self.values
@@ -568,6 +569,9 @@ impl SequenceEngine for DomainSequence {
     }
     fn work_steps(&self) -> Option<u64> {
         Some(self.rare_steps.saturating_add(self.scan_steps))
+    }
+    fn max_len(&self) -> u64 {
+        MAX_LEN
     }
     fn memory_needed(&self, n: u64) -> u64 {
         // The values (two bytes each, grown by at most doubling), the rare list (at most

@@ -264,6 +264,19 @@ fn refusals_carry_their_figures() {
         "{e}"
     );
     assert!(!e.to_string().contains("--"), "{e}");
+    // More values than the engine holds: refused after the first chunk, not hours later.
+    let mut run = SequenceRun::new(
+        rule("grundys-game"),
+        RunOptions::new(Goal::Values(u64::from(u32::MAX) + 1)),
+    )
+    .unwrap();
+    let e = run.run(&mut Control::none()).unwrap_err();
+    assert!(
+        matches!(e, RunError::TooLong { values, limit, .. }
+            if values == u64::from(u32::MAX) + 1 && limit == u64::from(u32::MAX)),
+        "{e}"
+    );
+    assert!(e.to_string().contains("g(4294967294)"), "{e}");
     let mut run = SequenceRun::new(
         rule("grundys-game"),
         RunOptions::new(Goal::Prove { max: 1000 }),
