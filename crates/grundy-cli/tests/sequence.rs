@@ -153,6 +153,15 @@ fn bad_input_is_refused_with_a_clear_message() {
         "{}",
         stderr(&o)
     );
+    // Past the engines' 32-bit heaps: refused after the first chunk (or before it, where the
+    // machine has not the memory), never after hours of work.
+    let o = grundy(&["sequence", "grundys-game", "--to", "4294967295"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("ask for at most --to 4294967294") || stderr(&o).contains("available"),
+        "{}",
+        stderr(&o)
+    );
     let o = grundy(&["analyze", "kayles 99999999999999999999"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("too large"), "{}", stderr(&o));
