@@ -61,14 +61,7 @@ impl Args {
     }
 
     fn limits(&self) -> Result<Limits, Failure> {
-        let max_bytes = match self.max_memory {
-            Some(mib) => mib.checked_mul(1 << 20).ok_or_else(|| {
-                Failure::input(format!(
-                    "--max-memory {mib}: too large (the figure is in MiB)"
-                ))
-            })?,
-            None => Limits::DEFAULT.max_bytes,
-        };
+        let max_bytes = front::mib_limit(self.max_memory, Limits::DEFAULT.max_bytes)?;
         Ok(Limits {
             max_positions: self.max_positions.unwrap_or(if self.misere {
                 MISERE_POSITIONS

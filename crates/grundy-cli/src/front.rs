@@ -180,6 +180,19 @@ pub fn report_hint(message: &str) {
     let _ = err.flush();
 }
 
+/// The bytes of `--max-memory MIB`, or `default` without the flag; a figure past 64 bits of
+/// bytes is bad input.
+pub fn mib_limit(mib: Option<u64>, default: u64) -> Result<u64, Failure> {
+    match mib {
+        Some(mib) => mib.checked_mul(1 << 20).ok_or_else(|| {
+            Failure::input(format!(
+                "--max-memory {mib}: too large (the figure is in MiB)"
+            ))
+        }),
+        None => Ok(default),
+    }
+}
+
 /// The memory available to a new computation, in bytes, from `/proc/meminfo` (Linux);
 /// `None` elsewhere.
 pub fn available_memory() -> Option<u64> {

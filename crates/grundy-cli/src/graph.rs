@@ -94,13 +94,10 @@ enum Format {
 }
 
 fn memory_limit(mib: Option<u64>) -> Result<ReadOptions, Failure> {
-    if let Some(mib) = mib {
-        let max_bytes = mib.checked_mul(1 << 20).ok_or_else(|| {
-            Failure::input(format!(
-                "--max-memory {mib}: too large (the figure is in MiB)"
-            ))
-        })?;
-        return Ok(ReadOptions { max_bytes });
+    if mib.is_some() {
+        return Ok(ReadOptions {
+            max_bytes: front::mib_limit(mib, 0)?,
+        });
     }
     Ok(match front::available_memory() {
         Some(bytes) => ReadOptions {

@@ -38,6 +38,10 @@ pub struct Args {
     /// The most positions (searched sums, automaton states) stored at once.
     #[arg(long, value_name = "N", default_value_t = Limits::DEFAULT.max_positions)]
     max_positions: usize,
+    /// The most memory one table (a trial's multiplication table, the elements a trial
+    /// reaches) may take, in MiB [default: 4096].
+    #[arg(long, value_name = "MIB")]
+    max_memory: Option<u64>,
     /// Print one JSON object.
     #[arg(long)]
     json: bool,
@@ -72,7 +76,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
         Limits {
             max_work: args.max_work,
             max_positions: args.max_positions,
-            ..Limits::DEFAULT
+            max_bytes: crate::front::mib_limit(args.max_memory, Limits::DEFAULT.max_bytes)?,
         },
         cancel,
     );
@@ -97,7 +101,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
                 " (raise it with --max-positions, or lower --max-heap)"
             }
             MisereError::Budget(grundy::control::BudgetError::Memory { .. }) => {
-                " (lower --max-heap)"
+                " (raise it with --max-memory if the machine has it, or lower --max-heap)"
             }
             _ => "",
         };

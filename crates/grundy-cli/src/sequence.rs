@@ -104,14 +104,8 @@ pub fn run(args: Args) -> Result<(), Failure> {
     let rule = HeapRule::parse(&args.rule)
         .map_err(|e| Failure::input(format!("invalid rule\n{}", e.render(&args.rule))))?;
     if args.misere {
-        let max_bytes = match args.max_memory {
-            Some(mib) => mib.checked_mul(1 << 20).ok_or_else(|| {
-                Failure::input(format!(
-                    "--max-memory {mib}: too large (the figure is in MiB)"
-                ))
-            })?,
-            None => grundy::control::Limits::DEFAULT.max_bytes,
-        };
+        let max_bytes =
+            crate::front::mib_limit(args.max_memory, grundy::control::Limits::DEFAULT.max_bytes)?;
         let limits = grundy::control::Limits {
             max_positions: args
                 .max_positions

@@ -20,9 +20,12 @@
 //! quotient. Nothing here is trusted: every trial is put to the verification again, and only
 //! a trial that passes is reported.
 //!
-//! Cost per subset: one model of `|T|·Π(L_g + 1)` elements at most (refused past
-//! [`super::refine::MAX_MODEL`]); at most `2^r − 1` subsets for `r` distinct generators in `v`,
-//! capped by [`MAX_SUBSETS`].
+//! Cost per subset: the elements reached in a model of `|T|·Π(L_g + 1)` (bounded by the
+//! budget's position limit, not by the model's span: [`super::refine::MAX_MODEL`]); at most
+//! `2^r − 1` subsets for `r` distinct generators in `v`, capped by [`MAX_SUBSETS`], the full
+//! set always among them. Freeing every generator of `v` gets `v` right (as in MisereSolver,
+//! so the least failures of successive trials strictly increase): `v` is then the least word
+//! of its element, whose label is read from its options, all predicted right by the trial.
 
 use super::MisereError;
 use super::generators::Generators;
@@ -77,23 +80,16 @@ pub fn recalibrate(
     }
     let mut subsets: Vec<u32> = (1u32..(1 << r)).collect();
     subsets.sort_by_key(|m| (m.count_ones(), *m));
-    for mask in subsets.into_iter().take(MAX_SUBSETS) {
+    let full = subsets.pop().unwrap_or(1);
+    subsets.truncate(MAX_SUBSETS - 1);
+    // Freeing every heap of `v` always predicts it right (its least word is then `v` itself,
+    // labelled from its options, which the trial predicts right): tried last whatever the cap.
+    subsets.push(full);
+    for mask in subsets {
         budget.check()?;
-        let mut freed = Vec::with_capacity(mask.count_ones() as usize);
-        for (k, &(g, c)) in involved.iter().enumerate() {
-            if mask >> k & 1 == 1 {
-                let Some(l) = counter_index(trial, trial.image_of_generator(g)) else {
-                    continue;
-                };
-                freed.push(Freed {
-                    generator: g,
-                    index: l.max(c).max(2),
-                });
-            }
-        }
-        if freed.len() != mask.count_ones() as usize {
+        let Some(freed) = freed_counters(trial, &involved, mask) else {
             continue;
-        }
+        };
         let Some((next, _)) = candidate(gens, trial, i, &freed, false, budget, max_elements)?
         else {
             continue;
@@ -105,6 +101,24 @@ pub fn recalibrate(
         }
     }
     Ok(None)
+}
+
+/// The generators of `involved` (with their counts in the failing sum) picked by `mask`, each
+/// freed as a counter exact up to its count and to the index of its image's powers in
+/// `trial`; `None` when an image's powers have a period other than 1 or 2.
+fn freed_counters(trial: &Quotient, involved: &[(u32, u32)], mask: u32) -> Option<Vec<Freed>> {
+    involved
+        .iter()
+        .enumerate()
+        .filter(|&(k, _)| mask >> k & 1 == 1)
+        .map(|(_, &(g, c))| {
+            let l = counter_index(trial, trial.image_of_generator(g))?;
+            Some(Freed {
+                generator: g,
+                index: l.max(c).max(2),
+            })
+        })
+        .collect()
 }
 
 /// The unpruned reference for [`super::dominance::least_failure`] (which the computation
@@ -233,6 +247,67 @@ pub fn lex_least_failure(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Freeing every generator of the least failing sum gets that sum right, round after
+    /// round, and the least failures strictly increase: Dawson's chess at heap 24, the first
+    /// heap that splits old elements.
+    #[test]
+    fn freeing_the_whole_failure_repairs_it() {
+        use super::super::dominance::{cmp_words, least_failure};
+        use super::super::quotient::compute;
+        use crate::heap::rules::HeapRule;
+        let budget = Budget::default();
+        let rule = HeapRule::parse("0.137").unwrap();
+        let gens = Generators::heaps(&rule, 24, &budget).unwrap();
+        let i = gens.of_heap(24).unwrap();
+        let mut old = None;
+        compute(&gens, &budget, 1000, |g, q| {
+            if g + 1 == i {
+                old = Some(q.clone());
+            }
+            Ok(())
+        })
+        .unwrap();
+        let old = old.unwrap();
+        let fresh = [Freed {
+            generator: i,
+            index: 3,
+        }];
+        let (mut trial, _) = candidate(&gens, &old, i, &fresh, false, &budget, 10_000)
+            .unwrap()
+            .unwrap();
+        let mut last: Option<Vec<u32>> = None;
+        let mut rounds = 0;
+        while let Some(mut v) = least_failure(&gens, &trial, i, &budget).unwrap() {
+            v.sort_unstable();
+            if let Some(last) = &last {
+                assert_eq!(cmp_words(&v, last), std::cmp::Ordering::Greater, "{v:?}");
+            }
+            let v_is_p = !trial.is_p(trial.image(&v));
+            let mut involved: Vec<(u32, u32)> = Vec::new();
+            for &g in &v {
+                match involved.iter_mut().find(|(h, _)| *h == g) {
+                    Some((_, c)) => *c += 1,
+                    None => involved.push((g, 1)),
+                }
+            }
+            let all = (1u32 << involved.len()) - 1;
+            let freed = freed_counters(&trial, &involved, all).expect("counters");
+            let (whole, _) = candidate(&gens, &trial, i, &freed, false, &budget, 100_000)
+                .unwrap()
+                .expect("a model");
+            assert_eq!(whole.is_p(whole.image(&v)), v_is_p, "{v:?}");
+            trial = recalibrate(&gens, &trial, i, &v, v_is_p, &budget, 100_000)
+                .unwrap()
+                .expect("a next trial");
+            last = Some(v);
+            rounds += 1;
+        }
+        assert!(
+            rounds > 0,
+            "heap 24 splits old elements: the first trial fails"
+        );
+    }
 
     #[test]
     fn counter_index_reads_the_powers_of_nim_heaps() {

@@ -37,7 +37,11 @@ use rustc_hash::FxHashMap;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-/// The most model elements (`|Q| × Π (L_f + 1)`) a refinement round may span.
+/// The most model elements (`|Q| × Π (L_f + 1)`) indexed by an array; a larger model is
+/// indexed by a hash map of the elements reached, which are bounded by the budget's position
+/// limit, not by the model's span (MisereSolver's direct sums likewise build only what is
+/// reached: refusing a large span skipped the subsets, the full one among them, that
+/// recalibrate a failure with heaps of high counts, Dawson's chess at heap 33).
 pub const MAX_MODEL: u64 = 1 << 18;
 
 /// A freed generator and the index of its powers (exact below `index`, then period 2).
@@ -115,8 +119,9 @@ impl Model<'_> {
 /// `0..i`, or a trial of `0..=i`), with the generators of `freed` (which must include every
 /// generator without an image in `old`) counted exactly up to their indices, and the label of
 /// each element: its outcome (1 for P) or, with `grundy`, its misère Grundy value (the
-/// labelled monoid of [`super::labels`]). `None` when the model is larger than
-/// [`MAX_MODEL`] or the candidate has more than `max_elements` elements.
+/// labelled monoid of [`super::labels`]). `None` when the model's elements cannot be
+/// numbered in 64 bits or the candidate has more than `max_elements` elements; the elements
+/// reached count against the budget's position limit.
 pub fn candidate(
     gens: &Generators,
     old: &Quotient,
@@ -139,9 +144,10 @@ pub fn candidate(
         }
         slot[f.generator as usize] = Some(j);
         radix.push(size);
+        // Elements are numbered in 64 bits: a span past that is refused.
         size = match size.checked_mul(u64::from(f.index) + 1) {
-            Some(s) if s <= MAX_MODEL => s,
-            _ => return Ok(None),
+            Some(s) => s,
+            None => return Ok(None),
         };
     }
     if (0..=i).any(|g| slot[g as usize].is_none() && g as usize >= old.generator_count()) {
@@ -196,7 +202,7 @@ impl ModelMonoid for Model<'_> {
         Model::mul(self, s, t)
     }
     fn dense_size(&self) -> Option<u64> {
-        // At most MAX_MODEL by construction (`candidate` refuses larger models).
+        // An array index only for a small span (`ElementIndex::new`).
         Some(self.size())
     }
     /// As [`Model::mul`] for every pair, with each element split into its parts once:
@@ -267,11 +273,16 @@ pub(super) fn reduce(
     let mut queue: BinaryHeap<Reverse<(Vec<u32>, u64)>> = BinaryHeap::new();
     queue.push(Reverse((Vec::new(), 0)));
     let elem = |word: &[u32]| word.iter().fold(0u64, |s, &g| model.step(s, g));
+    // The bytes the elements reached hold (their least words, kept and queued, the index,
+    // the successor lists), checked against the memory limit as they grow.
+    let mut held = 0u64;
     while let Some(Reverse((word, s))) = queue.pop() {
         if index.get(s).is_some() {
             continue;
         }
         budget.check_positions(words.len() + 1)?;
+        held += ELEMENT_BYTES + 8 * word.len() as u64 + 4 * letters.len() as u64;
+        budget.check_bytes(held, 1)?;
         // P exactly when no option of this least word is P; the misère Grundy value is the
         // mex of the options' values (1 with no option).
         let mut set = 0u64;
@@ -370,6 +381,7 @@ pub(super) fn reduce(
     };
     let k = first.len();
     budget.charge((k * k) as u64)?;
+    budget.check_bytes((k * k) as u64, 4)?;
     // Row by row (a column write per product would miss the cache on large trials).
     let elems: Vec<u64> = first.iter().map(|&e| states[e]).collect();
     let mut table = Vec::with_capacity(k);
@@ -401,6 +413,10 @@ pub(super) fn reduce(
         labels,
     )))
 }
+
+/// The bytes an element reached holds beside its least word and successors: its state,
+/// label and index entry, and the headers of its word kept and queued.
+const ELEMENT_BYTES: u64 = 96;
 
 /// The most model elements indexed by an array (4 bytes each) rather than a hash map.
 const MAX_DENSE: u64 = MAX_MODEL;
