@@ -153,8 +153,11 @@ def test_limits():
 
 
 def _interrupt_after(seconds):
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    # A shell that starts the tests in the background ignores SIGINT, and Python then keeps
+    # it ignored: the handler that turns Ctrl-C into KeyboardInterrupt is installed here.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     previous = signal.signal(signal.SIGALRM, lambda *_: signal.raise_signal(signal.SIGINT))
+    signal.setitimer(signal.ITIMER_REAL, seconds)
     return previous
 
 
