@@ -38,8 +38,10 @@ use rustc_hash::FxHashMap;
 pub const MAX_SUBSETS: usize = 64;
 
 /// The index of the powers of `x` in `q` as the counters of [`Freed`] count it: the least
-/// `L >= 2` with `x^(L+1) = x^(L−1)`; `None` when the powers of `x` have a period other
-/// than 1 or 2 (the counters cannot hold them).
+/// `L >= 1` with `x^(L+1) = x^(L−1)` (1 for an `x` with `x² = 1`, the identity included,
+/// whose counter is then the group of order 2, as MisereSolver's `cyclicMonoid(2, 0)`);
+/// `None` when the powers of `x` have a period other than 1 or 2 (the counters cannot hold
+/// them).
 pub fn counter_index(q: &Quotient, x: u32) -> Option<u32> {
     let mut powers = vec![0u32];
     let mut y = 0u32;
@@ -50,7 +52,7 @@ pub fn counter_index(q: &Quotient, x: u32) -> Option<u32> {
     }
     (1..powers.len() - 1)
         .find(|&l| powers[l + 1] == powers[l - 1])
-        .map(|l| (l as u32).max(2))
+        .map(|l| l as u32)
 }
 
 /// The next trial after `trial` (of generators `0..=i`) predicts the sum `v` wrong (`v_is_p`
@@ -115,7 +117,7 @@ fn freed_counters(trial: &Quotient, involved: &[(u32, u32)], mask: u32) -> Optio
             let l = counter_index(trial, trial.image_of_generator(g))?;
             Some(Freed {
                 generator: g,
-                index: l.max(c).max(2),
+                index: l.max(c),
             })
         })
         .collect()
@@ -311,14 +313,18 @@ mod tests {
 
     #[test]
     fn counter_index_reads_the_powers_of_nim_heaps() {
-        // Misère Nim heaps *1, *2: *1 has powers 1, a, 1, a, ... (a² = 1); the counters
-        // start at index 2.
+        // Misère Nim heaps *1, *2: *1 has powers 1, a, 1, a, ... (a² = 1), a counter of
+        // index 1 (the group of order 2), as the identity has; *2's powers 1, b, b², b, ...
+        // need index 2.
         let gens = Generators::nim(2);
         let q =
             super::super::quotient::compute(&gens, &Budget::default(), 100, |_, _| Ok(())).unwrap();
         let a = q.image_of_generator(0);
         assert_eq!(q.mul(a, a), 0);
-        assert_eq!(counter_index(&q, a), Some(2));
-        assert_eq!(counter_index(&q, 0), Some(2));
+        assert_eq!(counter_index(&q, a), Some(1));
+        assert_eq!(counter_index(&q, 0), Some(1));
+        let b = q.image_of_generator(1);
+        assert_ne!(q.mul(b, b), 0);
+        assert_eq!(counter_index(&q, b), Some(2));
     }
 }

@@ -136,7 +136,7 @@ pub fn candidate(
     let mut radix = Vec::with_capacity(freed.len());
     let mut size = n;
     for (j, f) in freed.iter().enumerate() {
-        if f.generator > i || f.index < 2 || slot[f.generator as usize].is_some() {
+        if f.generator > i || f.index < 1 || slot[f.generator as usize].is_some() {
             return Err(MisereError::Invariant(format!(
                 "a freed generator {} (index {}) is out of range or repeated",
                 f.generator, f.index
