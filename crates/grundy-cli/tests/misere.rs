@@ -113,6 +113,18 @@ fn quotient_refusals_name_the_figure() {
     ]);
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).contains("--max-work"), "{}", stderr(&o));
+    // A trial's table past --max-memory (MiB) is refused with its size, not allocated:
+    // 0.137's quotient of heaps 1..30 has 520 elements, a table of 1.03 MiB.
+    let o = grundy(&["quotient", "0.137", "--max-heap", "30", "--max-memory", "1"]);
+    assert_eq!(o.status.code(), Some(1));
+    let e = stderr(&o);
+    assert!(
+        e.contains("memory limit of 1 MiB") && e.contains("--max-memory"),
+        "{e}"
+    );
+    let o = grundy(&["quotient", "0.75", "--max-memory", "99999999999999999"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("too large"), "{}", stderr(&o));
 }
 
 #[test]
