@@ -3,9 +3,10 @@
 //!
 //! An option is the number of tokens removed and the heaps left (sorted, each non-empty).
 //! Listing is proportional to the number of options: `O(t + n)` for a code with splits into
-//! two heaps, `O(n²)` with splits into three, `O(n)` for Lasker's Nim and all-but games.
+//! two heaps, `O(n²)` with splits into three, `O(n)` for Lasker's Nim and all-but games;
+//! a digit whose parts must be equal (`=`) has one split at most, listed in `O(1)`.
 
-use super::rules::{HeapRule, RuleKind};
+use super::rules::{Constraint, HeapRule, RuleKind};
 
 /// One option of a heap: `removed` tokens taken away, `parts` the heaps left (ascending).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -35,12 +36,21 @@ pub fn option_count_bound(rule: &HeapRule, n: u64) -> u128 {
     let n = u128::from(n);
     match rule.kind() {
         RuleKind::TakeBreak(tb) => {
-            let per_removal = match tb.max_heaps_left() {
-                3 => n.saturating_mul(n) / 12 + n + 1,
-                2 => n / 2 + 2,
-                _ => 2,
-            };
-            (tb.code().max_removal() as u128 + 1).saturating_mul(per_removal)
+            // Per removal: the splits it allows (one when the parts must be equal), and at
+            // most two moves that leave one heap or none.
+            let mut total: u128 = 0;
+            for (j, &digit) in tb.code().digits().iter().enumerate() {
+                let equal = tb.constraint(j) == Constraint::AllEqual;
+                let per_removal = if digit & 8 != 0 && !equal {
+                    n.saturating_mul(n) / 12 + n + 1
+                } else if digit & 4 != 0 && !equal {
+                    n / 2 + 2
+                } else {
+                    4
+                };
+                total = total.saturating_add(per_removal);
+            }
+            total
         }
         RuleKind::Subtraction(set) => set.len() as u128,
         RuleKind::AllBut(_) | RuleKind::Half | RuleKind::EvenIfNotAll => n + 1,
@@ -68,14 +78,25 @@ pub fn for_each_option(rule: &HeapRule, n: u64, mut f: impl FnMut(HeapOption)) {
                 if digit & 2 != 0 && m >= 1 && j >= 1 {
                     emit(j, vec![m]);
                 }
-                if digit & 4 != 0 {
+                // Parts that must be equal: one split at most, not a scan of all of them
+                // (a heap of 10^9 in `0.4=` has one option).
+                let equal = constraint == Constraint::AllEqual;
+                if digit & 4 != 0 && equal {
+                    if m >= 2 && m % 2 == 0 {
+                        emit(j, vec![m / 2, m / 2]);
+                    }
+                } else if digit & 4 != 0 {
                     for a in 1..=m / 2 {
                         if constraint.allows_pair(a, m - a) {
                             emit(j, vec![a, m - a]);
                         }
                     }
                 }
-                if digit & 8 != 0 {
+                if digit & 8 != 0 && equal {
+                    if m >= 3 && m % 3 == 0 {
+                        emit(j, vec![m / 3, m / 3, m / 3]);
+                    }
+                } else if digit & 8 != 0 {
                     for a in 1..=m / 3 {
                         for b in a..=(m - a) / 2 {
                             let c = m - a - b;
@@ -145,6 +166,66 @@ mod tests {
             options("kayles", 4),
             vec![(1, vec![3]), (1, vec![1, 2]), (2, vec![2]), (2, vec![1, 1])]
         );
+    }
+
+    /// Every split of `m` into `k` parts (sorted), filtered by the constraint: the definition
+    /// the listing must match.
+    fn splits_by_definition(m: u64, k: usize, c: Constraint) -> Vec<Vec<u64>> {
+        let mut out = Vec::new();
+        if k == 2 {
+            for a in 1..=m / 2 {
+                if c.allows_pair(a, m - a) {
+                    out.push(vec![a, m - a]);
+                }
+            }
+        } else {
+            for a in 1..=m {
+                for b in a..=m {
+                    if a + b < m && b <= m - a - b && c.allows_triple(a, b, m - a - b) {
+                        out.push(vec![a, b, m - a - b]);
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn equal_parts_are_listed_as_the_definition_lists_them() {
+        // `=` on two- and three-part splits, beside digits without a constraint.
+        for code in ["0.4=", "4=.0", "0.8=", "0.c=", "0.4=4", "0.77=", "4=.4="] {
+            let rule = HeapRule::parse(code).unwrap();
+            let RuleKind::TakeBreak(tb) = rule.kind() else {
+                panic!("{code} is a take-and-break code")
+            };
+            for n in 0..40u64 {
+                let mut want: Vec<(u64, Vec<u64>)> = Vec::new();
+                for (j, &d) in tb.code().digits().iter().enumerate() {
+                    let j = j as u64;
+                    if j > n {
+                        break;
+                    }
+                    let (m, c) = (n - j, tb.constraint(j as usize));
+                    if d & 1 != 0 && m == 0 {
+                        want.push((j, vec![]));
+                    }
+                    if d & 2 != 0 && m >= 1 && j >= 1 {
+                        want.push((j, vec![m]));
+                    }
+                    for (bit, k) in [(4, 2), (8, 3)] {
+                        if d & bit != 0 {
+                            want.extend(splits_by_definition(m, k, c).into_iter().map(|p| (j, p)));
+                        }
+                    }
+                }
+                let got = options(code, n);
+                assert_eq!(got, want, "{code} heap {n}");
+                assert!(
+                    got.len() as u128 <= option_count_bound(&rule, n),
+                    "{code} heap {n}"
+                );
+            }
+        }
     }
 
     #[test]
