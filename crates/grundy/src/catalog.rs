@@ -38,7 +38,7 @@ use std::sync::Arc;
 pub fn rules() -> impl Iterator<Item = &'static Rule> {
     [
         crate::classic::RULES,
-        crate::heap::rules::RULES,
+        crate::heap::catalog::RULES,
         crate::hackenbush::RULES,
         crate::coins::RULES,
         crate::boards::RULES,

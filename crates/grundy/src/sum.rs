@@ -15,8 +15,8 @@
 //! assert_eq!(sum.to_string(), "nim 3 + kayles 4");
 //! ```
 
-use crate::Nimber;
 use crate::control::{Budget, BudgetError, Limits};
+use crate::nimber::Nimber;
 use crate::solve::SolveError;
 use crate::value::Outcome;
 use std::fmt;

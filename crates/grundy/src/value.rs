@@ -6,7 +6,7 @@
 //! position from which the game can go on forever, `K` being the finite values among its
 //! options.
 
-use crate::Nimber;
+use crate::nimber::Nimber;
 use std::fmt;
 
 /// Who wins from a position with best play.

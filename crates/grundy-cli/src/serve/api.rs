@@ -259,7 +259,7 @@ pub async fn analyze(
 fn is_heap_rule(rule: &str) -> bool {
     let name = rule.split('(').next().unwrap_or(rule);
     grundy::catalog::find_rule(name).is_some_and(|r| {
-        grundy::heap::rules::RULES
+        grundy::heap::catalog::RULES
             .iter()
             .any(|h| std::ptr::eq(h, r))
     })

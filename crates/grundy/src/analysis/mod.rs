@@ -7,7 +7,7 @@
 //! misère quotient, a sum of tame games by Conway's rule, and anything else by searching the
 //! whole position, since misère values do not add over sums ([`crate::misere`]).
 
-use crate::Nimber;
+use crate::nimber::Nimber;
 mod misere_theory;
 pub mod picture;
 mod search;

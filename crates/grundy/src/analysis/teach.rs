@@ -24,11 +24,11 @@
 //! assert_eq!(n[0].lines().last().unwrap(), "  mex{0, 1} = 2: the least value that no option has");
 //! ```
 
-use crate::Nimber;
 use crate::catalog::find_rule;
 use crate::control::Limits;
 use crate::heap::rules::HeapRule;
 use crate::heap::sequence::known_within;
+use crate::nimber::Nimber;
 use crate::sum::{Component, Context, Sum};
 
 /// The most options a mex table lists.
@@ -321,7 +321,7 @@ fn period_note(c: &dyn Component, ctx: &Context) -> Option<PeriodNote> {
     let rule_text = c.rule();
     let name = rule_text.split('(').next().unwrap_or(&rule_text);
     let rule = find_rule(name)?;
-    if !crate::heap::rules::RULES
+    if !crate::heap::catalog::RULES
         .iter()
         .any(|r| std::ptr::eq(r, rule))
     {

@@ -13,8 +13,8 @@
 
 use super::plain::PlainGraph;
 use super::{charge_listing, heap_value, search_error};
-use crate::Nimber;
 use crate::expr::{ExprError, Spanned, parse_u64};
+use crate::nimber::Nimber;
 use crate::search::{Options, SearchGame, Searcher};
 use crate::solve::Solver;
 use crate::sum::{AnalysisError, Component, Context, Engine, Move, moves_to_value_by_search};

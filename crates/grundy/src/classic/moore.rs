@@ -7,9 +7,9 @@
 //! outcome and the winning moves of a position played alone come from the theorem.
 
 use super::MAX_LISTED_MOVES;
-use crate::Nimber;
 use crate::expr::{ExprError, TermSpec, parse_u64, required_params, some_args};
 use crate::game::ImpartialGame;
+use crate::nimber::Nimber;
 use crate::solve::Solver;
 use crate::sum::{AnalysisError, Component, Context, Engine, Move};
 use crate::value::Outcome;

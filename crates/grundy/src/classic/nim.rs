@@ -2,9 +2,9 @@
 //! A heap of `n` has value `n`, so a position's value is the nim-sum of its heaps.
 
 use super::MAX_LISTED_MOVES;
-use crate::Nimber;
 use crate::expr::{ExprError, TermSpec, no_params, parse_u64, some_args};
 use crate::game::ImpartialGame;
+use crate::nimber::Nimber;
 use crate::solve::Solver;
 use crate::sum::{AnalysisError, Component, Context, Engine, Move, moves_to_value_by_search};
 

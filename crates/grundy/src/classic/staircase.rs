@@ -7,9 +7,9 @@
 //! move from an even step adds coins to an odd step, which can only change the nim-sum.
 
 use super::MAX_LISTED_MOVES;
-use crate::Nimber;
 use crate::expr::{ExprError, TermSpec, no_params, parse_u64, some_args};
 use crate::game::ImpartialGame;
+use crate::nimber::Nimber;
 use crate::solve::Solver;
 use crate::sum::{AnalysisError, Component, Context, Engine, Move, moves_to_value_by_search};
 

@@ -8,10 +8,10 @@
 //! each row, column and diagonal, in `O(xy · (x + y) / 64)` time, up to `x + y ≤ 8000`.
 
 use super::MAX_LISTED_MOVES;
-use crate::Nimber;
 use crate::control::{Budget, BudgetError};
 use crate::expr::{ExprError, TermSpec, no_params, parse_u64, some_args};
 use crate::game::{ImpartialGame, SplitOptions};
+use crate::nimber::Nimber;
 use crate::solve::Solver;
 use crate::sum::{AnalysisError, Component, Context, Engine, MisereAlone, Move};
 use crate::value::Outcome;

@@ -24,9 +24,9 @@
 use super::line::{check_coin, coin_error, list_moves, toggle};
 use super::rule::{LineRule, Shape};
 use super::values::{CoinError, CoinValues};
-use crate::Nimber;
 use crate::control::Budget;
 use crate::game::ImpartialGame;
+use crate::nimber::Nimber;
 use crate::solve::Solver;
 use crate::sum::{AnalysisError, Component, Context, Engine, Move, moves_to_value_by_search};
 use std::fmt;

@@ -2,9 +2,9 @@
 
 use super::rule::LineRule;
 use super::values::{CoinError, CoinValues};
-use crate::Nimber;
 use crate::control::Budget;
 use crate::game::ImpartialGame;
+use crate::nimber::Nimber;
 use crate::solve::Solver;
 use crate::sum::{AnalysisError, Component, Context, Engine, Move, moves_to_value_by_search};
 use std::ops::ControlFlow;

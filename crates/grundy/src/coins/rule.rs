@@ -1,7 +1,7 @@
 //! One-dimensional coin-turning rules: which sets of coins a move may turn.
 
-use crate::Nimber;
 use crate::expr::{ExprError, Spanned, parse_u64};
+use crate::nimber::Nimber;
 use std::fmt;
 use std::ops::ControlFlow;
 

@@ -19,9 +19,9 @@
 //! m ⊕ (m >> 1)`), so the one run of a given value is found in `O(64)`.
 
 use super::rule::{LineRule, Shape};
-use crate::Nimber;
 use crate::control::{Budget, BudgetError};
 use crate::nimber::MexSet;
+use crate::nimber::Nimber;
 use rustc_hash::FxHashMap;
 use std::ops::ControlFlow;
 

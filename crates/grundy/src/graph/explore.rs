@@ -154,9 +154,9 @@ impl Discovered {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Nimber;
     use crate::control::Control;
     use crate::graph::solve;
+    use crate::nimber::Nimber;
     use crate::value::Value;
 
     #[test]

@@ -35,8 +35,8 @@ pub mod loopy;
 pub mod read;
 pub mod tokens;
 
-use crate::Nimber;
 use crate::control::Control;
+use crate::nimber::Nimber;
 use crate::value::{Outcome, Value};
 use std::borrow::Cow;
 

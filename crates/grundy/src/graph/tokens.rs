@@ -9,7 +9,7 @@
 
 use super::GraphSolution;
 use super::csr::Csr;
-use crate::Nimber;
+use crate::nimber::Nimber;
 use crate::value::{Outcome, Value, sum_outcome, sum_value};
 
 /// A move of one token along one edge.

@@ -36,8 +36,8 @@ pub use game::{HackenbushGame, Position};
 pub use picture::{Edge, GROUND, Picture};
 pub use value::value;
 
-use crate::Nimber;
 use crate::expr::{ExprError, Rule, TermSpec, no_params, some_args};
+use crate::nimber::Nimber;
 use crate::solve::Solver;
 use crate::sum::{AnalysisError, Component, Context, Move};
 

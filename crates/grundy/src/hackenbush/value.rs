@@ -17,7 +17,7 @@
 //! Every step is a linear pass with explicit queues or stacks: no recursion.
 
 use super::picture::{Compact, Picture};
-use crate::Nimber;
+use crate::nimber::Nimber;
 
 /// The Sprague–Grundy value of a picture (0 if no edge touches the ground). O(V + E).
 ///

@@ -30,8 +30,8 @@
 
 use super::code::Code;
 use super::domain::{DomainSequence, MAX_LEN as DOMAIN_MAX_LEN};
+use super::engine::{SequenceEngine, SequenceError, SparseEngine};
 use super::rules::HeapRule;
-use super::sequence::{SequenceEngine, SequenceError, SparseEngine};
 use super::small::SmallSequence;
 use super::sparse::{MAX_HEAP, SparseSequence, SparseStats};
 use crate::control::Control;

@@ -10,7 +10,9 @@
 //! - [`period`]: periods, found and proven (Guy–Smith and published theorems).
 //! - [`run`]: a long computation as one call ([`SequenceRun`]): chunks, checkpoints
 //!   ([`checkpoint`]), the proof driver, typed reports; [`report`]: histograms and plots.
-//! - [`component`]: a heap as a component of a sum; [`options`]: the moves of one heap.
+//! - [`component`]: a heap as a component of a sum; [`options`]: the moves of one heap;
+//!   [`catalog`]: the heap rules' entries in the catalogue of rules.
+//! - [`engine`]: the [`SequenceEngine`] capability every engine implements.
 //!
 //! ```
 //! use grundy::control::Control;
@@ -22,10 +24,12 @@
 //! ```
 
 pub mod adaptive;
+pub mod catalog;
 pub mod checkpoint;
 pub mod code;
 pub mod component;
 pub mod domain;
+pub mod engine;
 mod helper;
 pub mod kind;
 pub mod options;

@@ -37,9 +37,9 @@
 //! assert_eq!(v[(1 << 20) - 1], v[(1 << 20) - 1 - 34]);
 //! ```
 
+use super::engine::{SequenceEngine, SequenceError};
 use super::period::{Period, ProofMethod, ProofStep, next_proof_step, proof_method};
 use super::rules::HeapRule;
-use super::sequence::{SequenceEngine, SequenceError};
 use super::sparse::SparseStats;
 use crate::control::Control;
 

@@ -9,8 +9,8 @@
 //! splits. This is the reference engine, and the engine for every rule the fast
 //! (sparse-space) engine does not cover. Values are stored as `u16`.
 
+use super::engine::{SequenceEngine, SequenceError};
 use super::rules::{Constraint, HeapRule, RuleKind};
-use super::sequence::SequenceError;
 use crate::control::Control;
 use std::sync::Arc;
 
@@ -187,6 +187,25 @@ impl PlainSequence {
 
 /// The values of heaps `0..len` of `rule` by the plain engine: the reference the other
 /// engines' tests compare against.
+impl SequenceEngine for PlainSequence {
+    fn name(&self) -> &'static str {
+        "plain"
+    }
+    fn extend_to_len(&mut self, len: u64, control: &mut Control) -> Result<bool, SequenceError> {
+        PlainSequence::extend_to_len(self, len, control)
+    }
+    fn values(&self) -> &[u16] {
+        PlainSequence::values(self)
+    }
+    fn into_values(self: Box<Self>) -> Vec<u16> {
+        PlainSequence::into_values(*self)
+    }
+    fn memory_needed(&self, n: u64) -> u64 {
+        // The values, and a vector growing by doubling (up to twice the values at the end).
+        n.saturating_mul(4).saturating_add(1 << 16)
+    }
+}
+
 #[cfg(test)]
 pub(crate) fn reference_values(rule: &HeapRule, len: u64) -> Vec<u16> {
     let mut s = PlainSequence::new(rule);

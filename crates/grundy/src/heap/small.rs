@@ -26,8 +26,8 @@
 //! assert_eq!(s.values(), [0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6]);
 //! ```
 
+use super::engine::{SequenceEngine, SequenceError};
 use super::rules::{HeapRule, RuleKind};
-use super::sequence::{SequenceEngine, SequenceError};
 use crate::control::Control;
 
 /// Values computed between progress reports and cancellation checks, at most.

@@ -35,7 +35,7 @@
 //! images) per family, then `O(|A|·|X|)` table look-ups per split.
 
 use super::MisereError;
-use super::quotient::Quotient;
+use super::monoid::Quotient;
 use crate::control::Budget;
 use rustc_hash::FxHashMap;
 use std::collections::VecDeque;

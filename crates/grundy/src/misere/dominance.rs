@@ -33,14 +33,15 @@
 //! the least failure is predicted right), so its true outcome is the opposite of the trial's
 //! prediction. No failure at all proves the trial predicts every sum right (induction on
 //! sums). The number of states kept is the size of the antichains, in practice far below
-//! the reachable states of the full automaton ([`super::recal::lex_least_failure`], kept as
+//! the reachable states of the full automaton ([`lex_least_failure`], kept as
 //! the unpruned reference the tests compare with): 0.137 to heap 29 takes 1.5 s instead of
 //! 6.9 s, and heap 32 (order 638) is reached in seconds.
 
 use super::MisereError;
 use super::generators::Generators;
-use super::quotient::{Quotient, p_after_option};
+use super::monoid::{Quotient, p_after_option};
 use crate::control::Budget;
+use rustc_hash::FxHashMap;
 use std::cmp::{Ordering, Reverse};
 use std::collections::BinaryHeap;
 
@@ -254,12 +255,134 @@ fn least_n_failure(
     }
 }
 
+/// The unpruned reference for [`least_failure`] (which the computation uses; this one builds every reachable state, and the tests compare the two).
+///
+/// The least sum of generators `0..=i` (exponent vectors compared highest generator first,
+/// an order in which every option of a sum comes before it) whose predicted outcome in
+/// `trial` disagrees with the predictions for its options; `None` when there is none.
+///
+/// Every smaller sum is then predicted right (by induction: its options are smaller), so the
+/// failure's options are predicted right and its true outcome is the opposite of its
+/// prediction, without any search. Computed on the automaton of the verification (states
+/// `(Φ(G), U(G))`, one letter per heap type, each type spelt by its smallest generator): the
+/// states from which letters `0..=k` alone reach a failing state are closed level by level,
+/// and the word is read off from the highest letter down, each exponent the least that
+/// still reaches a failure. Cost: `O(S·t)` for `S` reachable states and `t` heap types, each
+/// state `O(|Q|)` to build.
+pub fn lex_least_failure(
+    gens: &Generators,
+    trial: &Quotient,
+    i: u32,
+    budget: &Budget,
+) -> Result<Option<Vec<u32>>, MisereError> {
+    let n = trial.order();
+    let words = n.div_ceil(64);
+    // Heap types, by their smallest generator.
+    let mut types: Vec<(u32, Vec<u64>, u32)> = Vec::new();
+    for j in 0..=i {
+        let h = trial.image_of_generator(j);
+        let w = p_after_option(trial, gens.options(j));
+        if !types.iter().any(|(h2, w2, _)| *h2 == h && *w2 == w) {
+            types.push((h, w, j));
+        }
+    }
+    let t = types.len();
+    let has = |set: &[u64], z: u32| set[z as usize / 64] >> (z % 64) & 1 == 1;
+    // All reachable states; the empty sum is a state of its own (no option to check).
+    let start = (0u32, vec![u64::MAX; words + 1]);
+    let mut index: FxHashMap<(u32, Vec<u64>), u32> = FxHashMap::default();
+    let mut states = vec![start.clone()];
+    index.insert(start, 0);
+    let mut succ: Vec<u32> = Vec::new();
+    let mut failing: Vec<bool> = vec![false];
+    let empty = vec![0u64; words];
+    let mut s = 0;
+    while s < states.len() {
+        // A state costs `t·|Q|` table look-ups and bit tests, about 1 ns each (measured on
+        // 0.137 to heap 29): one unit of work per 16 of them.
+        budget.charge((t * n / 16) as u64 + 1)?;
+        for (h, w, _) in &types {
+            let (x, u) = &states[s];
+            let x2 = trial.mul(*x, *h);
+            let u: &[u64] = if s == 0 { &empty } else { u };
+            let mut u2 = vec![0u64; words];
+            for z in 0..n as u32 {
+                if has(u, trial.mul(*h, z)) || has(w, trial.mul(*x, z)) {
+                    u2[z as usize / 64] |= 1 << (z % 64);
+                }
+            }
+            let fails = trial.is_p(x2) == has(&u2, 0);
+            let state = (x2, u2);
+            let next = match index.get(&state) {
+                Some(&k) => k,
+                None => {
+                    let k = states.len() as u32;
+                    budget.check_positions(states.len() + 1)?;
+                    index.insert(state.clone(), k);
+                    states.push(state);
+                    failing.push(fails);
+                    k
+                }
+            };
+            succ.push(next);
+        }
+        s += 1;
+    }
+    let count = states.len();
+    drop(index);
+    // levels[k][s]: letters 0..=k reach a failing state from s (levels[k-1] for k = 0 is
+    // `failing`).
+    budget.check_bytes(count as u64, t as u64)?;
+    let mut levels: Vec<Vec<bool>> = Vec::with_capacity(t);
+    for k in 0..t {
+        budget.charge(2 * count as u64 + 1)?;
+        let below = levels.last().unwrap_or(&failing);
+        let mut level = below.clone();
+        // Predecessors along letter k.
+        let mut preds: Vec<Vec<u32>> = vec![Vec::new(); count];
+        for s in 0..count {
+            preds[succ[s * t + k] as usize].push(s as u32);
+        }
+        let mut stack: Vec<u32> = (0..count as u32).filter(|&s| level[s as usize]).collect();
+        while let Some(s) = stack.pop() {
+            for &p in &preds[s as usize] {
+                if !level[p as usize] {
+                    level[p as usize] = true;
+                    stack.push(p);
+                }
+            }
+        }
+        levels.push(level);
+    }
+    if t == 0 || !levels[t - 1][0] {
+        return Ok(None);
+    }
+    let mut word = Vec::new();
+    let mut s = 0usize;
+    for k in (0..t).rev() {
+        let below = if k == 0 { &failing } else { &levels[k - 1] };
+        let mut steps = 0;
+        while !below[s] {
+            s = succ[s * t + k] as usize;
+            word.push(types[k].2);
+            steps += 1;
+            if steps > count {
+                return Err(MisereError::Invariant(
+                    "the least failing sum could not be read off the automaton".into(),
+                ));
+            }
+        }
+    }
+    word.sort_unstable();
+    Ok(Some(word))
+}
+
 #[cfg(test)]
 mod tests {
+    use super::lex_least_failure;
     use super::*;
     use crate::heap::rules::HeapRule;
     use crate::misere::quotient::compute;
-    use crate::misere::recal::lex_least_failure;
     use proptest::prelude::*;
 
     /// A verified quotient of a random code's heaps (or `None` when refused).

@@ -1,5 +1,5 @@
 //! A fast candidate for the quotient after one more generator, from the old quotient's
-//! structure (as Siegel's MisereSolver does), for [`super::quotient`] to verify.
+//! structure (as Siegel's MisereSolver does), for the quotient module to verify.
 //!
 //! Let `Q` be the verified quotient of generators `0..i` and `h` the new generator `i`, whose
 //! options are sums of the old generators. Every sum of the new closure is `A + k·h` with `A`
@@ -18,15 +18,15 @@
 //! refinement) is the candidate monoid: the product of `(a, k)` and `(b, l)` is `(ab, k + l)`.
 //!
 //! Nothing here is trusted: the caller verifies the candidate on every sum of the new closure
-//! with the finite automaton of [`super::quotient`], and falls back to the slower
+//! with the finite automaton of the quotient module, and falls back to the slower
 //! signature search when it fails. Cost: `O(|Q|·K)` memoised outcomes (each listing the options
 //! of one representative) and `O(|Q|·K·g)` per refinement round for `g` distinct generator
 //! images and `K` rows.
 
 use super::MisereError;
 use super::generators::Generators;
+use super::monoid::Quotient;
 use super::moore::refine_partition;
-use super::quotient::Quotient;
 use crate::control::Budget;
 use rustc_hash::FxHashMap;
 

@@ -35,7 +35,7 @@
 use super::MisereError;
 use super::canonical::{FormId, Forms, HeapForms, units};
 use super::genus::{Genus, MAX_EXPONENTS, unsettled};
-use super::sequence::{GenusEntry, GenusRoute, GenusSequence, TameBasis};
+use super::genus_report::{GenusEntry, GenusRoute, GenusSequence, TameBasis};
 use crate::control::Budget;
 use crate::heap::rules::HeapRule;
 

@@ -71,19 +71,12 @@
 use super::MisereError;
 use super::extend::{MAX_COPIES, assemble};
 use super::generators::Generators;
-use super::quotient::Quotient;
-use super::refine::{self, Freed, ModelMonoid, widen};
+use super::monoid::Quotient;
+pub use super::refine::MAX_LABEL;
+use super::refine::{self, Freed, ModelMonoid, mex, too_large, widen};
 use crate::control::Budget;
 use rustc_hash::FxHashMap;
 use std::collections::VecDeque;
-
-/// The largest label: misère Grundy values are kept in 64-bit sets.
-pub const MAX_LABEL: u32 = 63;
-
-/// The least value not in the set `s` (64 when it holds 0..=63).
-pub(super) fn mex(s: u64) -> u32 {
-    (!s).trailing_zeros()
-}
 
 /// A monoid of sums of generators whose elements carry their misère Grundy values.
 #[derive(Clone, Debug)]
@@ -341,12 +334,6 @@ impl Search<'_> {
 /// The generators the quotient covers (the first ones of `gens`).
 fn covered(gens: &Generators, q: &Quotient) -> u32 {
     gens.len().min(q.generator_count()) as u32
-}
-
-pub(super) fn too_large() -> MisereError {
-    MisereError::Unsupported(format!(
-        "a misère Grundy value is larger than {MAX_LABEL}, the largest kept"
-    ))
 }
 
 /// A sum of generators on which `labels` are wrong (step 2), or `None` when they give the

@@ -1,8 +1,8 @@
 //! Names of misère quotient elements: their normal forms, words in the images of the
 //! generators ([`super::presentation`]).
 
+use super::monoid::Quotient;
 use super::presentation::render;
-use super::quotient::Quotient;
 
 impl Quotient {
     /// A name for each element: `1` for the identity, otherwise its normal form, a shortest

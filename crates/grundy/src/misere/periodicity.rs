@@ -78,10 +78,37 @@
 
 use super::MisereError;
 use super::quotient::{
-    HeapQuotient, MapPeriod, QuotientStop, ReportedPeriod, heap_quotient, heap_quotient_reaching,
+    HeapQuotient, MapPeriod, QuotientStop, heap_quotient, heap_quotient_reaching,
 };
 use crate::control::{Budget, BudgetError};
 use crate::heap::rules::HeapRule;
+
+/// A heap map's period as reported ([`assess`]): proven for every heap
+/// by the periodicity theorem when it applies and the heaps computed reach its bound,
+/// otherwise observed over the heaps computed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct ReportedPeriod {
+    /// The period.
+    pub period: u64,
+    /// The first heap size from which it holds.
+    pub preperiod: u64,
+    /// Whether the period holds for every heap (the periodicity theorem); `false`: observed
+    /// over the heaps computed.
+    pub proven: bool,
+    /// The heap to which the periodicity theorem needs the map computed,
+    /// `k·(max(preperiod, 1) + period) + t`; `None` when the theorem does not apply to the
+    /// rule.
+    pub needed: Option<u64>,
+    /// The largest heap computed.
+    pub computed: u64,
+}
+
+impl HeapQuotient {
+    /// The heap map's period with what is proven of it ([`assess`]).
+    pub fn reported_period(&self) -> Option<ReportedPeriod> {
+        assess(self)
+    }
+}
 
 /// The most times [`heap_quotient_proving`] computes the quotient again (each time to the
 /// bound the period then seen needs).

@@ -23,7 +23,7 @@
 //! Cost: normal forms of degree `d` are normal forms of degree `d - 1` times a letter, so the
 //! words tried are at most `|Q|·L` for `L` letters, each with `O(L)` work: `O(|Q|·L²)`.
 
-use super::quotient::Quotient;
+use super::monoid::Quotient;
 use std::collections::{HashMap, HashSet};
 
 /// A word in the letters: the exponent of each letter, index = letter.

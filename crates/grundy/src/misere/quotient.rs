@@ -57,7 +57,7 @@
 //! The map from heap sizes to elements is eventually periodic for many games. A period seen in
 //! the computed heaps is *proven* for every heap when the periodicity theorem applies (octal
 //! and hexadecimal codes without constraints) and the heaps computed reach the bound it needs
-//! ([`super::periodicity`]); otherwise it is reported as *observed*.
+//! (module `periodicity`); otherwise it is reported as *observed*.
 //!
 //! Cost: the automaton has at most `|Q|·2^|Q|` states and in practice a few thousand; each
 //! heap adds `O(|Q|·k)` classifications of `|T|` outcomes each (`k` distinct heap images);
@@ -75,92 +75,11 @@
 
 use super::MisereError;
 use super::generators::Generators;
+pub use super::monoid::{Quotient, p_after_option};
 use super::oracle::Oracle;
 use crate::control::Budget;
 use crate::heap::rules::HeapRule;
 use rustc_hash::FxHashMap;
-
-/// A finite commutative monoid with a P-portion, and the images of the generators.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Quotient {
-    table: Vec<Vec<u32>>,
-    p: Vec<bool>,
-    reps: Vec<Vec<u32>>,
-    images: Vec<u32>,
-}
-
-impl Quotient {
-    /// The quotient of the empty closure: the identity alone, an N-position.
-    pub fn trivial() -> Self {
-        Quotient {
-            table: vec![vec![0]],
-            p: vec![false],
-            reps: vec![vec![]],
-            images: Vec::new(),
-        }
-    }
-
-    /// A quotient from its parts (for the candidate builders of this module's siblings).
-    pub(super) fn from_parts(
-        table: Vec<Vec<u32>>,
-        p: Vec<bool>,
-        reps: Vec<Vec<u32>>,
-        images: Vec<u32>,
-    ) -> Self {
-        Quotient {
-            table,
-            p,
-            reps,
-            images,
-        }
-    }
-
-    /// The number of elements.
-    pub fn order(&self) -> usize {
-        self.table.len()
-    }
-
-    /// The product of two elements.
-    pub fn mul(&self, a: u32, b: u32) -> u32 {
-        self.table[a as usize][b as usize]
-    }
-
-    /// The multiplication table, row `a`, column `b` = `a·b`; element 0 is the identity.
-    pub fn table(&self) -> &[Vec<u32>] {
-        &self.table
-    }
-
-    /// Whether element `x` is in the P-portion.
-    pub fn is_p(&self, x: u32) -> bool {
-        self.p[x as usize]
-    }
-
-    /// The elements of the P-portion, ascending.
-    pub fn p_portion(&self) -> Vec<u32> {
-        (0..self.order() as u32).filter(|&x| self.is_p(x)).collect()
-    }
-
-    /// The element of generator `g`.
-    pub fn image_of_generator(&self, g: u32) -> u32 {
-        self.images[g as usize]
-    }
-
-    /// How many generators have an image (the first ones of the closure's list).
-    pub fn generator_count(&self) -> usize {
-        self.images.len()
-    }
-
-    /// The element of a sum of generators.
-    pub fn image(&self, pos: &[u32]) -> u32 {
-        pos.iter()
-            .fold(0, |x, &g| self.mul(x, self.images[g as usize]))
-    }
-
-    /// A representative sum of generators of element `x` (sorted generator indices).
-    pub fn representative(&self, x: u32) -> &[u32] {
-        &self.reps[x as usize]
-    }
-}
 
 /// The quotient of the heaps `1..=max_heap` of a rule, with its heap map.
 #[derive(Clone, Debug)]
@@ -187,76 +106,7 @@ pub struct MapPeriod {
     pub preperiod: u64,
 }
 
-/// A heap map's period as reported ([`super::periodicity::assess`]): proven for every heap
-/// by the periodicity theorem when it applies and the heaps computed reach its bound,
-/// otherwise observed over the heaps computed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
-pub struct ReportedPeriod {
-    /// The period.
-    pub period: u64,
-    /// The first heap size from which it holds.
-    pub preperiod: u64,
-    /// Whether the period holds for every heap (the periodicity theorem); `false`: observed
-    /// over the heaps computed.
-    pub proven: bool,
-    /// The heap to which the periodicity theorem needs the map computed,
-    /// `k·(max(preperiod, 1) + period) + t`; `None` when the theorem does not apply to the
-    /// rule.
-    pub needed: Option<u64>,
-    /// The largest heap computed.
-    pub computed: u64,
-}
-
-/// A quotient as the front ends show it (`grundy quotient --json`): elements by name, the
-/// table by element index, the heap map by name.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
-pub struct QuotientReport {
-    /// The rule's name.
-    pub rule: String,
-    /// The largest heap of the closure.
-    pub max_heap: u64,
-    /// The number of elements.
-    pub order: usize,
-    /// The names of the elements of the P-portion.
-    pub p_portion: Vec<String>,
-    /// The name of each element (`1`, `a`, `ab²`, …), index = element.
-    pub elements: Vec<String>,
-    /// Generators and relations, element names being normal forms in its letters.
-    pub presentation: super::presentation::Presentation,
-    /// The multiplication table by element index.
-    pub table: Vec<Vec<u32>>,
-    /// The element (by name) of each heap size `0..=max_heap`.
-    pub heap_map: Vec<String>,
-    /// The order of the quotient of the heaps `1..=n`, for each `n`.
-    pub orders: Vec<usize>,
-    /// The heap map's period, if one shows.
-    pub period: Option<ReportedPeriod>,
-}
-
 impl HeapQuotient {
-    /// The typed report of this quotient (what `grundy quotient --json` prints).
-    pub fn report(&self) -> QuotientReport {
-        let names = self.quotient.names();
-        let name = |x: &u32| names[*x as usize].clone();
-        QuotientReport {
-            rule: self.rule.name().to_string(),
-            max_heap: self.generators.max_heap(),
-            order: self.quotient.order(),
-            p_portion: self.quotient.p_portion().iter().map(name).collect(),
-            elements: names.clone(),
-            presentation: self.quotient.presentation(),
-            table: self.quotient.table().to_vec(),
-            heap_map: self.heap_map.iter().map(name).collect(),
-            orders: self.orders.clone(),
-            period: self.reported_period(),
-        }
-    }
-
-    /// The heap map's period with what is proven of it ([`super::periodicity::assess`]).
-    pub fn reported_period(&self) -> Option<ReportedPeriod> {
-        super::periodicity::assess(self)
-    }
-
     /// The element of heap `size`, from the computed map, or through `period` for a heap
     /// beyond it.
     pub fn element_of_heap(&self, size: u64, period: Option<MapPeriod>) -> Option<u32> {
@@ -525,23 +375,7 @@ type HeapType = (u32, Vec<u64>);
 
 /// The type of generator `j` in `q`.
 fn heap_type(gens: &Generators, q: &Quotient, j: u32) -> HeapType {
-    (q.images[j as usize], p_after_option(q, gens.options(j)))
-}
-
-/// The set `W` of a heap with these options (sums of generators mapped by `q`): the `y`
-/// with `y·o` in the P-portion for the image `o` of one of them, as a bit set.
-pub(super) fn p_after_option(q: &Quotient, options: &[Vec<u32>]) -> Vec<u64> {
-    let n = q.order();
-    let mut opts: Vec<u32> = options.iter().map(|o| q.image(o)).collect();
-    opts.sort_unstable();
-    opts.dedup();
-    let mut w = vec![0u64; n.div_ceil(64)];
-    for y in 0..n as u32 {
-        if opts.iter().any(|&o| q.is_p(q.mul(y, o))) {
-            w[y as usize / 64] |= 1 << (y % 64);
-        }
-    }
-    w
+    (q.image_of_generator(j), p_after_option(q, gens.options(j)))
 }
 
 /// A candidate: elements with representatives and the action of each generator class.
@@ -603,13 +437,10 @@ impl Step<'_> {
         let Some(&(h, _)) = self.old_types.iter().find(|(_, w2)| *w2 == w) else {
             return Ok(None);
         };
-        let mut images = old.images.clone();
+        let mut images = old.generator_images().to_vec();
         images.push(h);
         self.last_types = self.old_types.to_vec();
-        Ok(Some(Quotient {
-            images,
-            ..old.clone()
-        }))
+        Ok(Some(old.with_generator_images(images)))
     }
 
     fn run_inner(&mut self) -> Result<Quotient, MisereError> {
@@ -633,19 +464,16 @@ impl Step<'_> {
         // First the cheap hypothesis: the new heap acts like an element already there. The
         // verification decides it without any search; the elements stay told apart.
         for x in 0..self.old.order() as u32 {
-            let mut images = self.old.images.clone();
+            let mut images = self.old.generator_images().to_vec();
             images.push(x);
-            let q = Quotient {
-                images,
-                ..self.old.clone()
-            };
+            let q = self.old.with_generator_images(images);
             if self.verify(&Self::bare_candidate(&q), &q)?.is_none() {
                 return Ok(q);
             }
         }
-        let mut tests: Vec<Vec<u32>> = self.old.reps.clone();
+        let mut tests: Vec<Vec<u32>> = self.old.representatives().to_vec();
         let mut extra: Vec<Vec<u32>> = (0..=self.i).map(|j| vec![j]).collect();
-        let mut reps: Vec<Vec<u32>> = self.old.reps.clone();
+        let mut reps: Vec<Vec<u32>> = self.old.representatives().to_vec();
         loop {
             self.budget.check()?;
             let c = self.candidate(&mut reps, &mut tests, &extra)?;
@@ -809,14 +637,14 @@ impl Step<'_> {
     /// The candidate view of a finished table (for [`Self::verify`]).
     fn bare_candidate(q: &Quotient) -> Candidate {
         let mut classes: Vec<(u32, u32)> = Vec::new();
-        for (j, &c) in q.images.iter().enumerate() {
+        for (j, &c) in q.generator_images().iter().enumerate() {
             if !classes.iter().any(|&(d, _)| d == c) {
                 classes.push((c, j as u32));
             }
         }
         Candidate {
-            reps: q.reps.clone(),
-            gen_class: q.images.clone(),
+            reps: q.representatives().to_vec(),
+            gen_class: q.generator_images().to_vec(),
             classes,
             act: Vec::new(),
         }
@@ -917,12 +745,12 @@ impl Step<'_> {
         for r in &c.reps {
             p.push(self.is_p(r)?);
         }
-        Ok(Quotient {
+        Ok(Quotient::from_parts(
             table,
             p,
-            reps: c.reps.clone(),
-            images: c.gen_class.clone(),
-        })
+            c.reps.clone(),
+            c.gen_class.clone(),
+        ))
     }
 
     /// Checks the candidate on every sum of generators at once; returns a counterexample (a
@@ -936,8 +764,8 @@ impl Step<'_> {
             }
             for (d1, &(_, j1)) in c.classes.iter().enumerate() {
                 for &(_, j2) in &c.classes[d1..] {
-                    let x = q.mul(q.mul(e, q.images[j1 as usize]), q.images[j2 as usize]);
-                    let y = q.mul(q.mul(e, q.images[j2 as usize]), q.images[j1 as usize]);
+                    let x = q.mul(q.mul(e, q.image_of_generator(j1)), q.image_of_generator(j2));
+                    let y = q.mul(q.mul(e, q.image_of_generator(j2)), q.image_of_generator(j1));
                     if x != y {
                         return Ok(Some(merge(&c.reps[e as usize], &[j1, j2])));
                     }
@@ -947,7 +775,7 @@ impl Step<'_> {
         for a in 0..n as u32 {
             for b in 0..n as u32 {
                 for &(_, j) in &c.classes {
-                    let h = q.images[j as usize];
+                    let h = q.image_of_generator(j);
                     if q.mul(a, q.mul(b, h)) != q.mul(q.mul(a, b), h) {
                         return Ok(Some(merge(
                             &merge(&c.reps[a as usize], &c.reps[b as usize]),

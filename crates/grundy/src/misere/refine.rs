@@ -18,7 +18,7 @@
 //!   elements are always decided already. This is the induction a true quotient obeys.
 //! - **Reduction.** Moore's partition refinement merges the elements that no sequence of
 //!   generators tells apart (a congruence, as the monoid is commutative): the candidate.
-//! - **Verification** stays with the caller ([`super::quotient`]): the finite automaton checks
+//! - **Verification** stays with the caller (module `quotient`): the finite automaton checks
 //!   every sum of the new closure; a failure returns the shortest failing sum, whose
 //!   generators are freed (or whose exponents raise the indices) for the next round.
 //!
@@ -29,13 +29,27 @@
 
 use super::MisereError;
 use super::generators::Generators;
-use super::labels::{MAX_LABEL, mex, too_large};
+use super::monoid::Quotient;
 use super::moore::refine_partition;
-use super::quotient::Quotient;
 use crate::control::Budget;
 use rustc_hash::FxHashMap;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
+
+/// The largest label: misère Grundy values are kept in 64-bit sets.
+pub const MAX_LABEL: u32 = 63;
+
+/// The least value not in the set `s` (64 when it holds 0..=63).
+pub(super) fn mex(s: u64) -> u32 {
+    (!s).trailing_zeros()
+}
+
+/// The refusal of a misère Grundy value past [`MAX_LABEL`] (labelled models).
+pub(super) fn too_large() -> MisereError {
+    MisereError::Unsupported(format!(
+        "a misère Grundy value is larger than {MAX_LABEL}, the largest kept"
+    ))
+}
 
 /// The most model elements (`|Q| × Π (L_f + 1)`) indexed by an array; a larger model is
 /// indexed by a hash map of the elements reached, which are bounded by the budget's position
@@ -119,7 +133,7 @@ impl Model<'_> {
 /// `0..i`, or a trial of `0..=i`), with the generators of `freed` (which must include every
 /// generator without an image in `old`) counted exactly up to their indices, and the label of
 /// each element: its outcome (1 for P) or, with `grundy`, its misère Grundy value (the
-/// labelled monoid of [`super::labels`]). `None` when the model's elements cannot be
+/// labelled monoid, module `labels`). `None` when the model's elements cannot be
 /// numbered in 64 bits or the candidate has more than `max_elements` elements; the elements
 /// reached count against the budget's position limit.
 pub fn candidate(
@@ -166,7 +180,8 @@ pub fn candidate(
 }
 
 /// A commutative monoid model whose elements are numbers (`0` the identity), acted on by the
-/// generators: the truncated counters here, or the product of [`super::labels`].
+/// generators: the truncated counters here, or the product of the labelled monoid (module
+/// `labels`).
 pub(super) trait ModelMonoid {
     /// The element times generator `g`.
     fn step(&self, s: u64, g: u32) -> u64;

@@ -19,9 +19,9 @@
 //! assert_eq!(hint.outcome, Outcome::P); // from a the only move is to b, which moves to c and wins
 //! ```
 
-use crate::Nimber;
 use crate::control::Control;
 use crate::graph::{GameGraph, GraphSolution, solve};
+use crate::nimber::Nimber;
 use crate::sum::{AnalysisError, Component, Context, Move, Sum};
 use crate::value::{Outcome, Value};
 use std::sync::Arc;

@@ -36,10 +36,10 @@
 pub mod board;
 pub mod opponent;
 
-use crate::Nimber;
 use crate::analysis::{Analysis, Options, analyze_sum};
 use crate::catalog;
 use crate::expr::ExprError;
+use crate::nimber::Nimber;
 use crate::sum::{AnalysisError, Context, Sum};
 use crate::value::Outcome;
 

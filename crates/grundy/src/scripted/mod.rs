@@ -55,10 +55,10 @@ pub mod script;
 pub use position::{MAX_DEPTH, Pos};
 pub use script::{Script, ScriptError, ScriptLimits};
 
-use crate::Nimber;
 use crate::control::Budget;
 use crate::expr::{ExprError, TermSpec, no_params, some_args};
 use crate::game::ImpartialGame;
+use crate::nimber::Nimber;
 use crate::solve::{SolveError, Solver};
 use crate::sum::{AnalysisError, Component, Context, Move};
 use rhai::{Array, Dynamic};

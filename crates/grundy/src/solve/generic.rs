@@ -1,8 +1,8 @@
 use super::dense::{self, DenseTable};
 use super::memory::{self, Holdings};
 use super::{Budget, BudgetError, Limits, SolveError};
-use crate::Nimber;
 use crate::game::{ImpartialGame, SplitOptions};
+use crate::nimber::Nimber;
 use rustc_hash::FxHashMap;
 
 /// The generic normal-play engine: Sprague–Grundy values by memoised search.

@@ -89,8 +89,8 @@ mod pipeline;
 
 pub use pipeline::{PIPELINE_FROM, Pipeline};
 
+use super::engine::{SequenceEngine, SequenceError};
 use super::rules::HeapRule;
-use super::sequence::{SequenceEngine, SequenceError};
 use crate::control::Control;
 use far::Block;
 

@@ -16,8 +16,8 @@
 
 use super::DomainSequence;
 use super::far::{self, BLOCK, Block, FarJob};
+use crate::heap::engine::SequenceError;
 use crate::heap::helper::Helper;
-use crate::heap::sequence::SequenceError;
 use std::time::Duration;
 
 /// Whether the far marks of the next block are filled on a second core.

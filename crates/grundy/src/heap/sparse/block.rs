@@ -696,7 +696,7 @@ impl FarPhase<'_> {
         }
         let words = row.iter().zip(self.common).take(limit.div_ceil(64));
         for (w, (&marked, &common)) in words.enumerate() {
-            let mut bits = !(marked | common) & super::finish::below(limit, w);
+            let mut bits = !(marked | common) & below(limit, w);
             while bits != 0 {
                 wanted.add((w * 64 + bits.trailing_zeros() as usize) as u16);
                 bits &= bits - 1;
@@ -760,6 +760,19 @@ impl FarPhase<'_> {
             probed,
             after: steps,
         }
+    }
+}
+
+/// The bits of word `w` that stand for values below `c`.
+#[inline]
+pub(super) fn below(c: usize, w: usize) -> u64 {
+    let start = w * 64;
+    if c >= start + 64 {
+        u64::MAX
+    } else if c <= start {
+        0
+    } else {
+        (1u64 << (c - start)) - 1
     }
 }
 

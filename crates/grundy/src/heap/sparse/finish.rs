@@ -1,7 +1,7 @@
 //! Finishing one heap: the scan of its splits for the values still wanted once the marks
 //! are in (values below 64 or 128 in one or two words of marks; wider values by ranges).
 
-use super::block;
+use super::block::{self, below};
 use super::moves::Split;
 use super::wanted::{self, CHUNK, LIST, Wanted};
 use super::wide::WIDE;
@@ -194,19 +194,6 @@ pub(super) fn finish_wide(
     let value = wanted.lowest().map_or(missing, usize::from);
     wanted.clear();
     (value, steps)
-}
-
-/// The bits of word `w` that stand for values below `c`.
-#[inline]
-pub(super) fn below(c: usize, w: usize) -> u64 {
-    let start = w * 64;
-    if c >= start + 64 {
-        u64::MAX
-    } else if c <= start {
-        0
-    } else {
-        (1u64 << (c - start)) - 1
-    }
 }
 
 /// The smallest value below `limit` whose bit is clear, or `limit`.
