@@ -433,7 +433,7 @@ fn misere_sequence(
     format: MisereFormat,
     limits: grundy::control::Limits,
 ) -> Result<(), Failure> {
-    use grundy::misere::sequence::{TameBasis, genus_sequence};
+    use grundy::misere::sequence::{GenusEntry, TameBasis, genus_sequence};
     // Ctrl-C, SIGTERM and SIGHUP stop the run: the heaps finished are printed first.
     let cancel = crate::front::interrupt_flag()?;
     let budget = grundy::control::Budget::with_cancel_flag(limits, cancel);
@@ -475,34 +475,61 @@ fn misere_sequence(
             Ok(())
         })?;
     } else {
-        let mut text = format!("Genus of {} heaps (misère play)\n", rule.name());
-        text.push_str(&seq.route.explain(seq.quotient_order));
-        text.push('\n');
-        for e in &seq.entries {
-            text.push_str(&format!(
-                "{:>5}  {:<14} {}\n",
-                e.heap,
-                e.genus.to_string(),
-                match (e.tame, e.tame_basis) {
-                    (true, TameBasis::CanonicalForm) => "tame",
-                    (false, TameBasis::CanonicalForm) => "wild",
-                    (true, TameBasis::RawTree) => "tame (raw tree)",
-                    (false, TameBasis::RawTree) =>
-                        "wild (raw tree; the canonical form was not affordable)",
+        // Streamed, and past TEXT_ALL heaps only the first and the last rows (a tame game
+        // reaches millions of heaps within the default work limit); every heap with --csv
+        // or --json.
+        crate::emit_with(|w| {
+            writeln!(w, "Genus of {} heaps (misère play)", rule.name())?;
+            writeln!(w, "{}", seq.route.explain(seq.quotient_order))?;
+            let row = |w: &mut dyn std::io::Write, e: &GenusEntry| {
+                writeln!(
+                    w,
+                    "{:>5}  {:<14} {}",
+                    e.heap,
+                    e.genus.to_string(),
+                    match (e.tame, e.tame_basis) {
+                        (true, TameBasis::CanonicalForm) => "tame",
+                        (false, TameBasis::CanonicalForm) => "wild",
+                        (true, TameBasis::RawTree) => "tame (raw tree)",
+                        (false, TameBasis::RawTree) =>
+                            "wild (raw tree; the canonical form was not affordable)",
+                    }
+                )
+            };
+            let n = seq.entries.len();
+            if n <= TEXT_ALL {
+                for e in &seq.entries {
+                    row(w, e)?;
                 }
-            ));
-        }
-        match seq.first_wild {
-            Some(n) => text.push_str(&format!(
-                "Tame up to heap {}; heap {n} is the first wild one.\n",
-                n.saturating_sub(1)
-            )),
-            None => text.push_str(&format!(
-                "Tame at every heap computed (0 to {}).\n",
-                seq.entries.len().saturating_sub(1)
-            )),
-        }
-        crate::emit(&text)?;
+            } else {
+                for e in &seq.entries[..TEXT_HEAD] {
+                    row(w, e)?;
+                }
+                let tail_from = n - TEXT_TAIL;
+                writeln!(
+                    w,
+                    "  ... heaps {TEXT_HEAD} to {} not shown ({} in all; every heap with --csv \
+                     or --json)",
+                    tail_from - 1,
+                    grundy::words::count(n, "heap")
+                )?;
+                for e in &seq.entries[tail_from..] {
+                    row(w, e)?;
+                }
+            }
+            match seq.first_wild {
+                Some(wild) => writeln!(
+                    w,
+                    "Tame up to heap {}; heap {wild} is the first wild one.",
+                    wild.saturating_sub(1)
+                ),
+                None => writeln!(
+                    w,
+                    "Tame at every heap computed (0 to {}).",
+                    n.saturating_sub(1)
+                ),
+            }
+        })?;
     }
     match seq.stopped {
         Some(grundy::misere::MisereError::Budget(grundy::control::BudgetError::Cancelled)) => {

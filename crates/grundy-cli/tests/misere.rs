@@ -334,6 +334,50 @@ fn misere_sequence_lists_genera() {
 }
 
 #[test]
+fn misere_sequence_text_shows_the_first_and_last_heaps_past_ten_thousand() {
+    // A tame game: 0.4= (one token taken, the rest split into two equal heaps) is 0^120 at
+    // even heaps and 1^031 at odd ones.
+    let out = ok_stdout(&grundy(&["sequence", "0.4=", "--misere", "--to", "20000"]));
+    assert!(
+        out.contains(
+            "  ... heaps 1000 to 19900 not shown (20001 heaps in all; every heap with --csv or --json)"
+        ),
+        "{out}"
+    );
+    assert!(out.contains("\n  999  1^031          tame\n"), "{out}");
+    assert!(out.contains("\n19901  1^031          tame\n"), "{out}");
+    assert!(!out.contains("\n 5000  "), "{out}");
+    assert!(
+        out.ends_with("Tame at every heap computed (0 to 20000).\n"),
+        "{out}"
+    );
+}
+
+#[test]
+fn misere_sequence_stops_at_the_memory_limit_with_the_heaps_it_finished() {
+    let o = grundy(&[
+        "sequence",
+        "0.4=",
+        "--misere",
+        "--to",
+        "4294967295",
+        "--max-memory",
+        "4",
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains("more than the memory limit of 4 MiB (raise it with --max-memory)"),
+        "{err}"
+    );
+    assert!(
+        stdout(&o).contains("Tame at every heap computed (0 to "),
+        "{}",
+        stdout(&o)
+    );
+}
+
+#[test]
 fn misere_sequence_as_csv() {
     let text = ok_stdout(&grundy(&[
         "sequence", "kayles", "--misere", "--to", "9", "--csv",

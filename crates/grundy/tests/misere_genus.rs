@@ -10,10 +10,11 @@ use grundy::control::{Budget, Limits};
 use grundy::game::ImpartialGame;
 use grundy::heap::component::HeapGame;
 use grundy::heap::rules::HeapRule;
+use grundy::misere::MisereError;
 use grundy::misere::genus::{GenusSolver, tame_sum_is_p};
 use grundy::misere::sequence::{
-    genus_sequence, genus_sequence_by_definition, genus_sequence_by_labels,
-    genus_sequence_by_quotient,
+    QUOTIENT_HEAPS, genus_sequence, genus_sequence_by_definition, genus_sequence_by_forms,
+    genus_sequence_by_labels, genus_sequence_by_quotient,
 };
 use grundy::solve::MisereSolver;
 use grundy::value::Outcome;
@@ -117,6 +118,35 @@ fn genus_through_labels_matches_the_definition() {
     for (rule, to, at_least) in [("kayles", 22, 20), ("0.75", 20, 21), ("0.07", 14, 6)] {
         let n = same_labelled_genera(rule, to);
         assert!(n >= at_least, "{rule}: only {n} heaps compared");
+    }
+}
+
+#[test]
+fn quotient_routes_stop_at_the_last_heap_they_built() {
+    // Asked past the heaps they build (QUOTIENT_HEAPS), the labelled monoid and the quotient
+    // with Nim heaps once read a heap beyond them as a heap without moves: heap 513 of 0.4=
+    // came out 1^120 (its genus is 1^031, as every odd heap's), caught only by the
+    // cross-check of the routes.
+    let rule = HeapRule::parse("0.4=").unwrap();
+    let to = QUOTIENT_HEAPS + 88;
+    let forms = genus_sequence_by_forms(&rule, to, &Budget::default());
+    assert_eq!(forms.entries.len() as u64, to + 1);
+    for seq in [
+        genus_sequence_by_labels(&rule, to, &Budget::default()),
+        genus_sequence_by_quotient(&rule, to, &Budget::default()),
+    ] {
+        assert_eq!(
+            seq.entries.len() as u64,
+            QUOTIENT_HEAPS + 1,
+            "{:?}",
+            seq.route
+        );
+        assert!(
+            matches!(seq.stopped, Some(MisereError::HeapBound { .. })),
+            "{:?}",
+            seq.stopped
+        );
+        assert_eq!(seq.entries[..], forms.entries[..seq.entries.len()]);
     }
 }
 

@@ -210,19 +210,24 @@ pub(super) fn forms_route(rule: &HeapRule, to: u64, budget: &Budget) -> (GenusSe
         let step = hf
             .push_next(rule)
             .and_then(|id| Ok((id, table.genus(&hf.forms, id, budget)?)));
-        match step {
-            Ok((id, genus)) => {
-                let tame = hf.forms.is_tame(id);
-                if !tame && seq.first_wild.is_none() {
-                    seq.first_wild = Some(n);
-                }
-                seq.entries.push(GenusEntry {
+        let step = step.and_then(|(id, genus)| {
+            let tame = hf.forms.is_tame(id);
+            seq.push(
+                GenusEntry {
                     heap: n,
                     genus,
                     tame,
                     tame_basis: TameBasis::CanonicalForm,
-                });
+                },
+                budget,
+            )?;
+            if !tame && seq.first_wild.is_none() {
+                seq.first_wild = Some(n);
             }
+            Ok(())
+        });
+        match step {
+            Ok(()) => {}
             Err(e) => {
                 // A heap whose form was built but whose genus was not is dropped with it.
                 hf.heaps.truncate(seq.entries.len());

@@ -5,6 +5,11 @@
 
 use super::MisereError;
 use super::genus::Genus;
+use crate::control::Budget;
+
+/// The bytes one entry holds, for the memory limit: the entry, its exponents on the heap
+/// (a few words and the allocator's overhead) and the heap's form id beside it.
+pub const ENTRY_BYTES: u64 = std::mem::size_of::<GenusEntry>() as u64 + 56;
 
 /// One heap of the sequence.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
@@ -44,6 +49,16 @@ pub struct GenusSequence {
     pub quotient_order: Option<usize>,
     /// Which route computed the values.
     pub route: GenusRoute,
+}
+
+impl GenusSequence {
+    /// Appends `entry` when the entries then still fit the budget's memory limit (a tame
+    /// game's genera come fast: `0.4=` reaches heap 5·10^7 in 25 s, some 5 GB of entries).
+    pub fn push(&mut self, entry: GenusEntry, budget: &Budget) -> Result<(), MisereError> {
+        budget.check_bytes(self.entries.len() as u64 + 1, ENTRY_BYTES)?;
+        self.entries.push(entry);
+        Ok(())
+    }
 }
 
 /// The route that computed a genus sequence.

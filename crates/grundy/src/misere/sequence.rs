@@ -308,18 +308,18 @@ fn search(
                 break Ok(g);
             }
         };
-        match genus {
-            Ok(genus) => {
-                let entry = tame_entry(rule, n, genus, &seq.entries);
-                if !entry.tame && seq.first_wild.is_none() {
-                    seq.first_wild = Some(n);
-                }
-                seq.entries.push(entry);
+        let pushed = genus.and_then(|genus| {
+            let entry = tame_entry(rule, n, genus, &seq.entries);
+            let wild = !entry.tame;
+            seq.push(entry, budget)?;
+            if wild && seq.first_wild.is_none() {
+                seq.first_wild = Some(n);
             }
-            Err(e) => {
-                seq.stopped = Some(e);
-                break;
-            }
+            Ok(())
+        });
+        if let Err(e) = pushed {
+            seq.stopped = Some(e);
+            break;
         }
     }
     seq
@@ -461,7 +461,8 @@ fn labels_route(rule: &HeapRule, to: u64, budget: &Budget) -> (GenusSequence, Op
     let two = image(gens.of_nim(2));
     loop {
         let n = seq.entries.len() as u64;
-        if n > to || gens.of_heap(n).is_some_and(|h| h > g) {
+        // Past the heaps built there is no generator to read (not a heap without moves).
+        if n > to || n > gens.max_heap() || gens.of_heap(n).is_some_and(|h| h > g) {
             break;
         }
         let value = match normal_value(rule, n, budget) {
@@ -557,7 +558,7 @@ fn attempt(
         // Every heap whose generator has joined (or that has no move) can be read now.
         loop {
             let n = seq.entries.len() as u64;
-            if n > to || gens.of_heap(n).is_some_and(|h| h > g) {
+            if n > to || n > gens.max_heap() || gens.of_heap(n).is_some_and(|h| h > g) {
                 return Ok(());
             }
             let entry = read_entry(rule, &gens, q, n, nim, &seq.entries, budget)?;
