@@ -139,6 +139,34 @@ fn misere_sequence_on_a_huge_to_stops_on_ctrl_c_with_what_it_finished() {
     assert!(out.contains("heap 5 is the first wild one"), "{out}");
 }
 
+// ---- analyze --misere: the search of a whole sum ----
+
+#[test]
+fn a_misere_search_whose_positions_grow_meets_the_limits() {
+    // A heap of 0.4= splits in two equal heaps, each of those in two, and so on: the search's
+    // positions gain a component with every move. Before the fix their size was not counted,
+    // and this took 24 GB in 60 s until the kernel killed it.
+    let sum = "0.4= 4294967295 + node-kayles 1-2 2-3";
+    assert_refused(
+        &grundy(&["analyze", sum, "--misere"]),
+        1,
+        &["the work limit"],
+    );
+    assert_refused(
+        &grundy(&[
+            "analyze",
+            sum,
+            "--misere",
+            "--max-work",
+            "100000000000",
+            "--max-memory",
+            "256",
+        ]),
+        1,
+        &["memory limit of 256 MiB", "--max-memory"],
+    );
+}
+
 // ---- play ----
 
 #[test]

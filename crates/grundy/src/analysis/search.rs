@@ -89,6 +89,15 @@ impl ImpartialGame for SumGame<'_> {
         }
         out
     }
+
+    /// A position owns its ids (two to a word). Counted, a sum whose positions grow with
+    /// every move (a heap of 0.4= splits in two, its halves in two, and so on: positions of
+    /// thousands of components on a deep search stack) meets the work and memory limits in
+    /// proportion, instead of taking all the machine's memory (24 GB, then the kernel's
+    /// OOM killer, before this was counted).
+    fn position_words(&self, position: &Vec<u32>) -> u64 {
+        (position.len() as u64).div_ceil(2)
+    }
 }
 
 impl<'a> SumGame<'a> {
