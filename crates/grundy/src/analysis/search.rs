@@ -21,7 +21,16 @@ pub(super) struct Interner<'a> {
     components: Vec<Box<dyn Component>>,
     /// For each id, once listed: each move's result as ids.
     moves: Vec<Option<Vec<Vec<u32>>>>,
+    /// The bytes the components met take here, about: four times each one's text (the key,
+    /// the state of the boxed component, which its text spells, and what listing its moves
+    /// leaves; calibrated on Cram boards: a limit of 1024 MiB stops at 1.3 GB of RSS), a
+    /// few words, and the move lists as ids.
+    bytes: u64,
 }
+
+/// The bytes a component takes in the interner besides its text (the map's slot, the box,
+/// its move list's header).
+const COMPONENT_BYTES: u64 = 160;
 
 impl Interner<'_> {
     fn id(&mut self, c: &dyn Component) -> u32 {
@@ -30,6 +39,9 @@ impl Interner<'_> {
             return id;
         }
         let id = self.components.len() as u32;
+        self.bytes = self
+            .bytes
+            .saturating_add(4 * key.len() as u64 + COMPONENT_BYTES);
         self.ids.insert(key, id);
         self.components.push(c.clone_box());
         self.moves.push(None);
@@ -45,9 +57,27 @@ impl Interner<'_> {
     /// The moves of component `id` as ids, listed on first use.
     fn moves_of(&mut self, id: u32) -> Result<&[Vec<u32>], AnalysisError> {
         if self.moves[id as usize].is_none() {
-            let moves = self.components[id as usize].moves(self.ctx)?;
+            // The components met are a table of their own, beside the solver's: big ones (a
+            // Cram board of 100×100 is 10 KB of text, with 19,800 moves) filled 6 GB in 6 s.
+            // Checked before listing (a listing may add hundreds of MB) and after.
+            let component = self.components[id as usize].as_ref();
+            let over = |bytes: u64| {
+                self.ctx
+                    .budget
+                    .check_bytes(bytes, 1)
+                    .map_err(|e| AnalysisError::budget(component, e))
+            };
+            over(self.bytes)?;
+            let moves = component.moves(self.ctx)?;
             let listed: Vec<Vec<u32>> = moves.iter().map(|m| self.position(&m.result)).collect();
+            let ids: u64 = listed.iter().map(|l| 4 * l.len() as u64 + 24).sum();
+            self.bytes = self.bytes.saturating_add(ids);
             self.moves[id as usize] = Some(listed);
+            let component = self.components[id as usize].as_ref();
+            self.ctx
+                .budget
+                .check_bytes(self.bytes, 1)
+                .map_err(|e| AnalysisError::budget(component, e))?;
         }
         Ok(self.moves[id as usize].as_deref().unwrap_or_default())
     }
@@ -109,6 +139,7 @@ impl<'a> SumGame<'a> {
                 ids: FxHashMap::default(),
                 components: Vec::new(),
                 moves: Vec::new(),
+                bytes: 0,
             }),
             error: RefCell::new(None),
         }
