@@ -54,30 +54,28 @@ impl Interner<'_> {
         p
     }
 
+    /// Fails when the components held pass the memory limit, naming component `id`.
+    fn check_held(&self, id: u32) -> Result<(), AnalysisError> {
+        self.ctx
+            .budget
+            .check_bytes(self.bytes, 1)
+            .map(|_| ())
+            .map_err(|e| AnalysisError::budget(self.components[id as usize].as_ref(), e))
+    }
+
     /// The moves of component `id` as ids, listed on first use.
     fn moves_of(&mut self, id: u32) -> Result<&[Vec<u32>], AnalysisError> {
         if self.moves[id as usize].is_none() {
             // The components met are a table of their own, beside the solver's: big ones (a
             // Cram board of 100×100 is 10 KB of text, with 19,800 moves) filled 6 GB in 6 s.
             // Checked before listing (a listing may add hundreds of MB) and after.
-            let component = self.components[id as usize].as_ref();
-            let over = |bytes: u64| {
-                self.ctx
-                    .budget
-                    .check_bytes(bytes, 1)
-                    .map_err(|e| AnalysisError::budget(component, e))
-            };
-            over(self.bytes)?;
-            let moves = component.moves(self.ctx)?;
+            self.check_held(id)?;
+            let moves = self.components[id as usize].moves(self.ctx)?;
             let listed: Vec<Vec<u32>> = moves.iter().map(|m| self.position(&m.result)).collect();
             let ids: u64 = listed.iter().map(|l| 4 * l.len() as u64 + 24).sum();
             self.bytes = self.bytes.saturating_add(ids);
             self.moves[id as usize] = Some(listed);
-            let component = self.components[id as usize].as_ref();
-            self.ctx
-                .budget
-                .check_bytes(self.bytes, 1)
-                .map_err(|e| AnalysisError::budget(component, e))?;
+            self.check_held(id)?;
         }
         Ok(self.moves[id as usize].as_deref().unwrap_or_default())
     }
