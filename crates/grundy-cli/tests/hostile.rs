@@ -184,6 +184,17 @@ fn a_misere_search_over_big_components_meets_the_memory_limit() {
     );
 }
 
+#[test]
+fn a_misere_sum_with_a_component_whose_moves_cannot_be_listed_is_refused() {
+    // wythoff 10^6 10^6 has 3·10^6 moves, more than a move list may hold. The tame-rule
+    // route used to read it as a position without moves once its listing failed, and
+    // answered "P" with the genus 0^120 (its normal value is not 0); it is refused, naming
+    // the component, as the search after that route refuses it.
+    let o = grundy(&["analyze", "wythoff 1000000 1000000 + nim 1", "--misere"]);
+    assert_refused(&o, 1, &["wythoff 1000000 1000000: too many moves to list"]);
+    assert!(!stdout(&o).contains("0^120"), "{}", stdout(&o));
+}
+
 // ---- play ----
 
 #[test]

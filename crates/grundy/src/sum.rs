@@ -113,7 +113,7 @@ impl AnalysisError {
     /// Wraps an engine error for a component.
     pub fn solve(component: &dyn Component, source: SolveError) -> Self {
         AnalysisError::Solve {
-            component: component.to_string(),
+            component: named(component),
             source,
         }
     }
@@ -121,7 +121,7 @@ impl AnalysisError {
     /// A failure of the rule's own definition (a rule script's error) for a component.
     pub fn rule(component: &dyn Component, reason: impl Into<String>) -> Self {
         AnalysisError::Rule {
-            component: component.to_string(),
+            component: named(component),
             reason: reason.into(),
         }
     }
@@ -129,10 +129,25 @@ impl AnalysisError {
     /// An unsupported request for a component.
     pub fn unsupported(component: &dyn Component, reason: impl Into<String>) -> Self {
         AnalysisError::Unsupported {
-            component: component.to_string(),
+            component: named(component),
             reason: reason.into(),
         }
     }
+}
+
+/// The most characters of a component's text an error message quotes.
+const NAMED_CHARS: usize = 120;
+
+/// A component as an error names it: its text, cut short past [`NAMED_CHARS`] characters
+/// (a 100×100 Cram board is 10,000 characters, which would bury the message).
+fn named(component: &dyn Component) -> String {
+    let text = component.to_string();
+    let total = text.chars().count();
+    if total <= NAMED_CHARS {
+        return text;
+    }
+    let head: String = text.chars().take(NAMED_CHARS / 2).collect();
+    format!("{head}… ({total} characters)")
 }
 
 /// Misère play of one component alone, decided by a theorem ([`Component::misere_alone`]).

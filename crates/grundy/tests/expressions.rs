@@ -153,3 +153,30 @@ fn long_bad_arguments_give_short_messages_for_every_rule() {
     assert!(long.is_empty(), "long messages:\n{}", long.join("\n"));
     assert!(checked > 300, "{checked}");
 }
+
+#[test]
+fn errors_name_a_long_component_by_its_start_and_length() {
+    // A 30×30 Cram board with a filled cell is written out square by square (934
+    // characters); an error quotes its first 60.
+    let board = vec![".".repeat(30); 30].join("/");
+    let sum = grundy::catalog::parse(&format!("cram #{}", &board[1..])).unwrap();
+    let c = sum.components[0].as_ref();
+    let e = grundy::sum::AnalysisError::budget(c, grundy::control::BudgetError::Work { limit: 7 });
+    let text = e.to_string();
+    let total = c.to_string().chars().count();
+    assert!(total > 900, "{total}");
+    assert!(text.starts_with("cram #....."), "{text}");
+    assert!(
+        text.contains(&format!("… ({total} characters): ")),
+        "{text}"
+    );
+    assert!(text.contains("7 steps of work"), "{text}");
+    assert!(text.chars().count() < 250, "{text}");
+    // A short component is named whole.
+    let short = grundy::catalog::parse("nim 3").unwrap();
+    let e = grundy::sum::AnalysisError::budget(
+        short.components[0].as_ref(),
+        grundy::control::BudgetError::Work { limit: 7 },
+    );
+    assert!(e.to_string().starts_with("nim 3: "), "{e}");
+}

@@ -380,17 +380,17 @@ fn by_tame(sum: &Sum, ctx: &Context) -> Route {
             None => format!("the genera were not computed ({e})"),
         })
     };
-    // A rule whose own moves failed (a rule script's error) looks to the solver like a
-    // position with no moves: the genus computed past it is wrong, and the rule's error is
-    // the answer. Other errors while listing moves are left where they were.
+    // A component whose moves failed to list looks to the solver like a position with no
+    // moves, and the game lists no moves at all after it: every genus computed since is
+    // wrong. A rule's own error (a rule script's) is the answer; any other (a move list too
+    // long, the memory limit) ends this route, and the search after it meets the same error.
     let listed = |game: &search::SumGame| -> Result<Result<(), String>, AnalysisError> {
         match game.take_error() {
             None => Ok(Ok(())),
             Some(err @ AnalysisError::Rule { .. }) => Err(err),
-            Some(err) => {
-                game.keep_error(err);
-                Ok(Ok(()))
-            }
+            Some(err) => Ok(Err(format!(
+                "a component's moves could not be listed ({err})"
+            ))),
         }
     };
     let mut genera = Vec::new();

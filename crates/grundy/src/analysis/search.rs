@@ -90,8 +90,15 @@ pub(super) struct SumGame<'a> {
 
 impl ImpartialGame for SumGame<'_> {
     type Position = Vec<u32>;
+    /// Once a component's moves failed to list, every position reads as having no moves:
+    /// whatever the solver computes from then on is wrong and is never used (the caller
+    /// answers with the stored error), so it should end at once rather than explore the
+    /// rest of the sum with that component's moves missing, spending the whole budget.
     fn options(&self, p: &Vec<u32>) -> Vec<Vec<u32>> {
         let mut out = Vec::new();
+        if self.error.borrow().is_some() {
+            return out;
+        }
         for i in 0..p.len() {
             if i > 0 && p[i] == p[i - 1] {
                 continue; // the same component again gives the same options
@@ -112,6 +119,7 @@ impl ImpartialGame for SumGame<'_> {
                 }
                 Err(e) => {
                     self.error.borrow_mut().get_or_insert(e);
+                    return Vec::new();
                 }
             }
         }
@@ -148,14 +156,10 @@ impl<'a> SumGame<'a> {
         self.interner.borrow_mut().position(components)
     }
 
-    /// The first error a component gave while listing moves.
+    /// The first error a component gave while listing moves. Every result computed over
+    /// this game since that error is wrong: a caller that finds one must answer with it.
     pub(super) fn take_error(&self) -> Option<AnalysisError> {
         self.error.borrow_mut().take()
-    }
-
-    /// Puts back an error taken by [`SumGame::take_error`].
-    pub(super) fn keep_error(&self, e: AnalysisError) {
-        self.error.borrow_mut().get_or_insert(e);
     }
 }
 
@@ -173,6 +177,9 @@ pub(super) fn misere_search(sum: &Sum, ctx: &Context) -> Result<Analysis, Analys
             })
     };
     let outcome = solver.outcome(&root).map_err(|e| failed(e, &game))?;
+    if let Some(e) = game.take_error() {
+        return Err(e);
+    }
     let mut winning_moves = Vec::new();
     if outcome == Outcome::N {
         for (i, c) in sum.components.iter().enumerate() {
@@ -180,7 +187,11 @@ pub(super) fn misere_search(sum: &Sum, ctx: &Context) -> Result<Analysis, Analys
             for m in c.moves(ctx)? {
                 let rest = sum.replaced(i, &m.result);
                 let next = game.interner.borrow_mut().position(&rest.components);
-                if solver.outcome(&next).map_err(|e| failed(e, &game))? == Outcome::P {
+                let after = solver.outcome(&next).map_err(|e| failed(e, &game))?;
+                if let Some(e) = game.take_error() {
+                    return Err(e);
+                }
+                if after == Outcome::P {
                     wins.push(m);
                 }
             }
