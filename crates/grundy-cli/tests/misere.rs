@@ -245,8 +245,49 @@ fn huge_heaps_of_0_75_go_through_the_quotient() {
 }
 
 #[test]
+fn huge_heaps_with_nim_heaps_beside_them_go_through_the_quotient() {
+    // The quotient of 0.75's heaps with *1..*3: every winning move (in the huge heaps and in
+    // the Nim heaps) leaves a P-position, itself read through the quotient.
+    let a = json(&grundy(&[
+        "analyze",
+        "0.75 1000000 999999 + nim 1 3",
+        "--misere",
+        "--json",
+    ]));
+    let why = a["explanation"].to_string();
+    assert!(
+        why.contains("the Nim heaps *1 to *3 and heaps 1 to"),
+        "{why}"
+    );
+    assert!(why.contains("*3 ↦"), "{why}");
+    assert!(why.contains("proven for every heap"), "{why}");
+    assert_eq!(a["outcome"], "N");
+    let moves = a["winning_moves"].as_array().unwrap();
+    assert!(moves.iter().any(|m| m["component"] == 3), "{moves:?}");
+    moves_lead_to_p(&a, &[]);
+    // Kayles with *3: its period (12 from heap 71) shows only past heap 32; the quotient is
+    // computed to heap 256 and the period proven.
+    let k = json(&grundy(&[
+        "analyze",
+        "kayles 1000000 + nim 3",
+        "--misere",
+        "--json",
+    ]));
+    let why = k["explanation"].to_string();
+    assert!(why.contains("period 12 (from heap 71)"), "{why}");
+    assert!(!why.contains("not proven"), "{why}");
+}
+
+#[test]
 fn small_heap_sums_agree_with_the_search() {
-    for expr in ["kayles 3 4 7", "0.75 5 6 9", "0.137 4 9", "kayles 2 2 5"] {
+    for expr in [
+        "kayles 3 4 7",
+        "0.75 5 6 9",
+        "0.137 4 9",
+        "kayles 2 2 5",
+        "kayles 3 5 + nim 3",
+        "0.137 6 + nim 1 2",
+    ] {
         let fast = json(&grundy(&["analyze", expr, "--misere", "--json"]));
         let slow = json(&grundy(&[
             "analyze", expr, "--misere", "--json", "--engine", "generic",

@@ -13,8 +13,8 @@ use crate::misere::MisereError;
 use crate::misere::canonical::{FormId, Forms};
 use crate::misere::genus::{Genus, GenusSolver, tame_sum_is_p};
 use crate::misere::kayles;
-use crate::misere::outcome::{sum_verdict, winning_moves};
-use crate::misere::periodicity::heap_quotient_proving;
+use crate::misere::outcome::{Part, sum_verdict_of_parts, winning_moves_of_parts};
+use crate::misere::periodicity::heap_quotient_proving_with_nim;
 use crate::sum::{AnalysisError, Component, Context, Engine, Sum};
 use crate::value::Outcome;
 use rustc_hash::FxHashMap;
@@ -96,27 +96,69 @@ fn cancelled(ctx: &Context, sum: &Sum) -> Result<(), AnalysisError> {
 
 /// Every component a heap of one heap rule: the rule and the sizes.
 fn heaps_of_one_rule(sum: &Sum) -> Option<(HeapRule, Vec<u64>)> {
-    let first = sum.components.first()?.rule();
+    let (rule, parts) = parts_of_one_rule(sum)?;
+    let heaps = parts
+        .into_iter()
+        .map(|p| match p {
+            Part::Heap(h) => Some(h),
+            Part::Nim(_) => None,
+        })
+        .collect::<Option<_>>()?;
+    Some((rule, heaps))
+}
+
+/// Every component a heap of one heap rule or a Nim heap: the rule, and each component as a
+/// part, in the sum's order (Nim heaps alone are heaps of Nim's rule).
+fn parts_of_one_rule(sum: &Sum) -> Option<(HeapRule, Vec<Part>)> {
+    let first = sum
+        .components
+        .iter()
+        .map(|c| c.rule())
+        .find(|r| r != "nim")
+        .unwrap_or_else(|| "nim".into());
     let rule = HeapRule::parse(&first).ok()?;
-    let mut heaps = Vec::new();
+    let mut parts = Vec::new();
     for c in &sum.components {
-        match c.args().as_slice() {
-            [n] if c.rule() == first && c.joins() => heaps.push(n.parse().ok()?),
+        match (c.args().as_slice(), c.as_nim_heap()) {
+            ([n], _) if c.rule() == first && c.joins() => parts.push(Part::Heap(n.parse().ok()?)),
+            (_, Some(m)) => parts.push(Part::Nim(m)),
             _ => return None,
         }
     }
-    Some((rule, heaps))
+    Some((rule, parts))
 }
+
+/// The largest Nim heap the quotient route takes beside a rule's heaps: each is a generator
+/// of the quotient (`*1..*m` all), and a quotient with Nim heaps grows fast past `*3`.
+pub const QUOTIENT_NIM: u64 = 8;
 
 type Route = Result<Result<Analysis, String>, AnalysisError>;
 
 fn by_quotient(sum: &Sum, ctx: &Context) -> Route {
-    let Some((rule, heaps)) = heaps_of_one_rule(sum) else {
+    let Some((rule, parts)) = parts_of_one_rule(sum) else {
         return Ok(Err(
-            "the components are not all heaps of one heap rule".into()
+            "the components are not all heaps of one heap rule (and Nim heaps)".into(),
         ));
     };
-    let largest = heaps.iter().copied().max().unwrap_or(0);
+    let heap_sizes = |f: fn(&Part) -> Option<u64>| parts.iter().filter_map(f);
+    let largest = heap_sizes(|p| match p {
+        Part::Heap(h) => Some(*h),
+        Part::Nim(_) => None,
+    })
+    .max()
+    .unwrap_or(0);
+    let nim = heap_sizes(|p| match p {
+        Part::Nim(m) => Some(*m),
+        Part::Heap(_) => None,
+    })
+    .max()
+    .unwrap_or(0);
+    if nim > QUOTIENT_NIM {
+        return Ok(Err(format!(
+            "a Nim heap of {nim} beside heaps of {rule}: the quotient route takes Nim heaps up to {QUOTIENT_NIM}"
+        )));
+    }
+    let nim = nim as u32;
     let bound = largest.min(QUOTIENT_HEAPS);
     let budget = route_budget(ctx);
     // Heaps beyond the bound are placed through the heap map's period: computed further
@@ -126,16 +168,28 @@ fn by_quotient(sum: &Sum, ctx: &Context) -> Route {
     } else {
         bound
     };
-    let hq = match heap_quotient_proving(&rule, bound, &budget, QUOTIENT_ELEMENTS, extend_to) {
+    let quotient = |to: u64| {
+        heap_quotient_proving_with_nim(&rule, nim, to, &budget, QUOTIENT_ELEMENTS, extend_to)
+    };
+    let mut hq = match quotient(bound) {
         Ok(q) => q,
-        Err(e) => {
+        Err(stop) => {
             cancelled(ctx, sum)?;
             return Ok(Err(format!(
-                "the quotient of {rule} up to heap {bound} was not computed ({e})"
+                "the quotient of {}up to heap {bound} was not computed ({})",
+                closure_name(&rule, nim),
+                stop.error
             )));
         }
     };
     cancelled(ctx, sum)?;
+    if largest > hq.generators.max_heap() && hq.period().is_none() {
+        // The period may start past the bound (Kayles's at heap 71): try further once.
+        if let Ok(further) = quotient(QUOTIENT_PROOF_HEAPS) {
+            hq = further;
+        }
+        cancelled(ctx, sum)?;
+    }
     let bound = hq.generators.max_heap();
     let reported = hq.reported_period();
     let period = if largest > bound {
@@ -150,7 +204,7 @@ fn by_quotient(sum: &Sum, ctx: &Context) -> Route {
     } else {
         None
     };
-    let Some(v) = sum_verdict(&hq, &heaps, period) else {
+    let Some(v) = sum_verdict_of_parts(&hq, &parts, period) else {
         return Ok(Err(
             "a heap lies before the period of the heap map starts".into()
         ));
@@ -158,7 +212,8 @@ fn by_quotient(sum: &Sum, ctx: &Context) -> Route {
     let q = &hq.quotient;
     let names = q.names();
     let mut explanation = vec![format!(
-        "Misère play through the misère quotient of {rule} (Plambeck–Siegel): the sums of heaps 1 to {bound} form a commutative monoid of {} whose P-portion is {{{}}}; it was computed heap by heap and verified on every sum of those heaps.",
+        "Misère play through the misère quotient of {rule} (Plambeck–Siegel): the sums of {}heaps 1 to {bound} form a commutative monoid of {} whose P-portion is {{{}}}; it was computed heap by heap and verified on every sum of those heaps.",
+        nim_heaps_and(nim),
         crate::words::count(q.order(), "element"),
         q.p_portion()
             .iter()
@@ -166,14 +221,17 @@ fn by_quotient(sum: &Sum, ctx: &Context) -> Route {
             .collect::<Vec<_>>()
             .join(", ")
     )];
-    let parts: Vec<String> = heaps
+    let mapped: Vec<String> = parts
         .iter()
         .zip(&v.elements)
-        .map(|(h, &e)| format!("{h} ↦ {}", names[e as usize]))
+        .map(|(p, &e)| match p {
+            Part::Heap(h) => format!("{h} ↦ {}", names[e as usize]),
+            Part::Nim(m) => format!("*{m} ↦ {}", names[e as usize]),
+        })
         .collect();
     explanation.push(format!(
         "Heaps: {}; their product is {}, {} the P-portion.",
-        parts.join(", "),
+        mapped.join(", "),
         names[v.element as usize],
         if v.is_p { "in" } else { "not in" }
     ));
@@ -195,7 +253,7 @@ fn by_quotient(sum: &Sum, ctx: &Context) -> Route {
             ),
         });
     }
-    let moves = match winning_moves(&hq, &heaps, period) {
+    let moves = match winning_moves_of_parts(&hq, &parts, period) {
         Ok(m) => m,
         Err(e) => {
             explanation.push(format!("The winning moves are not listed: {e}."));
@@ -205,13 +263,32 @@ fn by_quotient(sum: &Sum, ctx: &Context) -> Route {
     let rule = Arc::new(rule);
     let mut winning_moves = Vec::new();
     for m in moves {
+        let h = match parts[m.heap] {
+            Part::Heap(h) => h,
+            Part::Nim(_) => {
+                // The Nim heap's own move to the heap left (its moves are at most QUOTIENT_NIM).
+                let left = m.option.parts.first().copied().unwrap_or(0);
+                for nim_move in sum.components[m.heap].moves(ctx)? {
+                    if let [r] = nim_move.result.as_slice()
+                        && r.as_nim_heap() == Some(left)
+                    {
+                        winning_moves.push(WinningMove {
+                            component: m.heap,
+                            description: nim_move.description,
+                            result: sum.replaced(m.heap, &nim_move.result).to_string(),
+                        });
+                    }
+                }
+                continue;
+            }
+        };
         let result: Vec<Box<dyn Component>> = m
             .option
             .parts
             .iter()
             .map(|&h| Box::new(HeapComponent::new(Arc::clone(&rule), h)) as Box<dyn Component>)
             .collect();
-        let mut description = m.option.describe(heaps[m.heap]);
+        let mut description = m.option.describe(h);
         if !m.classes.is_empty() {
             let p = period.map_or(0, |p| p.period);
             let c: Vec<String> = m.classes.iter().map(|a| format!("{a} + {p}k")).collect();
@@ -233,6 +310,24 @@ fn by_quotient(sum: &Sum, ctx: &Context) -> Route {
         explanation,
         notes: Vec::new(),
     }))
+}
+
+/// "the Nim heaps *1 to *m and " (or nothing without Nim heaps), for the explanation.
+fn nim_heaps_and(nim: u32) -> String {
+    match nim {
+        0 => String::new(),
+        1 => "the Nim heap *1 and ".into(),
+        m => format!("the Nim heaps *1 to *{m} and "),
+    }
+}
+
+/// "0.75 " or "0.75 with *1 to *3 ", naming the closure in a refusal.
+fn closure_name(rule: &HeapRule, nim: u32) -> String {
+    match nim {
+        0 => format!("{rule} "),
+        1 => format!("{rule} with *1 "),
+        m => format!("{rule} with *1 to *{m} "),
+    }
 }
 
 /// Kayles rows with one beyond [`QUOTIENT_HEAPS`] (where the quotient to that heap shows no

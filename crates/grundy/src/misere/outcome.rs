@@ -41,6 +41,16 @@ pub struct QuotientMove {
     pub classes: Vec<u64>,
 }
 
+/// One part of a sum read through a quotient.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Part {
+    /// A heap of the quotient's rule, of this size.
+    Heap(u64),
+    /// A Nim heap of this size: a generator of a quotient computed with Nim heaps
+    /// ([`super::quotient::heap_quotient_with_nim`]), or `*0`.
+    Nim(u64),
+}
+
 /// The outcome of the sum of `heaps` (sizes), or `None` when a heap is beyond the map and no
 /// period is known.
 pub fn sum_verdict(
@@ -48,16 +58,32 @@ pub fn sum_verdict(
     heaps: &[u64],
     period: Option<MapPeriod>,
 ) -> Option<SumVerdict> {
-    let mut elements = Vec::with_capacity(heaps.len());
-    for &h in heaps {
-        elements.push(q.element_of_heap(h, period)?);
+    let parts: Vec<Part> = heaps.iter().map(|&h| Part::Heap(h)).collect();
+    sum_verdict_of_parts(q, &parts, period)
+}
+
+/// The outcome of a sum of heaps and Nim heaps, or `None` when a heap is beyond the map and
+/// no period is known, or a Nim heap is not among the quotient's generators.
+pub fn sum_verdict_of_parts(
+    q: &HeapQuotient,
+    parts: &[Part],
+    period: Option<MapPeriod>,
+) -> Option<SumVerdict> {
+    let mut elements = Vec::with_capacity(parts.len());
+    for &part in parts {
+        elements.push(match part {
+            Part::Heap(h) => q.element_of_heap(h, period)?,
+            Part::Nim(m) => q.element_of_nim(m)?,
+        });
     }
     let element = elements.iter().fold(0, |x, &e| q.quotient.mul(x, e));
     Some(SumVerdict {
         is_p: q.quotient.is_p(element),
         element,
         elements,
-        through_period: heaps.iter().any(|&h| h > q.generators.max_heap()),
+        through_period: parts
+            .iter()
+            .any(|&p| matches!(p, Part::Heap(h) if h > q.generators.max_heap())),
     })
 }
 
@@ -67,23 +93,54 @@ pub fn winning_moves(
     heaps: &[u64],
     period: Option<MapPeriod>,
 ) -> Result<Vec<QuotientMove>, MisereError> {
+    let parts: Vec<Part> = heaps.iter().map(|&h| Part::Heap(h)).collect();
+    winning_moves_of_parts(q, &parts, period)
+}
+
+/// Every winning move of a sum of heaps and Nim heaps (none in a P-position). A move in the
+/// Nim heap `*m` to `*j` reads as the option that removes `m − j` and leaves the heap `j`
+/// (no part when `j = 0`).
+pub fn winning_moves_of_parts(
+    q: &HeapQuotient,
+    parts: &[Part],
+    period: Option<MapPeriod>,
+) -> Result<Vec<QuotientMove>, MisereError> {
     let unknown = || {
         MisereError::Unsupported(
             "a heap lies beyond the computed quotient map and no period is known".into(),
         )
     };
-    let v = sum_verdict(q, heaps, period).ok_or_else(unknown)?;
+    let v = sum_verdict_of_parts(q, parts, period).ok_or_else(unknown)?;
     let mut found = Vec::new();
     if v.is_p {
         return Ok(found);
     }
-    for (i, &h) in heaps.iter().enumerate() {
+    for (i, &part) in parts.iter().enumerate() {
         let rest = v
             .elements
             .iter()
             .enumerate()
             .filter(|&(k, _)| k != i)
             .fold(0, |x, (_, &e)| q.quotient.mul(x, e));
+        let h = match part {
+            Part::Heap(h) => h,
+            Part::Nim(m) => {
+                for j in 0..m {
+                    let e = q.element_of_nim(j).ok_or_else(unknown)?;
+                    if q.quotient.is_p(q.quotient.mul(rest, e)) {
+                        found.push(QuotientMove {
+                            heap: i,
+                            option: HeapOption {
+                                removed: m - j,
+                                parts: if j == 0 { vec![] } else { vec![j] },
+                            },
+                            classes: Vec::new(),
+                        });
+                    }
+                }
+                continue;
+            }
+        };
         let wins = |parts: &[u64]| -> Option<bool> {
             let mut x = rest;
             for &p in parts {

@@ -52,6 +52,12 @@
 //!   leaves another part), so `Φ(c' + p) = Φ(c')` and the move from `n` leaving `c' + p`
 //!   has the same image.
 //!
+//! The same holds, word for word, for the closure of the heaps and a fixed finite set of
+//! other games closed under options, such as the Nim heaps `*1..*m` of a sum that holds them
+//! beside the rule's heaps ([`heap_quotient_proving_with_nim`]): those games are types of the
+//! automaton from the start, their options are among them, and the induction adds heaps
+//! after them as before.
+//!
 //! The argument needs every split allowed whatever the parts' sizes: codes with `!`, `?` or
 //! `=` (Grundy's game: unequal parts) and the other rule families get their period reported
 //! as observed.
@@ -77,9 +83,7 @@
 //! ```
 
 use super::MisereError;
-use super::quotient::{
-    HeapQuotient, MapPeriod, QuotientStop, heap_quotient, heap_quotient_reaching,
-};
+use super::quotient::{HeapQuotient, MapPeriod, QuotientStop, heap_quotient_with_nim};
 use crate::control::{Budget, BudgetError};
 use crate::heap::rules::HeapRule;
 
@@ -184,9 +188,10 @@ pub fn assess(q: &HeapQuotient) -> Option<ReportedPeriod> {
     })
 }
 
-/// The quotient of the heaps `1..=max_heap` of `rule` ([`heap_quotient`]), computed again to
-/// a larger heap (at most `extend_to`) when a period of its map shows but the heaps fall short
-/// of the bound the periodicity theorem needs. The heaps of the result are `max_heap` or
+/// The quotient of the heaps `1..=max_heap` of `rule`
+/// ([`heap_quotient`](super::quotient::heap_quotient)), computed again to a larger heap (at
+/// most `extend_to`) when a period of its map shows but the heaps fall short of the bound
+/// the periodicity theorem needs. The heaps of the result are `max_heap` or
 /// more; its [`HeapQuotient::reported_period`] says whether the period is proven.
 ///
 /// A computation further that fails (the budget's work, the element limit) leaves the
@@ -208,7 +213,8 @@ pub fn heap_quotient_proving(
 }
 
 /// As [`heap_quotient_proving`], but when a limit stops the quotient to `max_heap` the error
-/// keeps the quotient of the heaps proven before it ([`heap_quotient_reaching`]).
+/// keeps the quotient of the heaps proven before it
+/// ([`heap_quotient_reaching`](super::quotient::heap_quotient_reaching)).
 pub fn heap_quotient_proving_or_stop(
     rule: &HeapRule,
     max_heap: u64,
@@ -216,7 +222,21 @@ pub fn heap_quotient_proving_or_stop(
     max_elements: usize,
     extend_to: u64,
 ) -> Result<HeapQuotient, QuotientStop> {
-    let mut q = heap_quotient_reaching(rule, max_heap, budget, max_elements)?;
+    heap_quotient_proving_with_nim(rule, 0, max_heap, budget, max_elements, extend_to)
+}
+
+/// As [`heap_quotient_proving_or_stop`], for the closure of the Nim heaps `*1..=*nim` and the
+/// rule's heaps ([`heap_quotient_with_nim`]). The theorem holds for that closure as stated
+/// (the module's proof, its closing paragraph on fixed games beside the heaps).
+pub fn heap_quotient_proving_with_nim(
+    rule: &HeapRule,
+    nim: u32,
+    max_heap: u64,
+    budget: &Budget,
+    max_elements: usize,
+    extend_to: u64,
+) -> Result<HeapQuotient, QuotientStop> {
+    let mut q = heap_quotient_with_nim(rule, nim, max_heap, budget, max_elements)?;
     for _ in 0..ROUNDS {
         let Some(r) = assess(&q) else { break };
         let Some(m) = r
@@ -225,7 +245,7 @@ pub fn heap_quotient_proving_or_stop(
         else {
             break;
         };
-        match heap_quotient(rule, m, budget, max_elements) {
+        match heap_quotient_with_nim(rule, nim, m, budget, max_elements).map_err(|s| s.error) {
             Ok(further) => q = further,
             Err(MisereError::Budget(BudgetError::Cancelled)) => {
                 return Err(QuotientStop {

@@ -124,6 +124,16 @@ impl HeapQuotient {
         (s >= p.preperiod).then(|| self.heap_map[s as usize])
     }
 
+    /// The element of the Nim heap `*m`: the identity for `*0`, `None` when the quotient was
+    /// computed without it ([`heap_quotient_with_nim`]).
+    pub fn element_of_nim(&self, m: u64) -> Option<u32> {
+        if m == 0 {
+            return Some(0);
+        }
+        let g = self.generators.of_nim(u32::try_from(m).ok()?)?;
+        Some(self.quotient.image_of_generator(g))
+    }
+
     /// A period of the heap map, if one shows: the smallest period `p` (and for it the
     /// smallest preperiod) such that the map repeats with period `p` from the preperiod to the
     /// last heap, seen over at least two whole periods and at least 8 heaps. Observed here;
@@ -222,12 +232,37 @@ pub fn heap_quotient_reaching(
     budget: &Budget,
     max_elements: usize,
 ) -> Result<HeapQuotient, QuotientStop> {
-    let generators = Generators::heaps(rule, max_heap, budget).map_err(|error| QuotientStop {
-        error,
-        heap: None,
-        reached: None,
-        progress: Box::default(),
-    })?;
+    heap_quotient_with_nim(rule, 0, max_heap, budget, max_elements)
+}
+
+/// As [`heap_quotient_reaching`], for the closure of the Nim heaps `*1..=*nim` and the heaps
+/// `1..=max_heap` (the Nim heaps first, [`Generators::nim_then_heaps`]): the quotient that
+/// decides sums of the rule's heaps with Nim heaps up to `*nim` beside them
+/// ([`HeapQuotient::element_of_nim`]).
+///
+/// ```
+/// use grundy::control::Budget;
+/// use grundy::heap::rules::HeapRule;
+/// use grundy::misere::quotient::heap_quotient_with_nim;
+/// let rule = HeapRule::parse("0.75").unwrap();
+/// let q = heap_quotient_with_nim(&rule, 3, 12, &Budget::default(), 1000).unwrap();
+/// // A heap of one 0.75 token is *1: the same element.
+/// assert_eq!(q.element_of_nim(1), Some(q.heap_map[1]));
+/// ```
+pub fn heap_quotient_with_nim(
+    rule: &HeapRule,
+    nim: u32,
+    max_heap: u64,
+    budget: &Budget,
+    max_elements: usize,
+) -> Result<HeapQuotient, QuotientStop> {
+    let generators =
+        Generators::nim_then_heaps(nim, rule, max_heap, budget).map_err(|error| QuotientStop {
+            error,
+            heap: None,
+            reached: None,
+            progress: Box::default(),
+        })?;
     let mut orders = vec![1usize];
     // The last verified quotient (each is cheap to keep next to the work that built it).
     let mut last: Option<Quotient> = None;
