@@ -4,7 +4,7 @@ use crate::{Failure, emit};
 use grundy::control::{Budget, Limits};
 use grundy::heap::rules::HeapRule;
 use grundy::misere::MisereError;
-use grundy::misere::periodicity::{NotCovered, heap_quotient_proving_or_stop};
+use grundy::misere::periodicity::{NotCovered, heap_quotient_proving_with_nim};
 use grundy::misere::quotient::HeapQuotient;
 
 /// The misère quotient of the sums of a heap game's heaps 1 to N: order, P-portion,
@@ -18,9 +18,14 @@ use grundy::misere::quotient::HeapQuotient;
 /// twice --max-heap, or 256), the quotient is computed further to it. Otherwise the period is
 /// observed, not proven.
 ///
+/// With --nim M the closure holds the Nim heaps *1 to *M beside the heaps (the quotient
+/// that decides sums of the rule's heaps with such Nim heaps, as `analyze --misere` reads
+/// them); the periodicity theorem holds for it as stated.
+///
 /// Examples:
 ///   grundy quotient 0.75
 ///   grundy quotient 0.137 --max-heap 16 --json
+///   grundy quotient kayles --nim 2 --max-heap 120
 #[derive(Debug, clap::Args)]
 #[command(verbatim_doc_comment)]
 pub struct Args {
@@ -29,6 +34,9 @@ pub struct Args {
     /// The largest heap of the closure.
     #[arg(long, value_name = "N", default_value_t = 24)]
     max_heap: u64,
+    /// Nim heaps *1 to *M in the closure beside the heaps (at most 64).
+    #[arg(long, value_name = "M", default_value_t = 0)]
+    nim: u32,
     /// The most elements the quotient may have.
     #[arg(long, value_name = "N", default_value_t = 1024)]
     max_elements: usize,
@@ -57,6 +65,9 @@ const TABLE_ORDER: usize = 64;
 /// The largest heap bound accepted: the search behind each heap grows quickly with its size.
 const MAX_HEAP: u64 = 4096;
 
+/// The most Nim heaps a closure takes beside the heaps.
+const MAX_NIM: u32 = 64;
+
 pub fn run(args: Args) -> Result<(), Failure> {
     let rule = HeapRule::parse(&args.rule)
         .map_err(|e| Failure::input(format!("invalid rule\n{}", e.render(&args.rule))))?;
@@ -70,6 +81,12 @@ pub fn run(args: Args) -> Result<(), Failure> {
                 + " (lower --max-heap)",
         ));
     }
+    if args.nim > MAX_NIM {
+        return Err(Failure::input(format!(
+            "--nim {} asks for more Nim heaps than the {MAX_NIM} a closure may hold (each is a generator)",
+            args.nim
+        )));
+    }
     // Ctrl-C, SIGTERM and SIGHUP stop the computation (status 130), as for `analyze`.
     let cancel = crate::front::interrupt_flag()?;
     let budget = Budget::with_cancel_flag(
@@ -82,8 +99,14 @@ pub fn run(args: Args) -> Result<(), Failure> {
     );
     let watch = crate::front::Watch::new("computing the quotient".to_owned(), &budget);
     let extend_to = args.max_heap.saturating_mul(2).clamp(256, MAX_HEAP);
-    let q =
-        heap_quotient_proving_or_stop(&rule, args.max_heap, &budget, args.max_elements, extend_to);
+    let q = heap_quotient_proving_with_nim(
+        &rule,
+        args.nim,
+        args.max_heap,
+        &budget,
+        args.max_elements,
+        extend_to,
+    );
     drop(watch);
     let q = q.map_err(|stop| {
         let e = stop.error;
@@ -199,8 +222,13 @@ fn render(q: &HeapQuotient, max_heap: u64, full_table: bool) -> String {
     } else {
         String::new()
     };
+    let nim = match q.nim_heaps() {
+        0 => String::new(),
+        1 => " with *1".to_string(),
+        m => format!(" with *1 to *{m}"),
+    };
     let mut out = format!(
-        "Misère quotient of {}, heaps 1 to {computed} (verified on every sum of these heaps{further})\n",
+        "Misère quotient of {}{nim}, heaps 1 to {computed} (verified on every sum of these heaps{further})\n",
         grundy::expr::shorten(&q.rule.to_string())
     );
     out.push_str(&format!("Order      {}\n", q.quotient.order()));
@@ -219,6 +247,15 @@ fn render(q: &HeapQuotient, max_heap: u64, full_table: bool) -> String {
         .map(|(n, &x)| format!("{n}:{}", names[x as usize]))
         .collect();
     out.push_str(&format!("Heap map   {}\n", map.join(" ")));
+    let nims: Vec<String> = (1..)
+        .map_while(|m| {
+            q.nim_element(m)
+                .map(|x| format!("*{m}:{}", names[x as usize]))
+        })
+        .collect();
+    if !nims.is_empty() {
+        out.push_str(&format!("Nim heaps  {}\n", nims.join(" ")));
+    }
     match q.reported_period() {
         Some(per) => {
             let why = match (per.proven, per.needed) {

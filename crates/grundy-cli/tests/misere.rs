@@ -66,6 +66,43 @@ fn quotient_of_0_75_prints_r8() {
 }
 
 #[test]
+fn quotients_with_nim_heaps_beside_the_heaps() {
+    // Heaps 1 and 2 of 0.75 and of Kayles are *1 and *2 (the same game trees), so the Nim
+    // heaps map where those heaps do, and the quotient keeps its order (8 for 0.75, 40 for
+    // Kayles); *3 of 0.75 is no new element either.
+    let q = json(&grundy(&["quotient", "0.75", "--nim", "3", "--json"]));
+    assert_eq!(q["order"], 8);
+    assert_eq!(q["nim_map"][0], q["heap_map"][1]);
+    assert_eq!(q["nim_map"][1], q["heap_map"][2]);
+    assert_eq!(q["nim_map"].as_array().unwrap().len(), 3);
+    let k = json(&grundy(&[
+        "quotient",
+        "kayles",
+        "--nim",
+        "2",
+        "--max-heap",
+        "120",
+        "--json",
+    ]));
+    assert_eq!(k["order"], 40);
+    assert_eq!(k["nim_map"][0], k["heap_map"][1]);
+    assert_eq!(k["nim_map"][1], k["heap_map"][2]);
+    assert_eq!(k["period"]["proven"], true);
+    // Without --nim there is no nim_map.
+    let plain = json(&grundy(&["quotient", "0.75", "--json"]));
+    assert!(plain.get("nim_map").is_none());
+    let text = stdout(&grundy(&["quotient", "0.75", "--nim", "3"]));
+    assert!(
+        text.contains("Misère quotient of 0.75 with *1 to *3"),
+        "{text}"
+    );
+    assert!(text.contains("Nim heaps  *1:a *2:b *3:"), "{text}");
+    let e = grundy(&["quotient", "0.75", "--nim", "65"]);
+    assert_eq!(e.status.code(), Some(2));
+    assert!(stderr(&e).contains("--nim 65"), "{}", stderr(&e));
+}
+
+#[test]
 fn quotient_periods_not_covered_by_the_theorem_are_observed() {
     // `half` (remove at least half of a heap) is no code: its period is observed only.
     let j = json(&grundy(&["quotient", "half", "--max-heap", "30", "--json"]));
@@ -303,7 +340,8 @@ fn small_heap_sums_agree_with_the_search() {
 
 #[test]
 fn tame_sums_use_conways_rule() {
-    let expr = "kayles 3 + nim 2 + 0.75 2";
+    // A Wythoff queen is no heap of a heap rule: the quotient route does not take the sum.
+    let expr = "kayles 3 + nim 2 + wythoff 0 2";
     let a = json(&grundy(&["analyze", expr, "--misere", "--json"]));
     let why = a["explanation"].to_string();
     assert!(why.contains("tame"), "{why}");
@@ -324,10 +362,10 @@ fn components_tame_in_their_canonical_form_use_conways_rule() {
     // Kayles heaps 6 and 8 reach wild positions, but those are reversible: their misère
     // canonical forms are tame (as CGSuite says), so Conway's rule applies.
     for expr in [
-        "kayles 6 + nim 2 + 0.75 2",
-        "kayles 6 + kayles 8 + nim 3 + 0.75 2",
-        "kayles 8 + nim 1 + 0.75 2",
-        "kayles 6 + nim 3 + 0.75 2",
+        "kayles 6 + nim 2 + wythoff 0 2",
+        "kayles 6 + kayles 8 + nim 3 + wythoff 0 2",
+        "kayles 8 + nim 1 + wythoff 0 2",
+        "kayles 6 + nim 3 + wythoff 0 2",
     ] {
         let a = json(&grundy(&["analyze", expr, "--misere", "--json"]));
         let why = a["explanation"].to_string();
@@ -344,7 +382,7 @@ fn components_tame_in_their_canonical_form_use_conways_rule() {
 fn wild_mixed_sums_say_why_they_are_searched() {
     let a = json(&grundy(&[
         "analyze",
-        "kayles 5 + 0.75 9 + nim 3",
+        "kayles 5 + wythoff 2 3 + nim 3",
         "--misere",
         "--json",
     ]));

@@ -1,9 +1,10 @@
-//! Misère play through theory before search: the misère quotient of a heap game
-//! (Plambeck–Siegel), the proven Sibert–Conway decomposition for Kayles rows beyond the
+//! Misère play through theory before search: the misère quotient of the heaps' closure
+//! (Plambeck–Siegel, [`super::misere_quotient`]), the proven Sibert–Conway decomposition for Kayles rows beyond the
 //! quotient's heaps ([`crate::misere::kayles`]), Conway's rule for sums of tame games, and the
 //! exhaustive search when none applies. The explanation says which route answered and why the
 //! others did not.
 
+use super::misere_quotient::{QUOTIENT_HEAPS, Slot, slots};
 use super::{Analysis, ComponentReport, WinningMove, search, winning};
 use crate::control::{Budget, Limits};
 use crate::heap::component::HeapComponent;
@@ -13,21 +14,11 @@ use crate::misere::MisereError;
 use crate::misere::canonical::{FormId, Forms};
 use crate::misere::genus::{Genus, GenusSolver, tame_sum_is_p};
 use crate::misere::kayles;
-use crate::misere::outcome::{Part, sum_verdict_of_parts, winning_moves_of_parts};
-use crate::misere::periodicity::heap_quotient_proving_with_nim;
 use crate::sum::{AnalysisError, Component, Context, Engine, Sum};
 use crate::value::Outcome;
 use rustc_hash::FxHashMap;
 use std::sync::Arc;
 
-/// The most heaps whose quotient an analysis computes; larger heaps go through the period
-/// of the heap map.
-pub const QUOTIENT_HEAPS: u64 = 32;
-/// The most heaps an analysis computes the quotient to when a period of its heap map shows
-/// but the periodicity theorem needs more heaps than [`QUOTIENT_HEAPS`] to prove it.
-pub const QUOTIENT_PROOF_HEAPS: u64 = 256;
-/// The most elements of a quotient an analysis computes.
-pub const QUOTIENT_ELEMENTS: usize = 256;
 /// The work one theory route may spend before the next is tried.
 const ROUTE_LIMITS: Limits = Limits {
     max_positions: 1_000_000,
@@ -60,7 +51,7 @@ pub(super) fn misere_by_theory(sum: &Sum, ctx: &Context) -> Result<Analysis, Ana
         Ok(a) => return Ok(a),
         Err(reason) => why_not.push(format!("No Kayles decomposition: {reason}.")),
     }
-    match by_quotient(sum, ctx)? {
+    match super::misere_quotient::by_quotient(sum, ctx)? {
         Ok(a) => return Ok(a),
         Err(reason) => why_not.push(format!("No quotient: {reason}.")),
     }
@@ -76,7 +67,7 @@ pub(super) fn misere_by_theory(sum: &Sum, ctx: &Context) -> Result<Analysis, Ana
 
 /// A budget for one route: the route's own limits, within the analysis's limits, as a part
 /// of the request's one budget (its work counts there, and cancelling it stops the route).
-fn route_budget(ctx: &Context) -> Budget {
+pub(super) fn route_budget(ctx: &Context) -> Budget {
     let l = ctx.limits();
     // A child shares the context's cancellation flag (Ctrl-C or a closed connection stops a
     // route too) and charges its work to the request's budget.
@@ -87,7 +78,7 @@ fn route_budget(ctx: &Context) -> Budget {
     })
 }
 
-fn cancelled(ctx: &Context, sum: &Sum) -> Result<(), AnalysisError> {
+pub(super) fn cancelled(ctx: &Context, sum: &Sum) -> Result<(), AnalysisError> {
     ctx.budget.check().map_err(|e| AnalysisError::Solve {
         component: sum.to_string(),
         source: e.into(),
@@ -96,239 +87,18 @@ fn cancelled(ctx: &Context, sum: &Sum) -> Result<(), AnalysisError> {
 
 /// Every component a heap of one heap rule: the rule and the sizes.
 fn heaps_of_one_rule(sum: &Sum) -> Option<(HeapRule, Vec<u64>)> {
-    let (rule, parts) = parts_of_one_rule(sum)?;
-    let heaps = parts
+    let (mut rules, slots) = slots(sum)?;
+    let heaps = slots
         .into_iter()
-        .map(|p| match p {
-            Part::Heap(h) => Some(h),
-            Part::Nim(_) => None,
+        .map(|s| match s {
+            Slot::Heap { size, .. } => Some(size),
+            Slot::Nim(_) => None,
         })
         .collect::<Option<_>>()?;
-    Some((rule, heaps))
+    (rules.len() == 1).then(|| (rules.remove(0), heaps))
 }
 
-/// Every component a heap of one heap rule or a Nim heap: the rule, and each component as a
-/// part, in the sum's order (Nim heaps alone are heaps of Nim's rule).
-fn parts_of_one_rule(sum: &Sum) -> Option<(HeapRule, Vec<Part>)> {
-    let first = sum
-        .components
-        .iter()
-        .map(|c| c.rule())
-        .find(|r| r != "nim")
-        .unwrap_or_else(|| "nim".into());
-    let rule = HeapRule::parse(&first).ok()?;
-    let mut parts = Vec::new();
-    for c in &sum.components {
-        match (c.args().as_slice(), c.as_nim_heap()) {
-            ([n], _) if c.rule() == first && c.joins() => parts.push(Part::Heap(n.parse().ok()?)),
-            (_, Some(m)) => parts.push(Part::Nim(m)),
-            _ => return None,
-        }
-    }
-    Some((rule, parts))
-}
-
-/// The largest Nim heap the quotient route takes beside a rule's heaps: each is a generator
-/// of the quotient (`*1..*m` all), and a quotient with Nim heaps grows fast past `*3`.
-pub const QUOTIENT_NIM: u64 = 8;
-
-type Route = Result<Result<Analysis, String>, AnalysisError>;
-
-fn by_quotient(sum: &Sum, ctx: &Context) -> Route {
-    let Some((rule, parts)) = parts_of_one_rule(sum) else {
-        return Ok(Err(
-            "the components are not all heaps of one heap rule (and Nim heaps)".into(),
-        ));
-    };
-    let heap_sizes = |f: fn(&Part) -> Option<u64>| parts.iter().filter_map(f);
-    let largest = heap_sizes(|p| match p {
-        Part::Heap(h) => Some(*h),
-        Part::Nim(_) => None,
-    })
-    .max()
-    .unwrap_or(0);
-    let nim = heap_sizes(|p| match p {
-        Part::Nim(m) => Some(*m),
-        Part::Heap(_) => None,
-    })
-    .max()
-    .unwrap_or(0);
-    if nim > QUOTIENT_NIM {
-        return Ok(Err(format!(
-            "a Nim heap of {nim} beside heaps of {rule}: the quotient route takes Nim heaps up to {QUOTIENT_NIM}"
-        )));
-    }
-    let nim = nim as u32;
-    let bound = largest.min(QUOTIENT_HEAPS);
-    let budget = route_budget(ctx);
-    // Heaps beyond the bound are placed through the heap map's period: computed further
-    // (to QUOTIENT_PROOF_HEAPS) when the periodicity theorem needs it to prove the period.
-    let extend_to = if largest > bound {
-        QUOTIENT_PROOF_HEAPS
-    } else {
-        bound
-    };
-    let quotient = |to: u64| {
-        heap_quotient_proving_with_nim(&rule, nim, to, &budget, QUOTIENT_ELEMENTS, extend_to)
-    };
-    let mut hq = match quotient(bound) {
-        Ok(q) => q,
-        Err(stop) => {
-            cancelled(ctx, sum)?;
-            return Ok(Err(format!(
-                "the quotient of {}up to heap {bound} was not computed ({})",
-                closure_name(&rule, nim),
-                stop.error
-            )));
-        }
-    };
-    cancelled(ctx, sum)?;
-    if largest > hq.generators.max_heap() && hq.period().is_none() {
-        // The period may start past the bound (Kayles's at heap 71): try further once.
-        if let Ok(further) = quotient(QUOTIENT_PROOF_HEAPS) {
-            hq = further;
-        }
-        cancelled(ctx, sum)?;
-    }
-    let bound = hq.generators.max_heap();
-    let reported = hq.reported_period();
-    let period = if largest > bound {
-        match hq.period() {
-            Some(p) => Some(p),
-            None => {
-                return Ok(Err(format!(
-                    "heaps beyond {bound} need a period of the heap map, and none shows up to {bound}"
-                )));
-            }
-        }
-    } else {
-        None
-    };
-    let Some(v) = sum_verdict_of_parts(&hq, &parts, period) else {
-        return Ok(Err(
-            "a heap lies before the period of the heap map starts".into()
-        ));
-    };
-    let q = &hq.quotient;
-    let names = q.names();
-    let mut explanation = vec![format!(
-        "Misère play through the misère quotient of {rule} (Plambeck–Siegel): the sums of {}heaps 1 to {bound} form a commutative monoid of {} whose P-portion is {{{}}}; it was computed heap by heap and verified on every sum of those heaps.",
-        nim_heaps_and(nim),
-        crate::words::count(q.order(), "element"),
-        q.p_portion()
-            .iter()
-            .map(|&x| names[x as usize].as_str())
-            .collect::<Vec<_>>()
-            .join(", ")
-    )];
-    let mapped: Vec<String> = parts
-        .iter()
-        .zip(&v.elements)
-        .map(|(p, &e)| match p {
-            Part::Heap(h) => format!("{h} ↦ {}", names[e as usize]),
-            Part::Nim(m) => format!("*{m} ↦ {}", names[e as usize]),
-        })
-        .collect();
-    explanation.push(format!(
-        "Heaps: {}; their product is {}, {} the P-portion.",
-        mapped.join(", "),
-        names[v.element as usize],
-        if v.is_p { "in" } else { "not in" }
-    ));
-    if let Some(p) = reported.filter(|_| v.through_period && period.is_some()) {
-        explanation.push(match (p.proven, p.needed) {
-            (true, Some(needed)) => format!(
-                "Heaps beyond {bound} are placed through the period {} (from heap {}) of the heap map, proven for every heap by the periodicity theorem for misère quotients of octal games (Plambeck–Siegel): the map repeats through heap {bound}, and the theorem needs heaps to {needed}.",
-                p.period, p.preperiod
-            ),
-            (_, Some(needed)) => format!(
-                "Heaps beyond {bound} are placed through the period {} (from heap {}) seen in the heap map up to {bound}: observed, not proven (the periodicity theorem needs heaps to {needed}; computed to {bound}).",
-                p.period, p.preperiod
-            ),
-            (_, None) => format!(
-                "Heaps beyond {bound} are placed through the period {} (from heap {}) seen in the heap map up to {bound}: observed, not proven ({}).",
-                p.period,
-                p.preperiod,
-                crate::misere::periodicity::NotCovered::Rule
-            ),
-        });
-    }
-    let moves = match winning_moves_of_parts(&hq, &parts, period) {
-        Ok(m) => m,
-        Err(e) => {
-            explanation.push(format!("The winning moves are not listed: {e}."));
-            Vec::new()
-        }
-    };
-    let rule = Arc::new(rule);
-    let mut winning_moves = Vec::new();
-    for m in moves {
-        let h = match parts[m.heap] {
-            Part::Heap(h) => h,
-            Part::Nim(_) => {
-                // The Nim heap's own move to the heap left (its moves are at most QUOTIENT_NIM).
-                let left = m.option.parts.first().copied().unwrap_or(0);
-                for nim_move in sum.components[m.heap].moves(ctx)? {
-                    if let [r] = nim_move.result.as_slice()
-                        && r.as_nim_heap() == Some(left)
-                    {
-                        winning_moves.push(WinningMove {
-                            component: m.heap,
-                            description: nim_move.description,
-                            result: sum.replaced(m.heap, &nim_move.result).to_string(),
-                        });
-                    }
-                }
-                continue;
-            }
-        };
-        let result: Vec<Box<dyn Component>> = m
-            .option
-            .parts
-            .iter()
-            .map(|&h| Box::new(HeapComponent::new(Arc::clone(&rule), h)) as Box<dyn Component>)
-            .collect();
-        let mut description = m.option.describe(h);
-        if !m.classes.is_empty() {
-            let p = period.map_or(0, |p| p.period);
-            let c: Vec<String> = m.classes.iter().map(|a| format!("{a} + {p}k")).collect();
-            description.push_str(&format!(" (also {} for any k)", c.join(", ")));
-        }
-        winning_moves.push(WinningMove {
-            component: m.heap,
-            description,
-            result: sum.replaced(m.heap, &result).to_string(),
-        });
-    }
-    Ok(Ok(Analysis {
-        expression: sum.to_string(),
-        misere: true,
-        value: None,
-        outcome: if v.is_p { Outcome::P } else { Outcome::N },
-        components: reports(sum, None),
-        winning_moves,
-        explanation,
-        notes: Vec::new(),
-    }))
-}
-
-/// "the Nim heaps *1 to *m and " (or nothing without Nim heaps), for the explanation.
-fn nim_heaps_and(nim: u32) -> String {
-    match nim {
-        0 => String::new(),
-        1 => "the Nim heap *1 and ".into(),
-        m => format!("the Nim heaps *1 to *{m} and "),
-    }
-}
-
-/// "0.75 " or "0.75 with *1 to *3 ", naming the closure in a refusal.
-fn closure_name(rule: &HeapRule, nim: u32) -> String {
-    match nim {
-        0 => format!("{rule} "),
-        1 => format!("{rule} with *1 "),
-        m => format!("{rule} with *1 to *{m} "),
-    }
-}
+pub(super) type Route = Result<Result<Analysis, String>, AnalysisError>;
 
 /// Kayles rows with one beyond [`QUOTIENT_HEAPS`] (where the quotient to that heap shows no
 /// period of its heap map: Kayles's starts at heap 71): the proven decomposition of
@@ -450,7 +220,7 @@ fn kayles_winning_moves(
     Ok(found)
 }
 
-fn reports(sum: &Sum, genera: Option<&[Genus]>) -> Vec<ComponentReport> {
+pub(super) fn reports(sum: &Sum, genera: Option<&[Genus]>) -> Vec<ComponentReport> {
     sum.components
         .iter()
         .enumerate()

@@ -8,6 +8,7 @@
 //! whole position, since misère values do not add over sums ([`crate::misere`]).
 
 use crate::nimber::Nimber;
+mod misere_quotient;
 mod misere_theory;
 pub mod picture;
 mod search;

@@ -12,6 +12,10 @@ use crate::control::Budget;
 use crate::heap::options::{for_each_option, option_count_bound};
 use crate::heap::rules::HeapRule;
 
+/// The generator of each heap size of one rule (`None` for a heap with no move), index =
+/// size.
+pub type HeapIndex = Vec<Option<u32>>;
+
 /// The generators of a closure: names and options.
 #[derive(Clone, Debug)]
 pub struct Generators {
@@ -36,7 +40,49 @@ impl Generators {
         budget: &Budget,
     ) -> Result<Self, MisereError> {
         let mut g = Generators::nim(nim);
-        g.heap_index = vec![None];
+        g.heap_index = g.push_heaps(rule, max_heap, budget, None)?;
+        Ok(g)
+    }
+
+    /// The Nim heaps `*1..=*nim`, then for each rule in turn its heaps `1..=max_heap`: the
+    /// closure of a sum that mixes the heaps of several rules and Nim heaps. Heap sizes read
+    /// as the first rule's; the second result is each rule's heap index, for
+    /// [`Self::reading_heaps`]. Heaps of the later rules are named `rule:size`.
+    pub fn nim_then_rules(
+        nim: u32,
+        rules: &[(&HeapRule, u64)],
+        budget: &Budget,
+    ) -> Result<(Self, Vec<HeapIndex>), MisereError> {
+        let mut g = Generators::nim(nim);
+        let mut indexes = Vec::with_capacity(rules.len());
+        for (i, &(rule, max_heap)) in rules.iter().enumerate() {
+            let prefix = (i > 0).then(|| rule.to_string());
+            indexes.push(g.push_heaps(rule, max_heap, budget, prefix.as_deref())?);
+        }
+        g.heap_index = indexes.first().cloned().unwrap_or_else(|| vec![None]);
+        Ok((g, indexes))
+    }
+
+    /// The same generators with heap sizes read through `heap_index` (one rule's index from
+    /// [`Self::nim_then_rules`]).
+    pub fn reading_heaps(&self, heap_index: &[Option<u32>]) -> Generators {
+        Generators {
+            names: self.names.clone(),
+            options: self.options.clone(),
+            heap_index: heap_index.to_vec(),
+        }
+    }
+
+    /// Appends the heaps `1..=max_heap` of `rule` (named by size, after `prefix:` if given)
+    /// and returns their heap index (`None` for heaps without moves).
+    fn push_heaps(
+        &mut self,
+        rule: &HeapRule,
+        max_heap: u64,
+        budget: &Budget,
+        prefix: Option<&str>,
+    ) -> Result<HeapIndex, MisereError> {
+        let mut index: HeapIndex = vec![None];
         for s in 1..=max_heap {
             // Each option is built twice (the heaps left, then their generators) and sorted:
             // two option words at the misère searches' rate.
@@ -49,11 +95,7 @@ impl Generators {
             )?;
             let mut opts: Vec<Vec<u32>> = Vec::new();
             for_each_option(rule, s, |o| {
-                let mut p: Vec<u32> = o
-                    .parts
-                    .iter()
-                    .filter_map(|&h| g.heap_index[h as usize])
-                    .collect();
+                let mut p: Vec<u32> = o.parts.iter().filter_map(|&h| index[h as usize]).collect();
                 p.sort_unstable();
                 opts.push(p);
             });
@@ -61,14 +103,17 @@ impl Generators {
             opts.sort_unstable();
             opts.dedup();
             if opts.is_empty() {
-                g.heap_index.push(None);
+                index.push(None);
             } else {
-                g.heap_index.push(Some(g.names.len() as u32));
-                g.names.push(s.to_string());
-                g.options.push(opts);
+                index.push(Some(self.names.len() as u32));
+                self.names.push(match prefix {
+                    Some(r) => format!("{r}:{s}"),
+                    None => s.to_string(),
+                });
+                self.options.push(opts);
             }
         }
-        Ok(g)
+        Ok(index)
     }
 
     /// Nim heaps `*1..=*max` (for the genus, and for tests: misère Nim).

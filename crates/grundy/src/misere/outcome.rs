@@ -49,6 +49,10 @@ pub enum Part {
     /// A Nim heap of this size: a generator of a quotient computed with Nim heaps
     /// ([`super::quotient::heap_quotient_with_nim`]), or `*0`.
     Nim(u64),
+    /// A game whose element is known, such as a heap of another rule of the same closure
+    /// ([`super::quotient::HeapQuotient::reading`]): it counts in the product, and its moves
+    /// are not listed here.
+    Element(u32),
 }
 
 /// The outcome of the sum of `heaps` (sizes), or `None` when a heap is beyond the map and no
@@ -74,6 +78,7 @@ pub fn sum_verdict_of_parts(
         elements.push(match part {
             Part::Heap(h) => q.element_of_heap(h, period)?,
             Part::Nim(m) => q.element_of_nim(m)?,
+            Part::Element(e) => (e < q.quotient.order() as u32).then_some(e)?,
         });
     }
     let element = elements.iter().fold(0, |x, &e| q.quotient.mul(x, e));
@@ -140,6 +145,7 @@ pub fn winning_moves_of_parts(
                 }
                 continue;
             }
+            Part::Element(_) => continue,
         };
         let wins = |parts: &[u64]| -> Option<bool> {
             let mut x = rest;

@@ -56,7 +56,10 @@
 //! other games closed under options, such as the Nim heaps `*1..*m` of a sum that holds them
 //! beside the rule's heaps ([`heap_quotient_proving_with_nim`]): those games are types of the
 //! automaton from the start, their options are among them, and the induction adds heaps
-//! after them as before.
+//! after them as before. It holds too for the heaps of several rules together (a sum of
+//! Kayles and 0.75 heaps), each rule with its own period and bound: a heap of one rule
+//! whose type repeats leaves the quotient unchanged whatever the other rules' heaps are, so
+//! the heaps of every rule can be added, one at a time in any order, past their bounds.
 //!
 //! The argument needs every split allowed whatever the parts' sizes: codes with `!`, `?` or
 //! `=` (Grundy's game: unequal parts) and the other rule families get their period reported

@@ -124,6 +124,14 @@ impl HeapQuotient {
         (s >= p.preperiod).then(|| self.heap_map[s as usize])
     }
 
+    /// The quotient of a closure of several rules' heaps (and Nim heaps), read for one of
+    /// them: `generators` read heap sizes as `rule`'s ([`Generators::reading_heaps`]). Its
+    /// `orders` hold the final order at every heap (the order was not followed heap by heap).
+    pub fn reading(rule: &HeapRule, generators: Generators, quotient: Quotient) -> HeapQuotient {
+        let orders = vec![quotient.order(); generators.len() + 1];
+        assemble(rule, generators, quotient, &orders)
+    }
+
     /// The element of the Nim heap `*m`: the identity for `*0`, `None` when the quotient was
     /// computed without it ([`heap_quotient_with_nim`]).
     pub fn element_of_nim(&self, m: u64) -> Option<u32> {
@@ -132,6 +140,19 @@ impl HeapQuotient {
         }
         let g = self.generators.of_nim(u32::try_from(m).ok()?)?;
         Some(self.quotient.image_of_generator(g))
+    }
+
+    /// The element of the Nim heap `*m` for `m >= 1`, when it is one of the generators.
+    pub fn nim_element(&self, m: u64) -> Option<u32> {
+        if m == 0 {
+            return None;
+        }
+        self.element_of_nim(m)
+    }
+
+    /// The Nim heaps `*1..*m` among the generators: `m`.
+    pub fn nim_heaps(&self) -> u64 {
+        (1..).take_while(|&m| self.nim_element(m).is_some()).count() as u64
     }
 
     /// A period of the heap map, if one shows: the smallest period `p` (and for it the

@@ -26,6 +26,10 @@ pub struct QuotientReport {
     pub table: Vec<Vec<u32>>,
     /// The element (by name) of each heap size `0..=max_heap`.
     pub heap_map: Vec<String>,
+    /// The element (by name) of each Nim heap `*1..=*m` of the closure, for a quotient
+    /// computed with Nim heaps beside the heaps (empty otherwise, and then not written).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub nim_map: Vec<String>,
     /// The order of the quotient of the heaps `1..=n`, for each `n`.
     pub orders: Vec<usize>,
     /// The heap map's period, if one shows.
@@ -46,6 +50,10 @@ impl HeapQuotient {
             presentation: self.quotient.presentation(),
             table: self.quotient.table().to_vec(),
             heap_map: self.heap_map.iter().map(name).collect(),
+            nim_map: (1..)
+                .map_while(|m| self.nim_element(m))
+                .map(|x| name(&x))
+                .collect(),
             orders: self.orders.clone(),
             period: self.reported_period(),
         }
