@@ -26,6 +26,7 @@
 pub mod adaptive;
 pub mod catalog;
 pub mod checkpoint;
+pub mod closed;
 pub mod code;
 pub mod component;
 pub mod domain;

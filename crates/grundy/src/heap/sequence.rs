@@ -58,6 +58,8 @@
 //!   hours away.
 
 use super::adaptive::AdaptiveEngine;
+use super::closed::ClosedFormEngine;
+pub use super::closed::closed_form;
 pub use super::engine::{SequenceEngine, SequenceError, SparseEngine};
 use super::options::option_count_bound;
 use super::period::{Period, ProofMethod, ProofStep, find_period, next_proof_step, proof_method};
@@ -84,6 +86,14 @@ pub fn engine_for(
     rule: &HeapRule,
     prefix: Vec<u16>,
 ) -> Result<Box<dyn SequenceEngine>, SequenceError> {
+    // Closed forms before search: `half`, whose values (the bit length) have no period.
+    // Lasker's Nim and even-if-not-all are arithmetic-periodic: the periodic engine copies
+    // them by their proven saltus, and reports the period.
+    if matches!(rule.kind(), RuleKind::Half)
+        && let Some(closed) = ClosedFormEngine::new(rule, prefix.clone())
+    {
+        return Ok(Box::new(closed));
+    }
     // Plain octal codes: sparse space or the small-values engine, by measuring the values.
     if let Some(adaptive) = AdaptiveEngine::new(rule, prefix.clone())? {
         return Ok(extend_by_period(rule, Box::new(adaptive)));
@@ -120,38 +130,6 @@ pub fn engine_for(
 /// Whether `rule` runs on the fast (sparse-space) engine.
 fn runs_sparse(rule: &HeapRule) -> bool {
     engine_for(rule, Vec::new()).is_ok_and(|e| e.name() == "sparse")
-}
-
-/// `g(n)` for the rules whose values have a closed form, for any `n`:
-/// - `half`: `g(n)` is the bit length of `n` (`g(n) = 1 + g(⌊n/2⌋)`: the options are the
-///   heaps `0..=⌊n/2⌋`, whose values are `0..=g(⌊n/2⌋)` by induction);
-/// - Lasker's Nim: `g(4k+1) = 4k+1`, `g(4k+2) = 4k+2`, `g(4k+3) = 4k+4`, `g(4k+4) = 4k+3`
-///   (Winning Ways ch. 4);
-/// - even-if-not-all: `g(2k) = k − 1`, `g(2k − 1) = k` for `k ≥ 1` (Ferguson, Part I);
-/// - Bash, `sub(1,...,k)`: `g(n) = n mod (k + 1)`.
-///
-/// Tested against the plain engine.
-pub fn closed_form(rule: &HeapRule, n: u64) -> Option<u64> {
-    if n == 0 {
-        // No move from an empty heap; answered here for the rules with a closed form.
-        return closed_form(rule, 1).map(|_| 0);
-    }
-    match *rule.kind() {
-        RuleKind::Half => Some(u64::from(64 - n.leading_zeros())),
-        RuleKind::Lasker => Some(match n % 4 {
-            1 | 2 => n,
-            // 2^64 − 1 is 4k + 3, whose value 2^64 does not fit: no answer rather than a wrap.
-            3 => n.checked_add(1)?,
-            _ => n - 1,
-        }),
-        RuleKind::EvenIfNotAll => Some(if n % 2 == 0 { n / 2 - 1 } else { n / 2 + 1 }),
-        // Bash, sub(1..=k): the classic n mod (k + 1).
-        // (A set of distinct positive numbers whose largest is its size is 1..=k.)
-        RuleKind::Subtraction(ref set) if set.last() == Some(&(set.len() as u64)) => {
-            Some(n % (set.len() as u64 + 1))
-        }
-        _ => None,
-    }
 }
 
 /// What is known of a rule's sequence: its first values and their period.
