@@ -14,7 +14,7 @@
 //! [`QUOTIENT_ELEMENTS`] elements, under the route's budget; then `O(k)` products for the
 //! outcome of `k` heaps, and the winning moves as [`winning_moves_of_parts`] lists them.
 
-use super::misere_theory::{Route, cancelled, reports, route_budget};
+use super::route::{Route, cancelled, reports, route_budget};
 use super::{Analysis, WinningMove};
 use crate::control::Budget;
 use crate::heap::component::HeapComponent;

@@ -5,8 +5,9 @@
 //! others did not.
 
 use super::misere_quotient::{QUOTIENT_HEAPS, Slot, slots};
-use super::{Analysis, ComponentReport, WinningMove, search, winning};
-use crate::control::{Budget, Limits};
+use super::route::{Route, cancelled, reports, route_budget};
+use super::{Analysis, WinningMove, search, winning};
+use crate::control::Budget;
 use crate::heap::component::HeapComponent;
 use crate::heap::options::{HeapOption, for_each_option};
 use crate::heap::rules::HeapRule;
@@ -18,13 +19,6 @@ use crate::sum::{AnalysisError, Component, Context, Engine, Sum};
 use crate::value::Outcome;
 use rustc_hash::FxHashMap;
 use std::sync::Arc;
-
-/// The work one theory route may spend before the next is tried.
-const ROUTE_LIMITS: Limits = Limits {
-    max_positions: 1_000_000,
-    max_work: 30_000_000,
-    max_bytes: Limits::DEFAULT.max_bytes,
-};
 
 /// Misère analysis: the quotient, then the tame rule, then the search.
 pub(super) fn misere_by_theory(sum: &Sum, ctx: &Context) -> Result<Analysis, AnalysisError> {
@@ -65,26 +59,6 @@ pub(super) fn misere_by_theory(sum: &Sum, ctx: &Context) -> Result<Analysis, Ana
     Ok(a)
 }
 
-/// A budget for one route: the route's own limits, within the analysis's limits, as a part
-/// of the request's one budget (its work counts there, and cancelling it stops the route).
-pub(super) fn route_budget(ctx: &Context) -> Budget {
-    let l = ctx.limits();
-    // A child shares the context's cancellation flag (Ctrl-C or a closed connection stops a
-    // route too) and charges its work to the request's budget.
-    ctx.budget.child(Limits {
-        max_positions: l.max_positions.min(ROUTE_LIMITS.max_positions),
-        max_work: l.max_work.min(ROUTE_LIMITS.max_work),
-        max_bytes: l.max_bytes.min(ROUTE_LIMITS.max_bytes),
-    })
-}
-
-pub(super) fn cancelled(ctx: &Context, sum: &Sum) -> Result<(), AnalysisError> {
-    ctx.budget.check().map_err(|e| AnalysisError::Solve {
-        component: sum.to_string(),
-        source: e.into(),
-    })
-}
-
 /// Every component a heap of one heap rule: the rule and the sizes.
 fn heaps_of_one_rule(sum: &Sum) -> Option<(HeapRule, Vec<u64>)> {
     let (mut rules, slots) = slots(sum)?;
@@ -97,8 +71,6 @@ fn heaps_of_one_rule(sum: &Sum) -> Option<(HeapRule, Vec<u64>)> {
         .collect::<Option<_>>()?;
     (rules.len() == 1).then(|| (rules.remove(0), heaps))
 }
-
-pub(super) type Route = Result<Result<Analysis, String>, AnalysisError>;
 
 /// Kayles rows with one beyond [`QUOTIENT_HEAPS`] (where the quotient to that heap shows no
 /// period of its heap map: Kayles's starts at heap 71): the proven decomposition of
@@ -218,18 +190,6 @@ fn kayles_winning_moves(
         }
     }
     Ok(found)
-}
-
-pub(super) fn reports(sum: &Sum, genera: Option<&[Genus]>) -> Vec<ComponentReport> {
-    sum.components
-        .iter()
-        .enumerate()
-        .map(|(i, c)| ComponentReport {
-            expression: c.to_string(),
-            value: None,
-            genus: genera.map(|g| g[i].clone()),
-        })
-        .collect()
 }
 
 fn by_tame(sum: &Sum, ctx: &Context) -> Route {

@@ -11,6 +11,7 @@ use crate::nimber::Nimber;
 mod misere_quotient;
 mod misere_theory;
 pub mod picture;
+mod route;
 mod search;
 pub mod teach;
 
