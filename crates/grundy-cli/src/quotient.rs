@@ -4,7 +4,9 @@ use crate::{Failure, emit};
 use grundy::control::{Budget, Limits};
 use grundy::heap::rules::HeapRule;
 use grundy::misere::MisereError;
-use grundy::misere::periodicity::{NotCovered, heap_quotient_proving_with_nim};
+use grundy::misere::periodicity::{
+    MAX_HEAP_BOUND, MAX_NIM_HEAPS, NotCovered, heap_quotient_as_asked,
+};
 use grundy::misere::quotient::HeapQuotient;
 
 /// The misère quotient of the sums of a heap game's heaps 1 to N: order, P-portion,
@@ -62,28 +64,22 @@ pub struct Args {
 /// Tables of quotients up to this order are printed without `--table`.
 const TABLE_ORDER: usize = 64;
 
-/// The largest heap bound accepted: the search behind each heap grows quickly with its size.
-const MAX_HEAP: u64 = 4096;
-
-/// The most Nim heaps a closure takes beside the heaps.
-const MAX_NIM: u32 = 64;
-
 pub fn run(args: Args) -> Result<(), Failure> {
     let rule = HeapRule::parse(&args.rule)
         .map_err(|e| Failure::input(format!("invalid rule\n{}", e.render(&args.rule))))?;
-    if args.max_heap > MAX_HEAP {
+    if args.max_heap > MAX_HEAP_BOUND {
         return Err(Failure::input(
             MisereError::HeapBound {
                 max_heap: args.max_heap,
-                limit: MAX_HEAP,
+                limit: MAX_HEAP_BOUND,
             }
             .to_string()
                 + " (lower --max-heap)",
         ));
     }
-    if args.nim > MAX_NIM {
+    if args.nim > MAX_NIM_HEAPS {
         return Err(Failure::input(format!(
-            "--nim {} asks for more Nim heaps than the {MAX_NIM} a closure may hold (each is a generator)",
+            "--nim {} asks for more Nim heaps than the {MAX_NIM_HEAPS} a closure may hold (each is a generator)",
             args.nim
         )));
     }
@@ -98,15 +94,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
         cancel,
     );
     let watch = crate::front::Watch::new("computing the quotient".to_owned(), &budget);
-    let extend_to = args.max_heap.saturating_mul(2).clamp(256, MAX_HEAP);
-    let q = heap_quotient_proving_with_nim(
-        &rule,
-        args.nim,
-        args.max_heap,
-        &budget,
-        args.max_elements,
-        extend_to,
-    );
+    let q = heap_quotient_as_asked(&rule, args.nim, args.max_heap, &budget, args.max_elements);
     drop(watch);
     let q = q.map_err(|stop| {
         let e = stop.error;

@@ -10,6 +10,8 @@ use grundy::heap::period::{Period, Proof, apparent_period, find_period};
 use grundy::heap::report::svg_scatter;
 use grundy::heap::rules::HeapRule;
 use grundy::heap::sequence::engine_for;
+use grundy::misere::MisereError;
+use grundy::misere::periodicity::{MAX_NIM_HEAPS, heap_quotient_as_asked};
 use grundy::scripted::ScriptFailure;
 use grundy::sum::{Context, Engine};
 use grundy::value::Value;
@@ -215,4 +217,37 @@ pub fn solve_graph(
 #[pyfunction]
 pub fn svg_plot(values: Vec<u16>, title: &str) -> String {
     svg_scatter(&values, title)
+}
+
+/// The misère quotient of a heap rule's heaps `1..=max_heap` (with the Nim heaps `*1..=*nim`),
+/// as the CLI's `quotient --json` text; a period that shows is proven where the periodicity
+/// theorem applies, computing further heaps as the CLI does.
+#[pyfunction]
+#[pyo3(signature = (rule, max_heap, nim, max_elements))]
+pub fn quotient_json(
+    py: Python<'_>,
+    rule: &str,
+    max_heap: u64,
+    nim: u32,
+    max_elements: usize,
+) -> PyResult<String> {
+    let heap_rule = HeapRule::parse(rule).map_err(|e| errors::expression(&e, rule))?;
+    if nim > MAX_NIM_HEAPS {
+        return Err(PyValueError::new_err(format!(
+            "nim={nim}: at most {MAX_NIM_HEAPS} Nim heaps beside the heaps (each is a generator)"
+        )));
+    }
+    let budget = Budget::new(Limits::DEFAULT);
+    let q = detached(py, &budget, || {
+        heap_quotient_as_asked(&heap_rule, nim, max_heap, &budget, max_elements)
+    })?
+    .map_err(|stop| match stop.error {
+        MisereError::Budget(b) => errors::budget(b, heap_rule.name()),
+        MisereError::TooManyElements { .. } => {
+            errors::LimitError::new_err(format!("{}: {}", heap_rule.name(), stop.error))
+        }
+        MisereError::HeapBound { .. } => PyValueError::new_err(stop.error.to_string()),
+        other => AnalysisError::new_err(format!("{}: {other}", heap_rule.name())),
+    })?;
+    serde_json::to_string(&q.report()).map_err(|e| AnalysisError::new_err(e.to_string()))
 }

@@ -3,7 +3,7 @@
 //! The Python package (`python/grundy/__init__.py`) wraps these functions in classes with
 //! attributes, docstrings and `to_dict()`; this module does the work through the `grundy`
 //! library and nothing else:
-//! - `expr`: expressions (analysis, nim-sequences, rules) and game graphs, computed on a
+//! - `expr`: expressions (analysis, nim-sequences, misère quotients, rules) and game graphs, computed on a
 //!   worker thread with the GIL released, and cancelled through the work budget when Python
 //!   has a pending signal (Ctrl-C);
 //! - `pygame`: games whose moves come from Python callables, solved by the library's
@@ -31,6 +31,7 @@ fn _grundy(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(expr::analyze_json, m)?)?;
     m.add_function(wrap_pyfunction!(expr::sequence_json, m)?)?;
     m.add_function(wrap_pyfunction!(expr::rules, m)?)?;
+    m.add_function(wrap_pyfunction!(expr::quotient_json, m)?)?;
     m.add_function(wrap_pyfunction!(expr::solve_graph, m)?)?;
     m.add_function(wrap_pyfunction!(expr::svg_plot, m)?)?;
     m.add_function(wrap_pyfunction!(pygame::analyze_game, m)?)?;

@@ -52,6 +52,28 @@ def test_sequence_equals_the_cli_json(cli):
     assert int(s.values[0]) == 0 and len(s.values) == 301
 
 
+def test_quotient_equals_the_cli_json(cli):
+    q = grundy.quotient("0.75")
+    assert q.to_dict() == cli("quotient", "0.75", "--json")
+    assert q.order == 8 and len(q.p_portion) == 2 and q.nim_map == []
+    assert q.period.proven and (q.period.period, q.period.preperiod) == (2, 8)
+    k = grundy.quotient("kayles", max_heap=120, nim=2)
+    assert k.to_dict() == cli("quotient", "kayles", "--max-heap", "120", "--nim", "2", "--json")
+    # Kayles heaps 1 and 2 are *1 and *2: the same elements.
+    assert k.nim_map == k.heap_map[1:3] and k.order == 40 and k.period.proven
+
+
+def test_quotient_refusals():
+    with pytest.raises(grundy.LimitError, match="elements"):
+        grundy.quotient("0.137", max_heap=20, max_elements=10)
+    with pytest.raises(ValueError, match="heap bound"):
+        grundy.quotient("0.75", max_heap=5000)
+    with pytest.raises(ValueError, match="Nim heaps"):
+        grundy.quotient("0.75", nim=65)
+    with pytest.raises(grundy.ExpressionError):
+        grundy.quotient("0.7x")
+
+
 def test_sequence_values_are_numpy_when_numpy_is_installed():
     s = grundy.sequence("kayles", to=50)
     try:

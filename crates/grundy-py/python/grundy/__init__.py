@@ -60,8 +60,10 @@ __all__ = [
     "GrundyError",
     "HeapGame",
     "LimitError",
+    "MapPeriod",
     "Nimber",
     "Period",
+    "Quotient",
     "ScriptError",
     "Sequence",
     "VertexSolution",
@@ -70,6 +72,7 @@ __all__ = [
     "analyze_game",
     "graph",
     "heap_game",
+    "quotient",
     "rules",
     "sequence",
 ]
@@ -254,6 +257,78 @@ def sequence(rule: str, to: int = 100, *, rules: RulePaths = None) -> Sequence:
     name of a heap rule in one of the `rules` scripts.
     """
     return _sequence(json.loads(_grundy.sequence_json(rule, to, _scripts(rules))))
+
+
+# -- Misere quotients ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MapPeriod:
+    """The heap map repeats with `period` from heap `preperiod`: `proven` for every heap by the
+    periodicity theorem (which `needed` heaps computed; `computed` were), or only observed."""
+
+    period: int
+    preperiod: int
+    proven: bool
+    needed: Optional[int]
+    computed: int
+
+
+@dataclass(frozen=True)
+class Quotient:
+    """The misere quotient of a heap rule's heaps 1 to `max_heap` (Plambeck-Siegel): a
+    commutative monoid whose P-portion tells the misere outcome of every sum of those heaps.
+
+    `elements` are the names of the elements (`table[x][y]` is the index of their product),
+    `heap_map[n]` the name of heap n's element, `nim_map[m - 1]` that of the Nim heap *m when
+    Nim heaps are in the closure. `to_dict()` equals `grundy quotient --json`.
+    """
+
+    rule: str
+    max_heap: int
+    order: int
+    p_portion: List[str]
+    elements: List[str]
+    table: List[List[int]]
+    heap_map: List[str]
+    nim_map: List[str]
+    period: Optional[MapPeriod]
+    _raw: Dict[str, Any] = field(repr=False, compare=False)
+
+    def to_dict(self) -> Dict[str, Any]:
+        """The quotient as plain data, equal to the CLI's `quotient --json` output."""
+        return json.loads(json.dumps(self._raw))
+
+
+def quotient(rule: str, max_heap: int = 24, *, nim: int = 0, max_elements: int = 1024) -> Quotient:
+    """The misere quotient of the heaps 1 to `max_heap` of a heap rule, with the Nim heaps
+    *1 to *nim beside them when `nim` is given, computed heap by heap and verified on every
+    sum of those heaps (as `grundy quotient` does; a period of the heap map is proven by the
+    periodicity theorem where it applies, computing further heaps for it).
+
+    >>> q = quotient("0.75")
+    >>> q.order, q.p_portion
+    (8, ['a', 'b²'])
+    >>> q.period.period, q.period.preperiod, q.period.proven
+    (2, 8, True)
+
+    Outcomes of sums (with Nim heaps beside them too) come from `analyze(..., misere=True)`,
+    which reads them through the same quotient.
+    """
+    raw = json.loads(_grundy.quotient_json(rule, max_heap, nim, max_elements))
+    p = raw.get("period")
+    return Quotient(
+        rule=raw["rule"],
+        max_heap=raw["max_heap"],
+        order=raw["order"],
+        p_portion=raw["p_portion"],
+        elements=raw["elements"],
+        table=raw["table"],
+        heap_map=raw["heap_map"],
+        nim_map=raw.get("nim_map", []),
+        period=None if p is None else MapPeriod(**p),
+        _raw=raw,
+    )
 
 
 class HeapGame:

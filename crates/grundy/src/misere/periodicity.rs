@@ -228,6 +228,54 @@ pub fn heap_quotient_proving_or_stop(
     heap_quotient_proving_with_nim(rule, 0, max_heap, budget, max_elements, extend_to)
 }
 
+/// The largest heap bound the front ends accept (`grundy quotient --max-heap`, Python's
+/// `quotient`): the search behind each heap grows quickly with its size.
+pub const MAX_HEAP_BOUND: u64 = 4096;
+/// The most Nim heaps a closure takes beside the heaps (`--nim`): each is a generator.
+pub const MAX_NIM_HEAPS: u32 = 64;
+
+/// The quotient as the front ends compute it: the heaps `1..=max_heap` with the Nim heaps
+/// `*1..=*nim`, computed further to prove a period that shows (up to twice `max_heap`, at
+/// least 256, at most [`MAX_HEAP_BOUND`]; [`heap_quotient_proving_with_nim`]). Bounds past
+/// [`MAX_HEAP_BOUND`] or [`MAX_NIM_HEAPS`] are refused before any work.
+///
+/// ```
+/// use grundy::control::Budget;
+/// use grundy::heap::rules::HeapRule;
+/// use grundy::misere::periodicity::heap_quotient_as_asked;
+/// let kayles = HeapRule::parse("kayles").unwrap();
+/// let q = heap_quotient_as_asked(&kayles, 2, 120, &Budget::default(), 1024).unwrap();
+/// assert_eq!(q.quotient.order(), 40);
+/// assert!(q.reported_period().unwrap().proven); // computed to heap 168 = 2·(71 + 12) + 2
+/// ```
+pub fn heap_quotient_as_asked(
+    rule: &HeapRule,
+    nim: u32,
+    max_heap: u64,
+    budget: &Budget,
+    max_elements: usize,
+) -> Result<HeapQuotient, QuotientStop> {
+    let refused = |error: MisereError| QuotientStop {
+        error,
+        heap: None,
+        reached: None,
+        progress: Default::default(),
+    };
+    if max_heap > MAX_HEAP_BOUND {
+        return Err(refused(MisereError::HeapBound {
+            max_heap,
+            limit: MAX_HEAP_BOUND,
+        }));
+    }
+    if nim > MAX_NIM_HEAPS {
+        return Err(refused(MisereError::Unsupported(format!(
+            "{nim} Nim heaps asked for beside the heaps, more than the {MAX_NIM_HEAPS} a closure may hold (each is a generator)"
+        ))));
+    }
+    let extend_to = max_heap.saturating_mul(2).clamp(256, MAX_HEAP_BOUND);
+    heap_quotient_proving_with_nim(rule, nim, max_heap, budget, max_elements, extend_to)
+}
+
 /// As [`heap_quotient_proving_or_stop`], for the closure of the Nim heaps `*1..=*nim` and the
 /// rule's heaps ([`heap_quotient_with_nim`]). The theorem holds for that closure as stated
 /// (the module's proof, its closing paragraph on fixed games beside the heaps).
