@@ -26,7 +26,14 @@ pub(super) struct Interner<'a> {
     /// leaves; calibrated on Cram boards: a limit of 1024 MiB stops at 1.3 GB of RSS), a
     /// few words, and the move lists as ids.
     bytes: u64,
+    /// The bytes of text formatted to intern components since the last charge: formatting
+    /// and hashing a component's text costs in proportion to its length (a 100×100 Chomp
+    /// board is 300 characters), which the per-move charge of listing does not see.
+    formatted: u64,
 }
+
+/// Bytes of a component's text formatted and hashed per unit of work.
+const TEXT_BYTES_PER_UNIT: u64 = 8;
 
 /// The bytes a component takes in the interner besides its text (the map's slot, the box,
 /// its move list's header).
@@ -35,6 +42,7 @@ const COMPONENT_BYTES: u64 = 160;
 impl Interner<'_> {
     fn id(&mut self, c: &dyn Component) -> u32 {
         let key = c.to_string();
+        self.formatted = self.formatted.saturating_add(key.len() as u64);
         if let Some(&id) = self.ids.get(&key) {
             return id;
         }
@@ -72,6 +80,11 @@ impl Interner<'_> {
             self.check_held(id)?;
             let moves = self.components[id as usize].moves(self.ctx)?;
             let listed: Vec<Vec<u32>> = moves.iter().map(|m| self.position(&m.result)).collect();
+            let formatted = std::mem::take(&mut self.formatted);
+            self.ctx
+                .budget
+                .charge(formatted / TEXT_BYTES_PER_UNIT)
+                .map_err(|e| AnalysisError::budget(self.components[id as usize].as_ref(), e))?;
             let ids: u64 = listed.iter().map(|l| 4 * l.len() as u64 + 24).sum();
             self.bytes = self.bytes.saturating_add(ids);
             self.moves[id as usize] = Some(listed);
@@ -146,6 +159,7 @@ impl<'a> SumGame<'a> {
                 components: Vec::new(),
                 moves: Vec::new(),
                 bytes: 0,
+                formatted: 0,
             }),
             error: RefCell::new(None),
         }

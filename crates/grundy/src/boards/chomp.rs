@@ -135,9 +135,16 @@ impl std::fmt::Display for ChompBoard {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             ChompBoard::Rect { rows, cols } => write!(f, "{rows}x{cols}"),
+            // Written number by number: the misère search formats every board it meets
+            // (a String per number was most of its time on 100x100 boards).
             ChompBoard::Rows(r) => {
-                let parts: Vec<String> = r.iter().map(|x| x.to_string()).collect();
-                f.write_str(&parts.join(","))
+                for (i, x) in r.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(",")?;
+                    }
+                    write!(f, "{x}")?;
+                }
+                Ok(())
             }
         }
     }
