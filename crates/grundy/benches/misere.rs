@@ -13,7 +13,9 @@
 //!   each gets;
 //! - the time to prove the Kayles decomposition ([`grundy::misere::kayles::verify`], once
 //!   per process), then of one misère outcome of a sum of seven Kayles rows near 10^9
-//!   through it (averaged).
+//!   through it (averaged);
+//! - whole `analyze --misere` requests on sums of several rules' heaps and Nim heaps, each
+//!   through the quotient of their closure (computed afresh per request).
 
 use grundy::control::{Budget, Limits};
 use grundy::heap::rules::HeapRule;
@@ -183,4 +185,29 @@ fn main() {
         "outcome of seven Kayles rows near 10^9: {:.2} µs each ({p} of {calls} P)",
         start.elapsed().as_secs_f64() / f64::from(calls) * 1e6
     );
+
+    // Each analysis computes its quotient afresh (nothing is cached between calls): the
+    // figure is the whole request, quotient, periods, outcome and winning moves.
+    println!("== mixed misère sums through one quotient (analyze --misere, whole request)");
+    let options = grundy::Options {
+        misere: true,
+        context: grundy::sum::Context::default(),
+    };
+    for text in [
+        "kayles 1000000 + nim 3",
+        "0.75 1000000000 999999999 123456789 + nim 1 2 3",
+        "kayles 1000000 + 0.75 1000000",
+        "kayles 1000000 + 0.75 1000000 + 0.07 9 + nim 2",
+    ] {
+        let start = Instant::now();
+        match grundy::analysis::analyze(text, &options) {
+            Ok(a) => println!(
+                "{text:<50} {:?} {:>3} winning moves {:>9.3} s",
+                a.outcome,
+                a.winning_moves.len(),
+                start.elapsed().as_secs_f64()
+            ),
+            Err(e) => println!("{text:<50} refused: {e}"),
+        }
+    }
 }

@@ -53,6 +53,25 @@ pub fn count<N: TryInto<u64> + Copy + std::fmt::Display>(n: N, noun: &str) -> St
     format!("{n} {}", plural(n, noun))
 }
 
+/// Items joined as a sentence lists them: `a`, `a and b`, `a, b and c`.
+///
+/// ```
+/// use grundy::words::listed;
+/// assert_eq!(listed(&["kayles", "0.75", "0.07"]), "kayles, 0.75 and 0.07");
+/// assert_eq!(listed(&["kayles", "0.75"]), "kayles and 0.75");
+/// assert_eq!(listed(&["kayles"]), "kayles");
+/// ```
+pub fn listed<S: AsRef<str>>(items: &[S]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.as_ref().to_string(),
+        [rest @ .., last] => {
+            let rest: Vec<&str> = rest.iter().map(|s| s.as_ref()).collect();
+            format!("{} and {}", rest.join(", "), last.as_ref())
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -127,7 +127,7 @@ fn nim_heaps_and(nim: u32) -> String {
 /// The closure named in a refusal: "0.75", "0.75 with *1 to *3", "kayles and 0.75".
 fn closure_name(rules: &[HeapRule], nim: u32) -> String {
     let names: Vec<String> = rules.iter().map(|r| r.to_string()).collect();
-    let mut name = names.join(" and ");
+    let mut name = crate::words::listed(&names);
     match nim {
         0 => {}
         1 => name.push_str(" with *1"),
@@ -142,12 +142,13 @@ fn heaps_covered(rules: &[HeapRule], bounds: &[u64]) -> String {
     if let [_] = rules {
         return format!("heaps 1 to {}", bounds[0]);
     }
-    rules
-        .iter()
-        .zip(bounds)
-        .map(|(r, b)| format!("heaps 1 to {b} of {r}"))
-        .collect::<Vec<_>>()
-        .join(" and ")
+    crate::words::listed(
+        &rules
+            .iter()
+            .zip(bounds)
+            .map(|(r, b)| format!("heaps 1 to {b} of {r}"))
+            .collect::<Vec<_>>(),
+    )
 }
 
 /// Misère analysis of a sum of heaps of heap rules and Nim heaps through the quotient of
@@ -266,11 +267,7 @@ pub(super) fn by_quotient(sum: &Sum, ctx: &Context) -> Route {
     let several = rules.len() > 1;
     let mut explanation = vec![format!(
         "Misère play through the misère quotient of {}{} (Plambeck–Siegel): the sums of {}{} form a commutative monoid of {} whose P-portion is {{{}}}; it was computed heap by heap and verified on every sum of those heaps.",
-        rules
-            .iter()
-            .map(|r| r.to_string())
-            .collect::<Vec<_>>()
-            .join(" and "),
+        crate::words::listed(&rules.iter().map(|r| r.to_string()).collect::<Vec<_>>()),
         if several { " together" } else { "" },
         nim_heaps_and(nim),
         heaps_covered(&rules, &bounds),
