@@ -193,13 +193,44 @@ pub fn mib_limit(mib: Option<u64>, default: u64) -> Result<u64, Failure> {
     }
 }
 
-/// The memory available to a new computation, in bytes, from `/proc/meminfo` (Linux);
+/// The memory available to a new computation, in bytes: the machine's available memory
+/// (`/proc/meminfo`), or less when the process's address-space limit leaves less (Linux);
 /// `None` elsewhere.
 pub fn available_memory() -> Option<u64> {
+    let free = machine_memory();
+    match (free, address_space_left()) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
+}
+
+/// The machine's available memory (`MemAvailable` of `/proc/meminfo`).
+fn machine_memory() -> Option<u64> {
     let info = std::fs::read_to_string("/proc/meminfo").ok()?;
     let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
     let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
     kib.checked_mul(1024)
+}
+
+/// What the process's address-space limit (`ulimit -v`, a container's cap on it) leaves
+/// beyond what the process maps already; `None` without such a limit. A run sized by the
+/// machine's memory alone met the limit as a failed allocation, which aborts.
+fn address_space_left() -> Option<u64> {
+    let limits = std::fs::read_to_string("/proc/self/limits").ok()?;
+    let line = limits
+        .lines()
+        .find(|l| l.starts_with("Max address space"))?;
+    // "Max address space   <soft>   <hard>   bytes"; "unlimited" is no limit.
+    let soft: u64 = line.split_whitespace().nth(3)?.parse().ok()?;
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let mapped_kib: u64 = status
+        .lines()
+        .find(|l| l.starts_with("VmSize:"))?
+        .split_whitespace()
+        .nth(1)?
+        .parse()
+        .ok()?;
+    Some(soft.saturating_sub(mapped_kib.saturating_mul(1024)))
 }
 
 /// The UTF-8 byte-order mark some editors put at the start of a file.

@@ -195,6 +195,22 @@ fn a_misere_sum_with_a_component_whose_moves_cannot_be_listed_is_refused() {
     assert!(!stdout(&o).contains("0^120"), "{}", stdout(&o));
 }
 
+// ---- sequence under a process memory limit ----
+
+#[test]
+fn a_sequence_past_the_address_space_limit_is_refused_not_aborted() {
+    // Under `ulimit -v` the machine's free memory is not what the process may take: the run
+    // was sized by the first and aborted on a failed allocation of 8 GiB (found by the
+    // sweep, `sequence half --to 4294967296` under a 6 GB cap). It is refused up front.
+    let o = Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -v 3000000; exec \"$0\" sequence half --to 4294967294")
+        .arg(env!("CARGO_BIN_EXE_grundy"))
+        .output()
+        .unwrap();
+    assert_refused(&o, 2, &["needs about 8.0 GiB of memory", "available"]);
+}
+
 // ---- play ----
 
 #[test]

@@ -76,7 +76,11 @@ impl SequenceEngine for ClosedFormEngine {
     fn extend_to_len(&mut self, len: u64, control: &mut Control) -> Result<bool, SequenceError> {
         let n = usize::try_from(len).map_err(|_| SequenceError::TooLong { requested: len })?;
         if n > self.values.len() {
-            self.values.reserve(n - self.values.len());
+            // Fallibly: a machine (or a process limit) that cannot give the memory is an
+            // error, not an abort.
+            self.values
+                .try_reserve(n - self.values.len())
+                .map_err(|_| SequenceError::TooLong { requested: len })?;
         }
         while self.values.len() < n {
             let heap = self.values.len() as u64;

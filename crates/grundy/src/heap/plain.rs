@@ -57,7 +57,13 @@ impl PlainSequence {
     pub fn extend_to_len(&mut self, n: u64, control: &mut Control) -> Result<bool, SequenceError> {
         let n = usize::try_from(n).map_err(|_| SequenceError::TooLong { requested: n })?;
         if n > self.values.len() {
-            self.values.reserve(n - self.values.len());
+            // Fallibly: a machine (or a process limit) that cannot give the memory is an
+            // error, not an abort.
+            self.values
+                .try_reserve(n - self.values.len())
+                .map_err(|_| SequenceError::TooLong {
+                    requested: n as u64,
+                })?;
         }
         while self.values.len() < n {
             let v = self.next_value()?;
