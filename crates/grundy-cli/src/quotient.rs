@@ -210,7 +210,8 @@ fn render(q: &HeapQuotient, max_heap: u64, full_table: bool) -> String {
     } else {
         String::new()
     };
-    let nim = match q.nim_heaps() {
+    let nim_map = q.nim_map();
+    let nim = match nim_map.len() {
         0 => String::new(),
         1 => " with *1".to_string(),
         m => format!(" with *1 to *{m}"),
@@ -235,11 +236,10 @@ fn render(q: &HeapQuotient, max_heap: u64, full_table: bool) -> String {
         .map(|(n, &x)| format!("{n}:{}", names[x as usize]))
         .collect();
     out.push_str(&format!("Heap map   {}\n", map.join(" ")));
-    let nims: Vec<String> = (1..)
-        .map_while(|m| {
-            q.nim_element(m)
-                .map(|x| format!("*{m}:{}", names[x as usize]))
-        })
+    let nims: Vec<String> = nim_map
+        .iter()
+        .enumerate()
+        .map(|(i, &x)| format!("*{}:{}", i + 1, names[x as usize]))
         .collect();
     if !nims.is_empty() {
         out.push_str(&format!("Nim heaps  {}\n", nims.join(" ")));

@@ -142,17 +142,10 @@ impl HeapQuotient {
         Some(self.quotient.image_of_generator(g))
     }
 
-    /// The element of the Nim heap `*m` for `m >= 1`, when it is one of the generators.
-    pub fn nim_element(&self, m: u64) -> Option<u32> {
-        if m == 0 {
-            return None;
-        }
-        self.element_of_nim(m)
-    }
-
-    /// The Nim heaps `*1..*m` among the generators: `m`.
-    pub fn nim_heaps(&self) -> u64 {
-        (1..).take_while(|&m| self.nim_element(m).is_some()).count() as u64
+    /// The elements of the Nim heaps `*1..*m` among the generators (empty for a quotient
+    /// computed without them), index `m − 1`.
+    pub fn nim_map(&self) -> Vec<u32> {
+        (1..).map_while(|m| self.element_of_nim(m)).collect()
     }
 
     /// A period of the heap map, if one shows: the smallest period `p` (and for it the

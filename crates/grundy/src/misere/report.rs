@@ -50,10 +50,7 @@ impl HeapQuotient {
             presentation: self.quotient.presentation(),
             table: self.quotient.table().to_vec(),
             heap_map: self.heap_map.iter().map(name).collect(),
-            nim_map: (1..)
-                .map_while(|m| self.nim_element(m))
-                .map(|x| name(&x))
-                .collect(),
+            nim_map: self.nim_map().iter().map(name).collect(),
             orders: self.orders.clone(),
             period: self.reported_period(),
         }
