@@ -136,6 +136,12 @@ impl<J: Send + 'static, R: Send + 'static> Helper<J, R> {
         self.pending
     }
 
+    /// Whether the job posted has finished (its result waits to be collected), without
+    /// waiting.
+    pub fn finished(&self) -> bool {
+        self.pending && matches!(self.shared.state.load(Ordering::Acquire), DONE | FAILED)
+    }
+
     /// The result of the job posted if it comes within `patience` (spinning, never
     /// parking), else `None` (the job stays posted). Panics if the job panicked.
     pub fn collect_within(&mut self, patience: Duration) -> Option<R> {

@@ -2,12 +2,14 @@
 //! ahead on the helper thread ([`super::helper`]) or at the block's start in parallel over
 //! heaps, and when the helper is used (it rests when it comes late too often).
 
+use std::time::{Duration, Instant};
+
 use rayon::prelude::*;
 
 use super::MAX_WINDOW;
 use super::block;
 use super::mask::common_words;
-use super::moves::{Split, set_bit};
+use super::moves::Split;
 use crate::heap::helper;
 
 /// The far marks of a block (computed ahead on another core, or at the block's start in
@@ -108,6 +110,9 @@ pub(super) struct FarJob {
     pub(super) common: Vec<u64>,
     /// The mask change count and value range the marks hold for.
     pub(super) epoch: (u64, usize),
+    /// When the job was done, and how long it took (the pairs adapt to it, [`Second::record`]).
+    pub(super) finished: Option<Instant>,
+    pub(super) busy: Duration,
 }
 
 /// The thread of the far phase ([`helper`]), started with the first block that can use it
@@ -122,6 +127,26 @@ pub(super) struct Second {
     pub(super) late: u32,
     /// Blocks to go without the helper (it came late too often: no core is free for it).
     pub(super) pause: u32,
+    /// The split pairs a heap and split the next job marks (values below 128,
+    /// [`FarJob::mark_pairs`]), when they adapt (see [`Second::record`]); 0 before the
+    /// first job.
+    pub(super) pairs: usize,
+    /// The job posted came late: its result, collected at a later block, is not counted
+    /// again.
+    pub(super) overdue: bool,
+    /// How long the last job collected in time took the helper.
+    pub(super) busy: Duration,
+}
+
+/// How a block found the far marks the helper prepared for it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Arrival {
+    /// Ready before the block asked: the helper worked `busy` and then waited `idle`.
+    Waiting { busy: Duration, idle: Duration },
+    /// Ready while the block spun for them.
+    InTime,
+    /// Not ready within the block's patience: the block marked them itself.
+    Late,
 }
 
 /// Jobs between two looks at how many came late.
@@ -141,7 +166,7 @@ impl Second {
         if !self.tried {
             self.tried = true;
             if force || rayon::current_num_threads() > 1 {
-                self.helper = helper::Helper::start(|(job, spare): (FarJob, Marks)| {
+                self.helper = helper::Helper::start(|(mut job, spare): (FarJob, Marks)| {
                     let marks = job.run(spare);
                     (job, marks)
                 });
@@ -159,11 +184,51 @@ impl Second {
         self.helper.as_ref().is_some_and(|h| !h.pending())
     }
 
-    /// Counts a job collected in time or not; pauses the helper when a quarter of a round
-    /// came late (on a loaded machine, where its marks would mostly be made twice).
-    pub(super) fn record(&mut self, in_time: bool) {
+    /// The split pairs a heap and split the next job marks: `fixed` if set (tests), else
+    /// adapted from [`FAR_PAIRS`] on ([`Second::record`]).
+    pub(super) fn pairs(&mut self, fixed: Option<usize>) -> usize {
+        fixed.unwrap_or_else(|| {
+            if self.pairs == 0 {
+                self.pairs = FAR_PAIRS;
+            }
+            self.pairs
+        })
+    }
+
+    /// Counts a job collected, and how; pauses the helper when a quarter of a round came
+    /// late (on a loaded machine, where its marks would mostly be made twice).
+    ///
+    /// Adaptive pairs grow by a sixteenth while the helper waits for the block more than an
+    /// eighth of its own time, shrink by a sixteenth when the block spun for them and by a
+    /// quarter when they came late (the block then marks its far partners itself, and the
+    /// next block too): the helper's job ends a little before the block needs it. Which
+    /// count is best depends on the game (0.167 to `2^24`, wall time, fixed counts: 24
+    /// pairs 2.46 s, 48 2.88, 96 3.66; 0.015: 5.27, 4.68, 4.66; 0.336: 6.80, 6.20, 5.58; at
+    /// 192 all three come late and run on one core), which no fixed count serves.
+    pub(super) fn record(&mut self, arrival: Arrival) {
+        if self.overdue {
+            // The job that came late, collected at a later block (or still running): it was
+            // counted then.
+            self.overdue = arrival == Arrival::Late;
+            return;
+        }
+        self.overdue = arrival == Arrival::Late;
+        if let Arrival::Waiting { busy, .. } = arrival {
+            self.busy = busy;
+        }
+        if self.pairs > 0 {
+            self.pairs = match arrival {
+                Arrival::Waiting { busy, idle } if idle > busy / 8 => {
+                    self.pairs + self.pairs / 16 + 1
+                }
+                Arrival::Waiting { .. } => self.pairs,
+                Arrival::InTime => self.pairs - self.pairs.div_ceil(16),
+                Arrival::Late => self.pairs - self.pairs.div_ceil(4),
+            }
+            .clamp(MIN_FAR_PAIRS, MAX_FAR_PAIRS);
+        }
         self.collected += 1;
-        self.late += u32::from(!in_time);
+        self.late += u32::from(arrival == Arrival::Late);
         if self.collected == ROUND {
             if self.late * 4 > ROUND {
                 self.pause = PAUSE;
@@ -174,8 +239,10 @@ impl Second {
 }
 
 /// Split pairs a heap and split that the helper marks for values below 128
-/// ([`FarJob::mark_pairs`]).
+/// ([`FarJob::mark_pairs`]) at first, and the bounds they adapt within.
 pub(super) const FAR_PAIRS: usize = 24;
+const MIN_FAR_PAIRS: usize = 4;
+const MAX_FAR_PAIRS: usize = 1024;
 
 impl FarJob {
     /// Marks in each heap's row the split values of its first `pairs` splits `(a, m - a)`
@@ -190,9 +257,21 @@ impl FarJob {
         if self.pairs == 0 {
             return 0;
         }
+        if self.size <= 64 {
+            self.mark_pairs_in::<u64>(rows)
+        } else {
+            self.mark_pairs_in::<block::Pair>(rows)
+        }
+    }
+
+    /// [`mark_pairs`](Self::mark_pairs) with the marks of a heap gathered in a `W` (every
+    /// value below `size`, so every split value too) and stored once: a store per pair into
+    /// the row's words was a third of 0.336's profile.
+    fn mark_pairs_in<W: block::Word>(&self, rows: &mut [u64]) -> u64 {
         let mut steps = 0u64;
         for (k, row) in rows.chunks_exact_mut(self.words).take(self.len).enumerate() {
             let n = self.n0 + k;
+            let mut marks = W::default();
             for split in &self.split2 {
                 if n < split.j + 2 {
                     continue;
@@ -202,22 +281,28 @@ impl FarJob {
                 let to = (from.saturating_add(self.pairs))
                     .min(split.last(m) + 1)
                     .min(self.low.len());
-                for a in from..to {
-                    let Some(i) = (m - a).checked_sub(self.base) else {
-                        break;
-                    };
-                    let Some(&partner) = self.window.get(i) else {
-                        continue;
-                    };
-                    steps += 1;
-                    set_bit(row, usize::from(self.low[a] ^ partner));
+                // The partner of `a` is `g(m - a)`, at `m - a - base` in the window: the
+                // `a` whose partner lies in it run from `m + 1 - base - window.len()` to
+                // `m - base`, their partners backwards through the window.
+                let Some(top) = m.checked_sub(self.base) else {
+                    continue;
+                };
+                let from = from.max((top + 1).saturating_sub(self.window.len()));
+                let to = to.min(top + 1);
+                if from >= to {
+                    continue;
                 }
+                marks |=
+                    pairs_word::<W>(&self.low[from..to], &self.window[top + 1 - to..=top - from]);
+                steps += (to - from) as u64;
             }
+            marks.store_or(row);
         }
         steps
     }
 
-    pub(super) fn run(&self, mut marks: Marks) -> Marks {
+    pub(super) fn run(&mut self, mut marks: Marks) -> Marks {
+        let started = Instant::now();
         let phase = block::FarPhase {
             values: &self.window,
             base: self.base,
@@ -239,8 +324,29 @@ impl FarJob {
         marks.scan_steps += self.mark_pairs(&mut marks.rows);
         marks.r0 = self.r0;
         marks.epoch = self.epoch;
+        self.finished = Some(Instant::now());
+        self.busy = started.elapsed();
         marks
     }
+}
+
+/// `low[i] ^ high[high.len() - 1 - i]` for every `i`, gathered in one word (every value
+/// below `W::BITS`; `low` and `high` of one length). Four accumulators: the steps are
+/// independent but for the OR into the word.
+#[inline]
+fn pairs_word<W: block::Word>(low: &[u16], high: &[u16]) -> W {
+    let mut acc = [W::default(); 4];
+    let (low4, high4) = (low.chunks_exact(4), high.rchunks_exact(4));
+    let (low_rest, high_rest) = (low4.remainder(), high4.remainder());
+    for (l, h) in low4.zip(high4) {
+        for k in 0..4 {
+            acc[k] |= W::mark(l[k] ^ h[3 - k]);
+        }
+    }
+    for (&l, &h) in low_rest.iter().zip(high_rest.iter().rev()) {
+        acc[0] |= W::mark(l ^ h);
+    }
+    acc[0] | acc[1] | acc[2] | acc[3]
 }
 
 impl super::SparseSequence {
@@ -263,7 +369,7 @@ impl super::SparseSequence {
         // Values below 128 scan heap by heap: the helper marks the first pairs of a scan
         // that starts past the heaps not yet known (`far::FarJob::mark_pairs`).
         let pairs = if size <= 128 {
-            self.tuning.far_pairs
+            self.second.pairs(self.tuning.fixed_far_pairs)
         } else {
             0
         };
@@ -313,5 +419,69 @@ impl super::SparseSequence {
         (job.base, job.known, job.n0, job.len) = (base, n0, n1, len);
         (job.r0, job.size, job.words) = (self.rare_pos.len(), size, words);
         Some(job)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn waiting(idle_micros: u64) -> Arrival {
+        Arrival::Waiting {
+            busy: Duration::from_millis(1),
+            idle: Duration::from_micros(idle_micros),
+        }
+    }
+
+    #[test]
+    fn pairs_grow_while_the_helper_waits_and_shrink_when_the_block_waits() {
+        let mut second = Second::default();
+        assert_eq!(second.pairs(Some(7)), 7);
+        assert_eq!(second.pairs(None), FAR_PAIRS);
+        second.record(waiting(500));
+        let p = FAR_PAIRS + FAR_PAIRS / 16 + 1;
+        assert_eq!(second.pairs(None), p);
+        // Idle for less than an eighth of its work: about right, held.
+        second.record(waiting(100));
+        assert_eq!(second.pairs, p);
+        second.record(Arrival::InTime);
+        let p = p - p.div_ceil(16);
+        assert_eq!(second.pairs, p);
+        second.record(Arrival::Late);
+        let p = p - p.div_ceil(4);
+        assert_eq!(second.pairs, p);
+        // The late job, collected at a later block: counted once.
+        second.record(Arrival::Late);
+        second.record(waiting(500));
+        assert_eq!(second.pairs, p);
+        assert_eq!((second.collected, second.late), (4, 1));
+        for _ in 0..200 {
+            second.record(waiting(500));
+        }
+        assert_eq!(second.pairs, MAX_FAR_PAIRS);
+        for _ in 0..200 {
+            second.record(Arrival::InTime);
+        }
+        assert_eq!(second.pairs, MIN_FAR_PAIRS);
+        assert_eq!(second.pause, 0);
+    }
+
+    #[test]
+    fn a_helper_late_for_a_quarter_of_a_round_rests() {
+        let mut second = Second::default();
+        for k in 0..ROUND {
+            second.record(if k % 3 == 0 {
+                Arrival::Late
+            } else {
+                Arrival::InTime
+            });
+            if k % 3 == 0 {
+                // Its job collected at the next block: no second count.
+                second.record(Arrival::InTime);
+            }
+        }
+        assert_eq!(second.pause, PAUSE);
+        assert!(!second.may_post());
+        assert_eq!(second.pause, PAUSE - 1);
     }
 }

@@ -68,8 +68,8 @@
 //! scan for rare values runs heap by heap, and for 0.167 it was the larger half of the
 //! work (152 split pairs a heap against 118 rare partners; 60% of the profile in the
 //! heap-by-heap phase, the helper's core mostly idle). The helper's job now also marks,
-//! for each heap of the next block and each split, the first `far::FAR_PAIRS` (24)
-//! pairs `(a, m − a)` whose larger part lies below the job's known values (`a > m −
+//! for each heap of the next block and each split, the first `far::FAR_PAIRS` (24 at
+//! first) pairs `(a, m − a)` whose larger part lies below the job's known values (`a > m −
 //! known`): any value marked is a value of an option, so no value changes, and the heap's
 //! own scan from `a = 1` then finds most wanted values marked already and stops at once.
 //! More pairs make the helper late (its marks are then made again, and a quarter late
@@ -77,6 +77,16 @@
 //! otherwise idle: 24 pairs 3.04 s, 16 pairs 3.67 s, 40 pairs 3.35 s, 96 pairs 4.31 s,
 //! none (before) 4.83 s; against Beling's `ogsolve -m rc` (built with `target-cpu=native`)
 //! **3.12 s against 9.63 s wall, 0.32x** (user time 5.18 s against 9.61 s: both cores).
+//! *How many pairs, adapted* (issue 14). The best count depends on the game (fixed counts,
+//! wall time to `2^24`: 0.167 best at 24, 0.015 at 48 to 96, 0.336 at 96; at 192 all three
+//! came late and were paused), so it adapts (`far::Second::record`): it grows while the
+//! helper's job ends well before the block asks for it, and shrinks when the block waits;
+//! a block waits up to a quarter of the last job's time (not 20 µs) before marking its far
+//! partners itself, and a late job counts once. The helper gathers a heap's marks in a
+//! register word (`pairs_word`, four accumulators) instead of a store per pair (a third of
+//! 0.336's profile). Against the engine before, pairs run in turn, medians of 5, wall:
+//! 0.015 to `2^24` 2.94 s against 5.13 (0.57x), 0.336 4.54 against 6.72 (0.68x), 0.167
+//! 1.74 against 2.46 (0.72x), `0.354 --prove` 3.07 against 4.09 (0.76x); values identical.
 //! *Values past 128* (Grundy's game) use no pipeline: there the parallel phase also runs
 //! the scan of every split `(a, m − a)` whose parts are both known (`a > m − N`), from the
 //! candidate of the far marks, until every rare value below it is found; the heap-by-heap
@@ -220,6 +230,8 @@ mod tests;
 mod wanted;
 mod wide;
 
+use std::time::Duration;
+
 use crate::control::Control;
 use crate::heap::code::Code;
 use crate::heap::rules::TakeBreak;
@@ -353,8 +365,9 @@ struct Tuning {
     /// The most pairs of a far scan range marked before the scan (values past 128).
     max_early: usize,
     /// Values below 128: split pairs with both parts far behind the next block marked on
-    /// the helper thread, per heap and split (module `far`).
-    far_pairs: usize,
+    /// the helper thread, per heap and split (module `far`): this many if set, else as many
+    /// as keep the helper's job about as long as the block's (`far::Second::record`).
+    fixed_far_pairs: Option<usize>,
     /// When the far scan probes spread pairs first (values past 128, module `spread`).
     spread: spread::Spread,
 }
@@ -376,7 +389,7 @@ const DEFAULT_TUNING: Tuning = Tuning {
     force_helper: false,
     patience: PATIENCE,
     max_early: block::MAX_EARLY,
-    far_pairs: far::FAR_PAIRS,
+    fixed_far_pairs: None,
     spread: spread::Spread::Adaptive,
 };
 
@@ -722,8 +735,17 @@ impl SparseSequence {
         // thread marks them itself (the helper's late result is dropped at the next block),
         // so that a helper without a core (a loaded machine) never holds the block up.
         if let Some(helper) = self.second.helper.as_mut().filter(|h| h.pending()) {
-            let result = helper.collect_within(self.tuning.patience);
-            self.second.record(result.is_some());
+            let (arrived, waiting) = (std::time::Instant::now(), helper.finished());
+            let patience = self.tuning.patience.max(self.second.busy / 4);
+            let result = helper.collect_within(patience);
+            self.second.record(match &result {
+                Some((job, _)) if waiting => far::Arrival::Waiting {
+                    busy: job.busy,
+                    idle: job.finished.map_or(Duration::ZERO, |t| arrived - t),
+                },
+                Some(_) => far::Arrival::InTime,
+                None => far::Arrival::Late,
+            });
             if let Some((job, prepared)) = result {
                 self.spare_job = Some(job);
                 self.prepared = Some(prepared);

@@ -69,7 +69,7 @@ const ALWAYS_PIPELINED: Tuning = Tuning {
     max_early: DEFAULT_TUNING.max_early,
     // Every pair with a known larger part marked by the helper (`far::FarJob::mark_pairs`):
     // a wrong mark would change a mex.
-    far_pairs: 1 << 12,
+    fixed_far_pairs: Some(1 << 12),
     // Every far scan probes first (module `spread`).
     spread: spread::Spread::Always,
 };
@@ -95,7 +95,7 @@ const SPREAD: Tuning = Tuning {
 /// decides).
 const IMPATIENT: Tuning = Tuning {
     patience: std::time::Duration::ZERO,
-    far_pairs: DEFAULT_TUNING.far_pairs,
+    fixed_far_pairs: DEFAULT_TUNING.fixed_far_pairs,
     ..ALWAYS_PIPELINED
 };
 
