@@ -48,7 +48,9 @@ struct Shared<J, R> {
     state: AtomicU8,
     job: Mutex<Option<J>>,
     result: Mutex<Option<R>>,
-    /// The thread that posted the last job (it collects the result).
+    /// The thread that waits for the result (set by each wait: the thread that collects or
+    /// drops may not be the one that posted, e.g. a thread-pool worker posts and the
+    /// engine is dropped on the caller's thread; unparking the poster then woke nobody).
     waiter: Mutex<Option<Thread>>,
 }
 
@@ -177,6 +179,7 @@ impl<J: Send + 'static, R: Send + 'static> Helper<J, R> {
     /// thread has then ended, and every later job fails too).
     pub fn try_collect(&mut self) -> Result<R, HelperFailed> {
         assert!(self.pending, "no job posted");
+        self.wake_me();
         let state = wait_for(&self.shared.state, |s| s == DONE || s == FAILED);
         self.pending = false;
         if state == FAILED {
@@ -185,6 +188,12 @@ impl<J: Send + 'static, R: Send + 'static> Helper<J, R> {
         let result = lock(&self.shared.result).take();
         self.shared.state.store(IDLE, Ordering::Release);
         Ok(result.expect("a result is stored before DONE"))
+    }
+
+    /// Makes the helper wake this thread when the job is done (set before waiting: the
+    /// wait looks at the state again before it parks, so a job done meanwhile is seen).
+    fn wake_me(&self) {
+        *lock(&self.shared.waiter) = Some(thread::current());
     }
 
     /// Whether the thread has ended because a job panicked.
@@ -234,6 +243,7 @@ impl<J: Send + 'static, R: Send + 'static> Drop for Helper<J, R> {
     fn drop(&mut self) {
         if self.pending {
             // Let the job finish (it is short) before stopping the thread.
+            self.wake_me();
             wait_for(&self.shared.state, |s| s == DONE || s == FAILED);
         }
         if self.shared.state.load(Ordering::Acquire) == FAILED {
@@ -294,6 +304,21 @@ mod tests {
         assert!(helper.pending());
         assert_eq!(helper.collect_within(Duration::from_secs(60)), Some(2));
         assert!(!helper.pending());
+    }
+
+    #[test]
+    fn a_job_posted_on_one_thread_is_collected_and_dropped_on_another() {
+        // The thread that waits is woken, not the one that posted: a job posted from a
+        // thread-pool worker and an engine dropped on the caller's thread hung before.
+        let mut helper = Helper::start(slow).unwrap();
+        thread::scope(|s| {
+            s.spawn(|| helper.post(1));
+        });
+        assert_eq!(helper.collect(), 2);
+        thread::scope(|s| {
+            s.spawn(|| helper.post(2));
+        });
+        drop(helper);
     }
 
     #[test]
