@@ -87,7 +87,12 @@
 //! 0.336's profile). Against the engine before, pairs run in turn, medians of 5, wall:
 //! 0.015 to `2^24` 2.94 s against 5.13 (0.57x), 0.336 4.54 against 6.72 (0.68x), 0.167
 //! 1.74 against 2.46 (0.72x), `0.354 --prove` 3.07 against 4.09 (0.76x); values identical.
-//! *Values past 128* (Grundy's game) use no pipeline: there the parallel phase also runs
+//! *Values past 128* (Grundy's game) use no pipeline: their far phase splits over the
+//! thread pool, from a pool worker (the blocks up to each progress report run inside one
+//! `rayon::scope`; split from the caller's thread, each block slept and woke it and the
+//! pool: 0.247 to `2^24`, 150 rare positions, blocks of 256, 2.6 s of system time against
+//! 6.7 s of user; now 5.15 s wall against 6.74, 0.166 5.28 against 6.52, 0.36 4.94
+//! against 5.77, pairs run in turn). There the parallel phase also runs
 //! the scan of every split `(a, m − a)` whose parts are both known (`a > m − N`), from the
 //! candidate of the far marks, until every rare value below it is found; the heap-by-heap
 //! phase then only scans the splits with a part inside the block, and skips the range
