@@ -41,7 +41,7 @@ pub struct Args {
     /// of one core.
     #[arg(long, value_name = "N", default_value_t = Limits::DEFAULT.max_work)]
     max_work: u64,
-    /// The most memory one table may take, in MiB [default: 4096].
+    /// The most memory one table may take, in MiB [default: 4096, or half the memory available if less].
     #[arg(long, value_name = "MIB")]
     max_memory: Option<u64>,
     /// Load a rule script (Rhai) whose rule the expression may use; may be repeated.

@@ -180,8 +180,11 @@ pub fn report_hint(message: &str) {
     let _ = err.flush();
 }
 
-/// The bytes of `--max-memory MIB`, or `default` without the flag; a figure past 64 bits of
-/// bytes is bad input.
+/// The bytes of `--max-memory MIB`; without the flag, `default` or half the memory
+/// available ([`available_memory`]), whichever is less, so that the computation's own
+/// memory limit refuses it before the machine or the process's address-space limit does
+/// (`analyze "cram 100x100 + nim 1" --misere` under `ulimit -v 1500000` aborted on a failed
+/// allocation with the 4 GiB default). A figure past 64 bits of bytes is bad input.
 pub fn mib_limit(mib: Option<u64>, default: u64) -> Result<u64, Failure> {
     match mib {
         Some(mib) => mib.checked_mul(1 << 20).ok_or_else(|| {
@@ -189,7 +192,7 @@ pub fn mib_limit(mib: Option<u64>, default: u64) -> Result<u64, Failure> {
                 "--max-memory {mib}: too large (the figure is in MiB)"
             ))
         }),
-        None => Ok(default),
+        None => Ok(available_memory().map_or(default, |bytes| default.min(bytes / 2))),
     }
 }
 

@@ -49,7 +49,7 @@ pub struct Args {
     #[arg(long, value_name = "N", default_value_t = Limits::DEFAULT.max_positions)]
     max_positions: usize,
     /// The most memory one table (a trial's multiplication table, the elements a trial
-    /// reaches) may take, in MiB [default: 4096].
+    /// reaches) may take, in MiB [default: 4096, or half the memory available if less].
     #[arg(long, value_name = "MIB")]
     max_memory: Option<u64>,
     /// Print one JSON object.

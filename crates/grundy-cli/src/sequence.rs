@@ -71,7 +71,7 @@ pub struct Args {
     /// With --misere: the most positions or quotient states stored [default: 20000000].
     #[arg(long, value_name = "N", requires = "misere")]
     max_positions: Option<usize>,
-    /// With --misere: the most memory one table may take, in MiB [default: 4096].
+    /// With --misere: the most memory one table may take, in MiB [default: 4096, or half the memory available if less].
     #[arg(long, value_name = "MIB", requires = "misere")]
     max_memory: Option<u64>,
     /// Load a rule script (Rhai); RULE may then name its heap rule (--to, --json, --csv and

@@ -211,6 +211,20 @@ fn a_sequence_past_the_address_space_limit_is_refused_not_aborted() {
     assert_refused(&o, 2, &["needs about 8.0 GiB of memory", "available"]);
 }
 
+#[test]
+fn an_analysis_past_the_address_space_limit_is_refused_not_aborted() {
+    // The memory limit defaulted to 4 GiB whatever the process could map: under a 1.5 GB
+    // cap this analysis aborted on a failed allocation (exit 134). Without --max-memory the
+    // limit is now at most half the memory available, and the table is refused by it.
+    let o = Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -v 1500000; exec \"$0\" analyze 'cram 100x100 + nim 1' --misere")
+        .arg(env!("CARGO_BIN_EXE_grundy"))
+        .output()
+        .unwrap();
+    assert_refused(&o, 1, &["cram 100x100", "more than the memory limit of"]);
+}
+
 // ---- play ----
 
 #[test]

@@ -75,13 +75,16 @@ const ALWAYS_PIPELINED: Tuning = Tuning {
 };
 
 /// Sparse space from the first heap, with the far scans marking as many pairs before the
-/// scan as they read on average, or none.
+/// scan as they read on average, or none. The helper marks no scan pairs for values below
+/// 128: their count adapts to its timing, and so would the scan steps these are compared by.
 const EARLY_LONG: Tuning = Tuning {
     max_early: usize::MAX,
+    fixed_far_pairs: Some(0),
     ..ALWAYS_SPARSE
 };
 const EARLY_NONE: Tuning = Tuning {
     max_early: 0,
+    fixed_far_pairs: Some(0),
     ..ALWAYS_SPARSE
 };
 /// Spread early marks and probes in every far scan (module `spread`).
