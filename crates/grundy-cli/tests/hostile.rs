@@ -195,19 +195,25 @@ fn a_misere_sum_with_a_component_whose_moves_cannot_be_listed_is_refused() {
     assert!(!stdout(&o).contains("0^120"), "{}", stdout(&o));
 }
 
-// ---- sequence under a process memory limit ----
+// ---- under a process memory limit ----
+
+/// The binary run with `args` under an address-space limit of `kib` KiB (`ulimit -v`).
+fn grundy_under_address_limit(kib: u64, args: &[&str]) -> std::process::Output {
+    Command::new("sh")
+        .arg("-c")
+        .arg(format!("ulimit -v {kib}; exec \"$0\" \"$@\""))
+        .arg(env!("CARGO_BIN_EXE_grundy"))
+        .args(args)
+        .output()
+        .unwrap()
+}
 
 #[test]
 fn a_sequence_past_the_address_space_limit_is_refused_not_aborted() {
     // Under `ulimit -v` the machine's free memory is not what the process may take: the run
     // was sized by the first and aborted on a failed allocation of 8 GiB (found by the
     // sweep, `sequence half --to 4294967296` under a 6 GB cap). It is refused up front.
-    let o = Command::new("sh")
-        .arg("-c")
-        .arg("ulimit -v 3000000; exec \"$0\" sequence half --to 4294967294")
-        .arg(env!("CARGO_BIN_EXE_grundy"))
-        .output()
-        .unwrap();
+    let o = grundy_under_address_limit(3_000_000, &["sequence", "half", "--to", "4294967294"]);
     assert_refused(&o, 2, &["needs about 8.0 GiB of memory", "available"]);
 }
 
@@ -216,12 +222,7 @@ fn an_analysis_past_the_address_space_limit_is_refused_not_aborted() {
     // The memory limit defaulted to 4 GiB whatever the process could map: under a 1.5 GB
     // cap this analysis aborted on a failed allocation (exit 134). Without --max-memory the
     // limit is now at most half the memory available, and the table is refused by it.
-    let o = Command::new("sh")
-        .arg("-c")
-        .arg("ulimit -v 1500000; exec \"$0\" analyze 'cram 100x100 + nim 1' --misere")
-        .arg(env!("CARGO_BIN_EXE_grundy"))
-        .output()
-        .unwrap();
+    let o = grundy_under_address_limit(1_500_000, &["analyze", "cram 100x100 + nim 1", "--misere"]);
     assert_refused(&o, 1, &["cram 100x100", "more than the memory limit of"]);
 }
 

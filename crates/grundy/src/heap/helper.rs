@@ -124,7 +124,6 @@ impl<J: Send + 'static, R: Send + 'static> Helper<J, R> {
             self.pending = true;
             return;
         }
-        *lock(&self.shared.waiter) = Some(thread::current());
         *lock(&self.shared.job) = Some(job);
         self.shared.state.store(POSTED, Ordering::Release);
         self.pending = true;

@@ -778,7 +778,9 @@ impl SparseSequence {
             self.second.record(match &result {
                 Some((job, _)) if waiting => far::Arrival::Waiting {
                     busy: job.busy,
-                    idle: job.finished.map_or(Duration::ZERO, |t| arrived - t),
+                    idle: job
+                        .finished
+                        .map_or(Duration::ZERO, |t| arrived.saturating_duration_since(t)),
                 },
                 Some(_) => far::Arrival::InTime,
                 None => far::Arrival::Late,
