@@ -8,12 +8,11 @@
 //! - [`bar`] and [`spinner`]: the one progress style, drawn on standard error only when it is
 //!   a terminal. [`Watch`]: a thread that shows a spinner with a budget's work after two
 //!   seconds, and exits with 130 if an interrupted computation does not stop in time.
-//! - [`available_memory`]: the memory probe (Linux `/proc/meminfo`).
 //! - [`read_text`]: an argument, a file or standard input, without a byte-order mark.
 //! - [`budget_failure`]: a library `BudgetError` as a failure, with the hint naming the flag.
 
 use crate::Failure;
-use grundy::control::{Budget, BudgetError};
+use grundy::control::{Budget, BudgetError, memory};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::{IsTerminal, Read};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -181,7 +180,7 @@ pub fn report_hint(message: &str) {
 }
 
 /// The bytes of `--max-memory MIB`; without the flag, `default` or half the memory
-/// available ([`available_memory`]), whichever is less, so that the computation's own
+/// available ([`memory::available_memory`]), whichever is less, so that the computation's own
 /// memory limit refuses it before the machine or the process's address-space limit does
 /// (`analyze "cram 100x100 + nim 1" --misere` under `ulimit -v 1500000` aborted on a failed
 /// allocation with the 4 GiB default). A figure past 64 bits of bytes is bad input.
@@ -192,48 +191,8 @@ pub fn mib_limit(mib: Option<u64>, default: u64) -> Result<u64, Failure> {
                 "--max-memory {mib}: too large (the figure is in MiB)"
             ))
         }),
-        None => Ok(available_memory().map_or(default, |bytes| default.min(bytes / 2))),
+        None => Ok(memory::default_table_bytes(default)),
     }
-}
-
-/// The memory available to a new computation, in bytes: the machine's available memory
-/// (`/proc/meminfo`), or less when the process's address-space limit leaves less (Linux);
-/// `None` elsewhere.
-pub fn available_memory() -> Option<u64> {
-    let free = machine_memory();
-    match (free, address_space_left()) {
-        (Some(a), Some(b)) => Some(a.min(b)),
-        (a, b) => a.or(b),
-    }
-}
-
-/// The machine's available memory (`MemAvailable` of `/proc/meminfo`).
-fn machine_memory() -> Option<u64> {
-    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    kib.checked_mul(1024)
-}
-
-/// What the process's address-space limit (`ulimit -v`, a container's cap on it) leaves
-/// beyond what the process maps already; `None` without such a limit. A run sized by the
-/// machine's memory alone met the limit as a failed allocation, which aborts.
-fn address_space_left() -> Option<u64> {
-    let limits = std::fs::read_to_string("/proc/self/limits").ok()?;
-    let line = limits
-        .lines()
-        .find(|l| l.starts_with("Max address space"))?;
-    // "Max address space   <soft>   <hard>   bytes"; "unlimited" is no limit.
-    let soft: u64 = line.split_whitespace().nth(3)?.parse().ok()?;
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let mapped_kib: u64 = status
-        .lines()
-        .find(|l| l.starts_with("VmSize:"))?
-        .split_whitespace()
-        .nth(1)?
-        .parse()
-        .ok()?;
-    Some(soft.saturating_sub(mapped_kib.saturating_mul(1024)))
 }
 
 /// The UTF-8 byte-order mark some editors put at the start of a file.

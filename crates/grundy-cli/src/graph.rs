@@ -99,7 +99,7 @@ fn memory_limit(mib: Option<u64>) -> Result<ReadOptions, Failure> {
             max_bytes: front::mib_limit(mib, 0)?,
         });
     }
-    Ok(match front::available_memory() {
+    Ok(match grundy::control::memory::available_memory() {
         Some(bytes) => ReadOptions {
             max_bytes: bytes / 10 * 9,
         },

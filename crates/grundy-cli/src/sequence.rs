@@ -135,7 +135,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
         Goal::Values(count)
     };
     let mut options = RunOptions::new(goal);
-    options.memory_available = crate::front::available_memory();
+    options.memory_available = grundy::control::memory::available_memory();
     if let Some(path) = &args.checkpoint {
         let mode = if args.resume {
             CheckpointMode::Resume

@@ -19,13 +19,29 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use serde_json::{Value as Json, json};
 
-/// The limits of one call: the library's defaults unless given.
-pub fn limits(max_positions: Option<usize>, max_work: Option<u64>) -> Limits {
-    Limits {
-        max_positions: max_positions.unwrap_or(Limits::DEFAULT.max_positions),
-        max_work: max_work.unwrap_or(Limits::DEFAULT.max_work),
-        ..Limits::DEFAULT
-    }
+/// The limits of one call: the library's defaults for this machine unless given
+/// ([`Limits::for_this_machine`]: a table the process could not map is refused with a
+/// `LimitError` instead of aborting the interpreter). `max_memory` is in MiB, as the CLI's
+/// `--max-memory`.
+pub fn limits(
+    max_positions: Option<usize>,
+    max_work: Option<u64>,
+    max_memory: Option<u64>,
+) -> PyResult<Limits> {
+    let machine = Limits::for_this_machine();
+    let max_bytes = match max_memory {
+        None => machine.max_bytes,
+        Some(mib) => mib.checked_mul(1 << 20).ok_or_else(|| {
+            PyValueError::new_err(format!(
+                "max_memory={mib}: too large (the figure is in MiB)"
+            ))
+        })?,
+    };
+    Ok(Limits {
+        max_positions: max_positions.unwrap_or(machine.max_positions),
+        max_work: max_work.unwrap_or(machine.max_work),
+        max_bytes,
+    })
 }
 
 /// The built-in rules and these scripts, each given as (source, name).
@@ -41,16 +57,17 @@ fn catalog(scripts: Vec<(String, String)>) -> PyResult<Catalog> {
 
 /// Analyses an expression; the result is the CLI's `--json` object, as text.
 #[pyfunction]
-#[pyo3(signature = (expression, misere=false, engine="fast", max_positions=None, max_work=None, scripts=Vec::new()))]
+/// `limits` is `(max_positions, max_work, max_memory)`, each `None` for the default.
+#[pyo3(signature = (expression, misere=false, engine="fast", limits=(None, None, None), scripts=Vec::new()))]
 pub fn analyze_json(
     py: Python<'_>,
     expression: &str,
     misere: bool,
     engine: &str,
-    max_positions: Option<usize>,
-    max_work: Option<u64>,
+    limits: (Option<usize>, Option<u64>, Option<u64>),
     scripts: Vec<(String, String)>,
 ) -> PyResult<String> {
+    let (max_positions, max_work, max_memory) = limits;
     let engine = match engine {
         "fast" => Engine::Fast,
         "generic" => Engine::Generic,
@@ -66,7 +83,7 @@ pub fn analyze_json(
         .map_err(|e| errors::expression(&e, expression))?;
     let options = Options {
         misere,
-        context: Context::new(engine, limits(max_positions, max_work)),
+        context: Context::new(engine, self::limits(max_positions, max_work, max_memory)?),
     };
     let budget = options.context.budget.clone();
     let analysis = detached(py, &budget, || analyze_sum(&sum, &options))?.map_err(|e| {
@@ -122,7 +139,7 @@ pub fn sequence_json(
     let count = to
         .checked_add(1)
         .ok_or_else(|| PyValueError::new_err("`to` is too large"))?;
-    let budget = Budget::new(Limits::DEFAULT);
+    let budget = Budget::new(Limits::for_this_machine());
     let object = if let Some(script) = catalog.script(rule) {
         let script = script.clone();
         let values =
@@ -237,7 +254,7 @@ pub fn quotient_json(
             "nim={nim}: at most {MAX_NIM_HEAPS} Nim heaps beside the heaps (each is a generator)"
         )));
     }
-    let budget = Budget::new(Limits::DEFAULT);
+    let budget = Budget::new(Limits::for_this_machine());
     let q = detached(py, &budget, || {
         heap_quotient_as_asked(&heap_rule, nim, max_heap, &budget, max_elements)
     })?

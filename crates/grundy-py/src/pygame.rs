@@ -196,7 +196,7 @@ pub fn analyze_game<'py>(
     max_positions: Option<usize>,
     max_work: Option<u64>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let budget = Budget::new(limits(max_positions, max_work));
+    let budget = Budget::new(limits(max_positions, max_work, None)?);
     let game = PyGame {
         py,
         moves,
@@ -340,7 +340,7 @@ pub fn heap_sequence(
     name: &str,
     max_work: Option<u64>,
 ) -> PyResult<String> {
-    let budget = Budget::new(limits(None, max_work));
+    let budget = Budget::new(limits(None, max_work, None)?);
     let count = usize::try_from(to)
         .ok()
         .and_then(|t| t.checked_add(1))

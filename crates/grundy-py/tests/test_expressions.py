@@ -1,5 +1,8 @@
 """Expressions, sequences, nimbers and graphs: the package against the command line."""
 
+import subprocess
+import sys
+
 import pytest
 
 import grundy
@@ -43,6 +46,28 @@ def test_expression_errors_carry_the_located_message():
 def test_limits_raise_limit_error():
     with pytest.raises(grundy.LimitError, match="limit"):
         grundy.analyze("kayles 60", engine="generic", max_work=100)
+    with pytest.raises(grundy.LimitError, match="memory limit of 50 MiB"):
+        grundy.analyze("cram 100x100 + nim 1", misere=True, max_memory=50)
+    with pytest.raises(ValueError, match="too large"):
+        grundy.analyze("nim 1", max_memory=2**63)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="RLIMIT_AS as on Linux")
+def test_a_table_past_the_address_space_limit_is_refused_not_aborted():
+    # With the 4 GiB default this table passed the budget's check and its allocation failed
+    # under a 1.5 GB address-space cap, which aborts the interpreter (the CLI did so, exit
+    # 134). The default limit is now at most half the memory the process can still map.
+    script = (
+        "import resource, grundy\n"
+        "resource.setrlimit(resource.RLIMIT_AS, (1_500_000_000, 1_500_000_000))\n"
+        "try:\n"
+        "    grundy.analyze('cram 100x100 + nim 1', misere=True)\n"
+        "except grundy.LimitError as e:\n"
+        "    print('refused:', e)\n"
+    )
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    assert "refused:" in run.stdout and "memory limit of" in run.stdout, run.stdout
 
 
 def test_sequence_equals_the_cli_json(cli):

@@ -150,6 +150,7 @@ def analyze(
     engine: str = "fast",
     max_positions: Optional[int] = None,
     max_work: Optional[int] = None,
+    max_memory: Optional[int] = None,
     rules: RulePaths = None,
 ) -> Analysis:
     """Analyses a position written in grundy's expression language.
@@ -161,12 +162,18 @@ def analyze(
     misere: the player who makes the last move loses.
     engine: "fast" (closed forms, fast paths) or "generic" (search through the moves).
     max_positions, max_work: limits of the generic engines (LimitError past them).
+    max_memory: the largest table in MiB (LimitError past it); by default 4 GiB or half
+        the memory this machine and process have free, whichever is less.
     rules: a rule script (.rhai) or a list of them whose rules the expression may use.
     Raises ExpressionError for a malformed expression (the message points at it).
     """
     raw = json.loads(
         _grundy.analyze_json(
-            expression, misere, engine, max_positions, max_work, _scripts(rules)
+            expression,
+            misere,
+            engine,
+            (max_positions, max_work, max_memory),
+            _scripts(rules),
         )
     )
     return Analysis(

@@ -46,8 +46,7 @@ def analyze_json(
     expression: str,
     misere: bool = False,
     engine: str = "fast",
-    max_positions: Optional[int] = None,
-    max_work: Optional[int] = None,
+    limits: Tuple[Optional[int], Optional[int], Optional[int]] = (None, None, None),
     scripts: List[Tuple[str, str]] = ...,
 ) -> str: ...
 def sequence_json(rule: str, to: int, scripts: List[Tuple[str, str]] = ...) -> str: ...
