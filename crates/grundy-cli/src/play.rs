@@ -135,21 +135,26 @@ impl Session {
         let mut show_moves = true;
         loop {
             let ctx = context();
+            // `None`: the position cannot be played here (said once; the game is not over).
             let status = match self.game.status_in(&ctx) {
-                Ok(s) => s,
+                Ok(s) => Some(s),
                 Err(e) => {
-                    writeln!(out, "This position cannot be played here: {e}")?;
-                    writeln!(out, "Type `new EXPR` for another game, or `quit`.")?;
-                    Status::Won(self.game.to_move().other())
+                    if show_moves {
+                        writeln!(out)?;
+                        writeln!(out, "Position: {}", self.game.position())?;
+                        writeln!(out, "This position cannot be played here: {e}")?;
+                    }
+                    None
                 }
             };
             match status {
-                Status::ToMove(Player::Computer) => {
+                None => write!(out, "(new EXPR, undo or quit)> ")?,
+                Some(Status::ToMove(Player::Computer)) => {
                     self.computer_moves(out)?;
                     show_moves = true;
                     continue;
                 }
-                Status::ToMove(Player::Human) => {
+                Some(Status::ToMove(Player::Human)) => {
                     if show_moves {
                         writeln!(out)?;
                         writeln!(out, "Position: {}", self.game.position())?;
@@ -157,7 +162,7 @@ impl Session {
                     }
                     write!(out, "Your move> ")?;
                 }
-                Status::Won(winner) => {
+                Some(Status::Won(winner)) => {
                     if show_moves {
                         writeln!(out)?;
                         writeln!(out, "Position: {}", self.game.position())?;
@@ -222,9 +227,19 @@ impl Session {
                     Err(e) => writeln!(out, "{e}")?,
                 },
                 _ => {
-                    if matches!(status, Status::Won(_)) {
-                        writeln!(out, "The game is over: type `new EXPR`, `undo` or `quit`.")?;
-                        continue;
+                    match status {
+                        Some(Status::Won(_)) => {
+                            writeln!(out, "The game is over: type `new EXPR`, `undo` or `quit`.")?;
+                            continue;
+                        }
+                        None => {
+                            writeln!(
+                                out,
+                                "This position cannot be played here: type `new EXPR`, `undo` or `quit`."
+                            )?;
+                            continue;
+                        }
+                        Some(Status::ToMove(_)) => {}
                     }
                     match self.game.choose(line, &ctx) {
                         Ok(choice) => {
@@ -285,7 +300,18 @@ impl Session {
                     )?;
                 }
             }
-            Err(e) => writeln!(out, "The moves cannot be listed: {e}")?,
+            Err(e) => match self.game.least_move(ctx) {
+                // Too many to list, but playable: the player types the position.
+                Ok(Some(example)) => {
+                    writeln!(out, "Your turn. The moves are too many to list ({e}).")?;
+                    writeln!(
+                        out,
+                        "  Type the position after your move, for example `{}` ({}).",
+                        example.result, example.description
+                    )?;
+                }
+                _ => writeln!(out, "The moves cannot be listed: {e}")?,
+            },
         }
         Ok(())
     }
@@ -305,8 +331,15 @@ impl Session {
                     )?;
                 } else {
                     writeln!(out, "  Best moves:")?;
-                    for m in &hint.moves {
-                        writeln!(out, "  {:>3}. {}", m.number, describe(m))?;
+                    for m in hint.moves.iter().take(MAX_LISTED) {
+                        if m.number == 0 {
+                            writeln!(out, "    - {}", describe(m))?;
+                        } else {
+                            writeln!(out, "  {:>3}. {}", m.number, describe(m))?;
+                        }
+                    }
+                    if hint.moves.len() > MAX_LISTED {
+                        writeln!(out, "  ... and {} more.", hint.moves.len() - MAX_LISTED)?;
                     }
                 }
             }

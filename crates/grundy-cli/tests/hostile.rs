@@ -267,15 +267,31 @@ fn play_reads_a_line_without_end_in_bounded_memory() {
 }
 
 #[test]
-fn play_refuses_a_position_whose_move_list_is_too_large() {
+fn play_on_a_position_whose_move_list_is_too_large_goes_without_the_list() {
     // 100,000 heaps of 7: every move builds a position of 100,000 heaps. Before the fix the
-    // listing was charged a unit a move and grew past 400 MB without answering.
-    let new = format!("new nim {}\nquit\n", "7 ".repeat(100_000));
-    let o = grundy_with_input(&["play", "nim 3"], &new);
+    // listing was charged a unit a move and grew past 400 MB without answering; then it was
+    // refused by the work limit; now the 700,000 moves are not listed and the game goes on
+    // by typed positions (matched in one pass: a move typed here is checked at once).
+    let heaps = "7 ".repeat(100_000);
+    let input = format!("new nim {heaps}\nnim 6 {}\nquit\n", "7 ".repeat(99_999));
+    let o = grundy_with_input(&["play", "nim 3"], &input);
     assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
-    assert!(out.contains("cannot be played here"), "{out:.2000}");
-    assert!(out.contains("work limit"), "{out:.2000}");
+    assert!(
+        out.contains("The moves are too many to list"),
+        "{out:.2000}"
+    );
+    assert!(
+        out.contains("You: 7 -> 6 in nim 7"),
+        "{:.2000}",
+        &out[out.len().saturating_sub(2000)..]
+    );
+    assert!(
+        out.contains("Computer: "),
+        "{:.2000}",
+        &out[out.len().saturating_sub(2000)..]
+    );
+    assert!(out.trim_end().ends_with("Bye."));
 }
 
 // ---- analyze: heap sequences under the budget; winning moves; input size ----

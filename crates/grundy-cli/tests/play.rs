@@ -275,3 +275,47 @@ fn misere_kayles_with_the_computer_first() {
         assert_eq!(v["outcome"], "P", "{r}");
     }
 }
+
+#[test]
+fn heaps_of_a_billion_are_played_by_typing_the_position() {
+    // The moves are too many to list (a Nim heap of 10^9 has 10^9 of them): the game said
+    // "Game over: the computer won" at the start. Now the player types positions, the
+    // computer answers with Bouton's move, and a hint names the winning move.
+    let input = "hint\n7\nnim 4 999999999 123456789\nnim 4 1 1\nquit\n";
+    let o = grundy_with_input(&["play", "nim 1000000000 999999999 123456789"], input);
+    let text = ok_stdout(&o);
+    assert!(!text.contains("Game over"), "{text}");
+    assert!(text.contains("The moves are too many to list"), "{text}");
+    assert!(
+        text.contains("123456789 -> 1023 in nim 123456789  ->  nim 1000000000 999999999 1023"),
+        "{text}"
+    );
+    assert!(text.contains("the moves are too many to number"), "{text}");
+    assert!(
+        text.contains("You: 1000000000 -> 4 in nim 1000000000"),
+        "{text}"
+    );
+    let results = computer_results(&text);
+    assert_eq!(results.len(), 1, "{text}");
+    assert_eq!(nim_sum(&results[0]), 0, "{text}");
+    assert!(
+        text.contains("Not a move: nim 4 1 1 is not one move away"),
+        "{text}"
+    );
+    assert!(text.trim_end().ends_with("Bye."), "{text}");
+
+    // Misère 0.75 with heaps of a million, through its quotient: the hint's first winning
+    // move leaves a P-position, so the computer, lost, takes as little as it can.
+    let input = "0.75 1 999997 999999 123456789\nquit\n";
+    let o = grundy_with_input(
+        &["play", "0.75 1000000 999999 123456789", "--misere"],
+        input,
+    );
+    let text = ok_stdout(&o);
+    assert!(text.contains("Type the position after your move"), "{text}");
+    assert!(
+        text.contains("this move takes as little as the rules allow"),
+        "{text}"
+    );
+    assert!(!text.contains("resigns"), "{text}");
+}

@@ -94,6 +94,42 @@ fn the_page_and_the_api_answer_and_bad_input_gets_json_errors() {
 }
 
 #[test]
+fn huge_heaps_are_played_by_typed_positions_through_the_api() {
+    let s = Server::start(&[]);
+    let (status, state) = s.post("/api/play", &json!({"expression": "nim 1000000000 7"}));
+    assert_eq!(status, 200, "{state}");
+    assert_eq!(
+        state["status"],
+        json!({"state": "tomove", "player": "human"})
+    );
+    assert_eq!(state["moves_total"], 0);
+    assert!(
+        state["unlisted"]
+            .as_str()
+            .unwrap()
+            .contains("too many moves to list"),
+        "{state}"
+    );
+    let (status, next) = s.post(
+        "/api/play",
+        &json!({"expression": "nim 1000000000 7", "move": "nim 5 7"}),
+    );
+    assert_eq!(status, 200, "{next}");
+    assert_eq!(next["human_move"]["move"], "1000000000 -> 5");
+    // The computer's winning reply: nim 5 5.
+    assert_eq!(next["computer_move"]["choice"]["result"], "nim 5 5");
+    let (status, e) = s.post(
+        "/api/play",
+        &json!({"expression": "nim 1000000000 7", "move": "2"}),
+    );
+    assert_eq!(status, 422, "{e}");
+    assert!(
+        e["error"].as_str().unwrap().contains("too many to number"),
+        "{e}"
+    );
+}
+
+#[test]
 fn a_whole_game_of_nim_through_the_api() {
     let s = Server::start(&[]);
     let (status, mut state) = s.post("/api/play", &json!({"expression": "nim 3 4 5"}));

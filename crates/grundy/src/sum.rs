@@ -226,6 +226,36 @@ pub trait Component: fmt::Debug + Send + Sync {
         moves_to_value_by_search(self, target, ctx)
     }
 
+    /// The move of this component that leaves exactly `result` (its components in any
+    /// order), if there is one. Families whose components can have too many moves to list
+    /// (a Nim heap of 10^9, a heap of an octal game) override this with a check from their
+    /// rules, so that a game can be played on them by typing the position after a move; the
+    /// default lists the moves.
+    fn move_leaving(
+        &self,
+        result: &[Box<dyn Component>],
+        ctx: &Context,
+    ) -> Result<Option<Move>, AnalysisError> {
+        let key = |parts: &[Box<dyn Component>]| {
+            let mut k: Vec<String> = parts.iter().map(|c| c.to_string()).collect();
+            k.sort_unstable();
+            k
+        };
+        let want = key(result);
+        Ok(self
+            .moves(ctx)?
+            .into_iter()
+            .find(|m| key(&m.result) == want))
+    }
+
+    /// A move that takes as little as the rules allow (the one a lost player makes to last),
+    /// or `None` when this component has no move. Families that override
+    /// [`Component::move_leaving`] find it from their rules; the default takes the first
+    /// listed move.
+    fn least_move(&self, ctx: &Context) -> Result<Option<Move>, AnalysisError> {
+        Ok(self.moves(ctx)?.into_iter().next())
+    }
+
     /// Remarks for the explanation of an analysis, such as why a Hackenbush picture with no
     /// edge on the ground is worth 0. None by default.
     fn notes(&self) -> Vec<String> {

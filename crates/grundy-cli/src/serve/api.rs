@@ -312,8 +312,12 @@ pub struct PlayAnswer {
     computer_move: Option<Reply>,
     /// The player's legal moves now (at most 500 listed).
     moves: Vec<Choice>,
-    /// How many legal moves there are.
+    /// How many legal moves there are (0 when they are not listed).
     moves_total: usize,
+    /// Why the moves are not listed (too many: a Nim heap of 10^9), when the game goes on
+    /// without a list: the player types the position after the move.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    unlisted: Option<String>,
 }
 
 pub async fn play(
@@ -349,8 +353,19 @@ pub async fn play(
             }
             _ => None,
         };
-        let mut moves = game.moves(ctx).map_err(|e| ApiError::play(e, text))?;
-        let status = game.status_from(&moves);
+        let (mut moves, status, unlisted) = match game.moves(ctx) {
+            Ok(moves) => {
+                let status = game.status_from(&moves);
+                (moves, status, None)
+            }
+            Err(e) if e.may_play_unlisted() => {
+                let status = game
+                    .status_in(ctx)
+                    .map_err(|_| ApiError::play(e.clone(), text))?;
+                (Vec::new(), status, Some(e.to_string()))
+            }
+            Err(e) => return Err(ApiError::play(e, text)),
+        };
         let moves_total = moves.len();
         moves.truncate(MAX_LISTED);
         Ok(PlayAnswer {
@@ -360,6 +375,7 @@ pub async fn play(
             computer_move,
             moves,
             moves_total,
+            unlisted,
         })
     })
     .await

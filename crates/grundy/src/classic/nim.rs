@@ -94,6 +94,23 @@ impl Component for NimHeap {
             vec![]
         })
     }
+    /// A heap moves to any smaller heap (written `nim k`, or left out for 0).
+    fn move_leaving(
+        &self,
+        result: &[Box<dyn Component>],
+        _ctx: &Context,
+    ) -> Result<Option<Move>, AnalysisError> {
+        let to = match result {
+            [] => Some(0),
+            [c] => c.as_nim_heap(),
+            _ => None,
+        };
+        Ok(to.filter(|&t| t < self.0).map(|t| self.heap_move(t)))
+    }
+    /// One token taken.
+    fn least_move(&self, _ctx: &Context) -> Result<Option<Move>, AnalysisError> {
+        Ok(self.0.checked_sub(1).map(|t| self.heap_move(t)))
+    }
     fn clone_box(&self) -> Box<dyn Component> {
         Box::new(*self)
     }

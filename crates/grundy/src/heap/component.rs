@@ -6,7 +6,9 @@
 //! are found through the proven period: the value of a part depends only on its class
 //! modulo the period, so one representative per class of the smaller parts is tried.
 
-use super::options::{HeapOption, for_each_option, option_count_bound};
+use super::options::{
+    HeapOption, for_each_option, least_option, option_count_bound, option_leaving,
+};
 use super::period::Period;
 use super::rules::{HeapRule, RuleKind};
 use super::sequence::{HeapValueError, Known, known_within};
@@ -331,6 +333,35 @@ impl Component for HeapComponent {
             .iter()
             .map(|o| self.to_move(o, o.describe(self.heap)))
             .collect())
+    }
+
+    /// Decided from the rule ([`option_leaving`]) at any heap size: the parts must be heaps
+    /// of this rule (a heap of 0 counts as none).
+    fn move_leaving(
+        &self,
+        result: &[Box<dyn Component>],
+        _ctx: &Context,
+    ) -> Result<Option<Move>, AnalysisError> {
+        let rule = self.rule();
+        let mut parts = Vec::with_capacity(result.len());
+        for c in result {
+            let size = match c.args()[..] {
+                [ref size] if c.rule() == rule => size.parse::<u64>().ok(),
+                _ => None,
+            };
+            match size {
+                Some(0) => {}
+                Some(size) => parts.push(size),
+                None => return Ok(None),
+            }
+        }
+        Ok(option_leaving(&self.rule, self.heap, &parts)
+            .map(|o| self.to_move(&o, o.describe(self.heap))))
+    }
+
+    /// From the rule ([`least_option`]) at any heap size.
+    fn least_move(&self, _ctx: &Context) -> Result<Option<Move>, AnalysisError> {
+        Ok(least_option(&self.rule, self.heap).map(|o| self.to_move(&o, o.describe(self.heap))))
     }
 
     fn clone_box(&self) -> Box<dyn Component> {

@@ -16,6 +16,15 @@
 //! there is none, to the move that leaves the opponent the most moves: a documented proxy for
 //! a long game that never needs a search.
 //!
+//! *Positions too large to list.* A Nim heap of 10^9 has 10^9 moves, an octal heap of 10^9
+//! as many: such a position is played without a list. The player types the position after
+//! the move, which the component's family checks from its rules
+//! ([`Component::move_leaving`](crate::sum::Component::move_leaving)); the computer takes the
+//! analysis's winning move (Bouton's nim-sum, a proven period, the misère quotient) or, in a
+//! lost position, the move that takes least
+//! ([`Component::least_move`](crate::sum::Component::least_move)). Such moves are not numbered
+//! ([`Choice::number`] is 0).
+//!
 //! ```
 //! use grundy::play::{Game, Player};
 //! use grundy::sum::Context;
@@ -78,7 +87,8 @@ pub enum Status {
 /// A legal move, numbered from 1 as it is shown to the player.
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct Choice {
-    /// Its number in the list of legal moves (from 1).
+    /// Its number in the list of legal moves (from 1); 0 when the moves are too many to list
+    /// and so are not numbered.
     pub number: usize,
     /// Which component moves (0-based, in the order written).
     pub component: usize,
@@ -150,7 +160,42 @@ pub enum PlayError {
     /// The game's moves could not be listed or analysed (too large, or the budget ran out).
     #[error("{0}")]
     Analysis(#[from] AnalysisError),
+    /// The position has more moves than a list can show (the game is played without one).
+    #[error("at least {count} moves, more than are listed (limit {limit})")]
+    TooManyMoves {
+        /// How many moves were counted before the limit was passed.
+        count: u64,
+        /// [`MAX_LISTED`].
+        limit: usize,
+    },
+    /// A number typed where the moves are too many to list, so not numbered.
+    #[error("the moves are too many to number: type the position after your move")]
+    Unnumbered,
 }
+
+impl PlayError {
+    /// Whether this failure to list the moves (too many, or a component that cannot list
+    /// them) may leave the game playable without a list: by typing positions, checked by
+    /// the moving component's rules. [`Game::status_in`] says whether it does.
+    pub fn may_play_unlisted(&self) -> bool {
+        unlisted(self)
+    }
+}
+
+/// Whether a failure to list the moves leaves the game playable without a list (every
+/// failure but a cancellation: the unlisted route fails on its own if it cannot help).
+pub(crate) fn unlisted(e: &PlayError) -> bool {
+    match e {
+        PlayError::TooManyMoves { .. } => true,
+        PlayError::Analysis(a) => a.budget_error() != Some(crate::control::BudgetError::Cancelled),
+        _ => false,
+    }
+}
+
+/// The most moves [`Game::moves`] lists: past it a position is played without a list
+/// (building every position after a move costs in proportion to all the components; 0.75
+/// heaps of 10^6 have half a million moves each).
+pub const MAX_LISTED: usize = 20_000;
 
 /// Work units for each component of each position a listed move builds (a clone, its key
 /// and its text: some 100 ns in all, more with a long text).
@@ -205,11 +250,86 @@ impl Game {
     /// the position has no component with a move; that is decided by listing moves, so it
     /// takes a context.
     pub fn status_in(&self, ctx: &Context) -> Result<Status, PlayError> {
-        Ok(if self.moves(ctx)?.is_empty() {
+        let over = match self.moves(ctx) {
+            Ok(moves) => moves.is_empty(),
+            Err(e) if unlisted(&e) => self.least_move(ctx)?.is_none(),
+            Err(e) => return Err(e),
+        };
+        Ok(if over {
             Status::Won(self.winner_at_end())
         } else {
             Status::ToMove(self.to_move)
         })
+    }
+
+    /// A legal move that takes as little as the rules allow, in the first component that has
+    /// a move, found without listing the moves where the families can
+    /// ([`Component::least_move`](crate::sum::Component::least_move)); `None` when no move is
+    /// left. Not numbered.
+    pub fn least_move(&self, ctx: &Context) -> Result<Option<Choice>, PlayError> {
+        for (i, c) in self.position.components.iter().enumerate() {
+            if let Some(m) = c.least_move(ctx)? {
+                return Ok(Some(self.unnumbered(i, m)));
+            }
+        }
+        Ok(None)
+    }
+
+    /// The move `m` of component `i` as a choice without a number.
+    fn unnumbered(&self, i: usize, m: crate::sum::Move) -> Choice {
+        let position = self.position.replaced(i, &m.result);
+        Choice {
+            number: 0,
+            component: i,
+            from: self.position.components[i].to_string(),
+            description: m.description,
+            result: position.to_string(),
+            position,
+        }
+    }
+
+    /// The move to the position `input` names, checked by the moving component's rules
+    /// (the moves are too many to list): the components of the two positions must differ
+    /// in one component of this position only.
+    fn choose_unlisted(&self, input: &str, ctx: &Context) -> Result<Choice, PlayError> {
+        if input.parse::<usize>().is_ok() {
+            return Err(PlayError::Unnumbered);
+        }
+        let target = catalog::parse(input)?;
+        let not_a_move = || PlayError::NotAMove {
+            position: target.to_string(),
+            from: self.position.to_string(),
+        };
+        // The target's components by text (a multiset), each matched once: what is left
+        // unmatched on either side is the move.
+        let mut added: std::collections::HashMap<String, Vec<usize>> =
+            std::collections::HashMap::new();
+        for (k, c) in target.components.iter().enumerate() {
+            added.entry(c.to_string()).or_default().push(k);
+        }
+        let mut moved = Vec::new();
+        for (i, c) in self.position.components.iter().enumerate() {
+            let matched = added.get_mut(&c.to_string()).and_then(Vec::pop);
+            if matched.is_none() {
+                moved.push(i);
+                if moved.len() > 1 {
+                    return Err(not_a_move());
+                }
+            }
+        }
+        let [i] = moved[..] else {
+            return Err(not_a_move());
+        };
+        let mut left: Vec<usize> = added.into_values().flatten().collect();
+        left.sort_unstable();
+        let result: Vec<Box<dyn crate::sum::Component>> = left
+            .into_iter()
+            .map(|k| target.components[k].clone())
+            .collect();
+        match self.position.components[i].move_leaving(&result, ctx)? {
+            Some(m) => Ok(self.unnumbered(i, m)),
+            None => Err(not_a_move()),
+        }
     }
 
     /// Where the game stands, given the legal moves (from [`Game::moves`]) of its position.
@@ -246,8 +366,20 @@ impl Game {
         // Each move builds the whole position after it (its components, key and text): a
         // move costs in proportion to the number of components, refused before it is built.
         let per_move = (self.position.components.len() as u64 + 1).saturating_mul(POSITION_COST);
-        for (i, c) in self.position.components.iter().enumerate() {
+        let mut listed = Vec::with_capacity(self.position.components.len());
+        let mut count = 0u64;
+        for c in &self.position.components {
             let moves = c.moves(ctx)?;
+            count = count.saturating_add(moves.len() as u64);
+            if count > MAX_LISTED as u64 {
+                return Err(PlayError::TooManyMoves {
+                    count,
+                    limit: MAX_LISTED,
+                });
+            }
+            listed.push(moves);
+        }
+        for (i, (c, moves)) in self.position.components.iter().zip(listed).enumerate() {
             let units = (moves.len() as u64 + 1).saturating_mul(per_move);
             ctx.budget
                 .afford(units)
@@ -273,9 +405,21 @@ impl Game {
     /// The legal move a player's input names: a number from the list of moves, the move's
     /// description as listed (`a -> b`), or the position the move leads to, written as an
     /// expression (in any order of its terms).
+    ///
+    /// Where the moves are too many to list, only the position is understood, checked by the
+    /// moving component's rules.
     pub fn choose(&self, input: &str, ctx: &Context) -> Result<Choice, PlayError> {
         let input = input.trim();
-        let moves = self.moves(ctx)?;
+        let moves = match self.moves(ctx) {
+            Ok(moves) => moves,
+            Err(e) if unlisted(&e) => {
+                if self.least_move(ctx)?.is_none() {
+                    return Err(PlayError::GameOver(self.winner_at_end()));
+                }
+                return self.choose_unlisted(input, ctx);
+            }
+            Err(e) => return Err(e),
+        };
         if moves.is_empty() {
             return Err(PlayError::GameOver(self.winner_at_end()));
         }
@@ -359,7 +503,11 @@ impl Game {
     /// A hint for the player to move: who wins, the winning moves (numbered as in
     /// [`Game::moves`]) and why.
     pub fn hint(&self, ctx: &Context) -> Result<Hint, PlayError> {
-        let moves = self.moves(ctx)?;
+        let moves = match self.moves(ctx) {
+            Ok(moves) => moves,
+            Err(e) if unlisted(&e) => return self.unlisted_hint(ctx),
+            Err(e) => return Err(e),
+        };
         let exact = solve_exact(self, &moves, ctx)?;
         let analysis = match self.analysis(ctx) {
             Ok(a) => Some(a),
@@ -422,6 +570,43 @@ impl Game {
                 .into_iter()
                 .filter(|m| winning.contains(&m.number))
                 .collect(),
+            explanation,
+        })
+    }
+}
+
+impl Game {
+    /// The analysis's winning moves as choices (not numbered), for a position whose moves are
+    /// too many to list; those whose text does not parse back are left out.
+    pub(crate) fn winning_choices(&self, analysis: &Analysis) -> Vec<Choice> {
+        analysis
+            .winning_moves
+            .iter()
+            .filter_map(|w| {
+                let position = catalog::parse(&w.result).ok()?;
+                Some(Choice {
+                    number: 0,
+                    component: w.component,
+                    from: self.position.components.get(w.component)?.to_string(),
+                    description: w.description.clone(),
+                    result: w.result.clone(),
+                    position,
+                })
+            })
+            .collect()
+    }
+
+    /// A hint from the analysis alone (the moves are too many to list).
+    fn unlisted_hint(&self, ctx: &Context) -> Result<Hint, PlayError> {
+        let a = self.analysis(ctx)?;
+        let mut explanation = a.explanation.clone();
+        explanation.extend(a.note_lines());
+        explanation.retain(|l| !l.is_empty());
+        Ok(Hint {
+            outcome: a.outcome,
+            value: a.value,
+            remoteness: None,
+            moves: self.winning_choices(&a),
             explanation,
         })
     }

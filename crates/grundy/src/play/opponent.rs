@@ -18,6 +18,8 @@
 //!    reach) it takes the move that leaves the opponent the most moves, a proxy for a long
 //!    game (in Nim: the move that takes the least). Every step charges the context's budget,
 //!    so nothing runs unbounded.
+//! 3. **Too many moves to list** (a Nim heap of 10^9): the analysis's first winning move, or
+//!    in a lost position the move that takes least, each found without a list.
 
 use super::{Choice, Game, PlayError};
 use crate::graph::csr::Csr;
@@ -56,6 +58,9 @@ pub enum Reason {
         /// How many moves the opponent has after it.
         moves_left: u64,
     },
+    /// The position is lost, or too large to know, and its moves are too many to list: this
+    /// move takes as little as the rules allow.
+    Least,
 }
 
 /// The computer's move and why.
@@ -199,7 +204,11 @@ fn explore(start: &Sum, ctx: &Context) -> Result<Option<Explored>, PlayError> {
 
 /// The computer's move for the player to move in `game`.
 pub fn reply(game: &Game, ctx: &Context) -> Result<Reply, PlayError> {
-    let moves = game.moves(ctx)?;
+    let moves = match game.moves(ctx) {
+        Ok(moves) => moves,
+        Err(e) if super::unlisted(&e) => return unlisted_reply(game, ctx).map_err(|_| e),
+        Err(e) => return Err(e),
+    };
     if moves.is_empty() {
         return Err(PlayError::GameOver(game.winner_at_end()));
     }
@@ -275,6 +284,42 @@ fn exact_reply(solved: &Solved, moves: Vec<Choice>) -> Reply {
         reason,
         explanation,
     }
+}
+
+/// The reply in a position whose moves are too many to list: the analysis's first winning
+/// move, or else the move that takes least ([`Game::least_move`]).
+fn unlisted_reply(game: &Game, ctx: &Context) -> Result<Reply, PlayError> {
+    let analysis = match game.analysis(ctx) {
+        Ok(a) => Some(a),
+        Err(e) if e.budget_error() == Some(crate::control::BudgetError::Cancelled) => {
+            return Err(e.into());
+        }
+        Err(_) => None,
+    };
+    if let Some(choice) = analysis
+        .as_ref()
+        .and_then(|a| game.winning_choices(a).into_iter().next())
+    {
+        return Ok(Reply {
+            choice,
+            reason: Reason::Winning { remoteness: None },
+            explanation: "A winning move: it leaves a lost position for the opponent (the position is too large to count the moves left).".into(),
+        });
+    }
+    let choice = game
+        .least_move(ctx)?
+        .ok_or(PlayError::GameOver(game.winner_at_end()))?;
+    let why = match &analysis {
+        Some(_) => "Every move loses against best play",
+        None => "The position is too large to analyse",
+    };
+    Ok(Reply {
+        choice,
+        reason: Reason::Least,
+        explanation: format!(
+            "{why}; this move takes as little as the rules allow, to make the game last (the moves are too many to list)."
+        ),
+    })
 }
 
 fn fallback_reply(game: &Game, moves: Vec<Choice>, ctx: &Context) -> Result<Reply, PlayError> {

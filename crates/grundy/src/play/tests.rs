@@ -314,3 +314,139 @@ mod properties {
         }
     }
 }
+
+// ---- positions whose moves are too many to list ----
+
+/// Every move the list has is found again from its position by the rules alone (the route
+/// for positions too large to list), with the same result; positions one move away from no
+/// listed move are refused. The list is the reference.
+#[test]
+fn moves_typed_as_positions_are_checked_by_the_rules_as_the_list_has_them() {
+    let ctx = Context::default();
+    let positions = [
+        "nim 3 5 6",
+        "kayles 7 + nim 2",
+        "0.137 9 4",
+        "grundys-game 10 7",
+        "0.4= 12 + 4.07 6",
+        "lasker 5 2",
+        "sub(1,3,4) 9 + half 7",
+        "even-if-not-all 7 4",
+        "nim 0 4",
+    ];
+    for text in positions {
+        let game = Game::new(text, false, Player::Human).unwrap();
+        let moves = game.moves(&ctx).unwrap();
+        assert!(!moves.is_empty(), "{text}");
+        for m in &moves {
+            let typed = game.choose_unlisted(&m.result, &ctx).unwrap();
+            assert_eq!(
+                typed.position.key(),
+                m.position.key(),
+                "{text}: {}",
+                m.result
+            );
+            assert_eq!(typed.component, m.component, "{text}: {}", m.result);
+            assert_eq!(typed.number, 0);
+        }
+        let least = game.least_move(&ctx).unwrap().expect("a move");
+        assert!(
+            moves
+                .iter()
+                .any(|m| m.position.key() == least.position.key()),
+            "{text}: {}",
+            least.result
+        );
+        // Positions two moves away, or not related, are refused.
+        let listed: Vec<Vec<String>> = moves.iter().map(|m| m.position.key()).collect();
+        for m in moves.iter().take(6) {
+            let after = Game::from_sum(m.position.clone(), false, Player::Human);
+            for m2 in after.moves(&ctx).unwrap().iter().take(6) {
+                if listed.contains(&m2.position.key()) || m2.position.key() == game.position.key() {
+                    continue;
+                }
+                assert!(
+                    matches!(
+                        game.choose_unlisted(&m2.result, &ctx),
+                        Err(PlayError::NotAMove { .. })
+                    ),
+                    "{text} -> {}",
+                    m2.result
+                );
+            }
+        }
+        assert!(matches!(
+            game.choose_unlisted("1", &ctx),
+            Err(PlayError::Unnumbered)
+        ));
+        assert!(matches!(
+            game.choose_unlisted(text, &ctx),
+            Err(PlayError::NotAMove { .. })
+        ));
+    }
+    // The parts left must be heaps of the moving heap's rule: Kayles 7 leaves 5 and 1 (take
+    // 1), not 5 and a Nim heap of 1.
+    let game = Game::new("kayles 7 + nim 2", false, Player::Human).unwrap();
+    assert!(game.choose_unlisted("kayles 5 1 + nim 2", &ctx).is_ok());
+    assert!(matches!(
+        game.choose_unlisted("kayles 5 + nim 1 2", &ctx),
+        Err(PlayError::NotAMove { .. })
+    ));
+}
+
+#[test]
+fn nim_with_huge_heaps_is_played_without_a_list() {
+    let ctx = Context::default();
+    let mut game = Game::new("nim 1000000000 999999999 123456789", false, Player::Human).unwrap();
+    assert!(matches!(game.moves(&ctx), Err(PlayError::Analysis(_))));
+    assert_eq!(game.status_in(&ctx).unwrap(), Status::ToMove(Player::Human));
+    let hint = game.hint(&ctx).unwrap();
+    assert_eq!(hint.outcome, Outcome::N);
+    assert_eq!(hint.moves.len(), 1);
+    assert_eq!(hint.moves[0].result, "nim 1000000000 999999999 1023");
+    assert!(matches!(game.choose("3", &ctx), Err(PlayError::Unnumbered)));
+    assert!(matches!(
+        game.choose("nim 1000000001 999999999 123456789", &ctx),
+        Err(PlayError::NotAMove { .. })
+    ));
+    // A losing move by the human: 10^9 -> 4; the computer answers with a winning move.
+    let choice = game.choose("nim 123456789 4 999999999", &ctx).unwrap();
+    assert_eq!(choice.description, "1000000000 -> 4");
+    game.apply(&choice);
+    let reply = game.reply(&ctx).unwrap();
+    assert_eq!(reply.reason, opponent::Reason::Winning { remoteness: None });
+    assert_eq!(
+        heaps(&reply.choice.position).iter().fold(0, |a, b| a ^ b),
+        0
+    );
+    game.apply(&reply.choice);
+    // Now the human is lost; asked to move for them, the computer takes one token.
+    let delay = game.reply(&ctx).unwrap();
+    assert_eq!(delay.reason, opponent::Reason::Least);
+    let before: u64 = heaps(game.position()).iter().sum();
+    assert_eq!(
+        heaps(&delay.choice.position).iter().sum::<u64>(),
+        before - 1
+    );
+}
+
+#[test]
+fn misere_heaps_of_a_million_are_answered_through_the_quotient() {
+    let ctx = Context::default();
+    let mut game = Game::new("0.75 1000000 999999 123456789", true, Player::Human).unwrap();
+    assert!(matches!(
+        game.moves(&ctx),
+        Err(PlayError::TooManyMoves { .. })
+    ));
+    assert_eq!(game.status_in(&ctx).unwrap(), Status::ToMove(Player::Human));
+    // A winning move from the hint leaves a misère P-position: the computer delays.
+    let hint = game.hint(&ctx).unwrap();
+    assert_eq!(hint.outcome, Outcome::N);
+    let win = hint.moves.first().expect("a winning move").clone();
+    game.apply(&game.choose(&win.result, &ctx).unwrap());
+    let reply = game.reply(&ctx).unwrap();
+    assert_eq!(reply.reason, opponent::Reason::Least);
+    game.apply(&reply.choice);
+    // The human's turn again, in an N-position (every move from a P-position wins).
+    assert_eq!(game.hint(&ctx).unwrap().outcome, Outcome::N);
+}
