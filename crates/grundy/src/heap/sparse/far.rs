@@ -238,6 +238,91 @@ impl Second {
     }
 }
 
+/// The value ranges whose far phases the helper thread runs one block ahead (its rare
+/// partners streamed, [`block::FarPhase::fill`], and the first scan pairs,
+/// [`FarJob::mark_pairs`]); past them every block's far phase, scan included, splits over
+/// the thread pool.
+pub(super) const PIPELINED_SIZES: usize = 1024;
+
+/// Which way the far phases of values from 128 to [`PIPELINED_SIZES`] run, chosen by
+/// measuring both: one block ahead on the helper thread (its rare partners and first scan
+/// pairs, the rest of the scan heap by heap), or each block's far phase, scan included,
+/// split over the thread pool. Neither wins everywhere (to `2^24`, wall, pairs in turn:
+/// pipelined 0.80x the pool for 0.247 and 0.79x for 0.245, but 1.03x for 0.166 and 1.52x
+/// for 0.36, whose far scans are long), so runs of heaps ([`super::REPORT_EVERY`]) are
+/// timed each way: two of each first, then the faster, with a trial of [`TRIAL_RUNS`] runs
+/// the other way after [`TRIAL_EVERY`] runs, and after twice as many each time the trial
+/// does not change the choice (a trial of the slower way costs its difference). A way's
+/// speed is the best of its last two runs: a run is a few milliseconds, and what disturbs
+/// one makes it slower, never faster (with one run each, a single slow run of the faster
+/// way kept 0.36 on the slower way for 169 runs).
+#[derive(Debug, Clone, Default)]
+pub(super) struct WideChoice {
+    /// The last two runs each way, newest first, in seconds a heap: pipelined, pool.
+    runs: [[Option<f64>; 2]; 2],
+    /// Runs since the last trial, and how many before the next.
+    since_trial: u32,
+    interval: u32,
+    /// Runs of the current trial still to make, and the faster way when it began.
+    trial_left: u32,
+    trial_from: Option<bool>,
+}
+
+/// Runs before the first trial of the slower way, the runs of a trial, and the longest
+/// interval between two trials.
+const TRIAL_EVERY: u32 = 8;
+const TRIAL_RUNS: u32 = 2;
+const LONGEST_INTERVAL: u32 = 512;
+
+impl WideChoice {
+    /// The best of the last two runs one way (0: pipelined, 1: pool).
+    fn speed(&self, way: usize) -> Option<f64> {
+        self.runs[way].iter().flatten().copied().reduce(f64::min)
+    }
+
+    /// The faster way so far (`true`: pipelined), once both were measured twice.
+    fn best(&self) -> Option<bool> {
+        let measured = |way: usize| self.runs[way][1].is_some();
+        (measured(0) && measured(1)).then(|| self.speed(0) <= self.speed(1))
+    }
+
+    /// Whether the next run of heaps is to be pipelined.
+    pub(super) fn next(&mut self) -> bool {
+        let Some(best) = self.best() else {
+            // Pipelined twice first, then the pool twice.
+            return self.runs[0][1].is_none();
+        };
+        if self.trial_left > 0 {
+            self.trial_left -= 1;
+            return !self.trial_from.unwrap_or(best);
+        }
+        self.since_trial += 1;
+        if self.since_trial > self.interval.max(TRIAL_EVERY) {
+            self.since_trial = 0;
+            self.trial_from = Some(best);
+            self.trial_left = TRIAL_RUNS - 1;
+            !best
+        } else {
+            best
+        }
+    }
+
+    /// Records a run of heaps made one way: `per_heap` seconds a heap.
+    pub(super) fn record(&mut self, pipelined: bool, per_heap: f64) {
+        let way = usize::from(!pipelined);
+        self.runs[way] = [Some(per_heap), self.runs[way][0]];
+        if self.trial_left == 0
+            && let Some(before) = self.trial_from.take()
+        {
+            self.interval = if self.best() == Some(before) {
+                (self.interval.max(TRIAL_EVERY) * 2).min(LONGEST_INTERVAL)
+            } else {
+                TRIAL_EVERY
+            };
+        }
+    }
+}
+
 /// Split pairs a heap and split that the helper marks for values below 128
 /// ([`FarJob::mark_pairs`]) at first, and the bounds they adapt within.
 pub(super) const FAR_PAIRS: usize = 24;
@@ -259,9 +344,43 @@ impl FarJob {
         }
         if self.size <= 64 {
             self.mark_pairs_in::<u64>(rows)
-        } else {
+        } else if self.size <= 128 {
             self.mark_pairs_in::<block::Pair>(rows)
+        } else {
+            self.mark_pairs_wide(rows)
         }
+    }
+
+    /// Calls `f(low, high)` for each split of heap `n`: its first pairs `(a, m - a)` as
+    /// [`mark_pairs`](Self::mark_pairs) takes them, `low` the values `g(a)` ascending and
+    /// `high` their partners `g(m - a)` descending (one length); returns the pairs.
+    #[inline]
+    fn pairs_of(&self, n: usize, mut f: impl FnMut(&[u16], &[u16])) -> u64 {
+        let mut steps = 0u64;
+        for split in &self.split2 {
+            if n < split.j + 2 {
+                continue;
+            }
+            let m = n - split.j;
+            let from = (m + 1).saturating_sub(self.known).max(1);
+            let to = (from.saturating_add(self.pairs))
+                .min(split.last(m) + 1)
+                .min(self.low.len());
+            // The partner of `a` is `g(m - a)`, at `m - a - base` in the window: the `a`
+            // whose partner lies in it run from `m + 1 - base - window.len()` to `m - base`,
+            // their partners backwards through the window.
+            let Some(top) = m.checked_sub(self.base) else {
+                continue;
+            };
+            let from = from.max((top + 1).saturating_sub(self.window.len()));
+            let to = to.min(top + 1);
+            if from >= to {
+                continue;
+            }
+            f(&self.low[from..to], &self.window[top + 1 - to..=top - from]);
+            steps += (to - from) as u64;
+        }
+        steps
     }
 
     /// [`mark_pairs`](Self::mark_pairs) with the marks of a heap gathered in a `W` (every
@@ -270,33 +389,28 @@ impl FarJob {
     fn mark_pairs_in<W: block::Word>(&self, rows: &mut [u64]) -> u64 {
         let mut steps = 0u64;
         for (k, row) in rows.chunks_exact_mut(self.words).take(self.len).enumerate() {
-            let n = self.n0 + k;
             let mut marks = W::default();
-            for split in &self.split2 {
-                if n < split.j + 2 {
-                    continue;
-                }
-                let m = n - split.j;
-                let from = (m + 1).saturating_sub(self.known).max(1);
-                let to = (from.saturating_add(self.pairs))
-                    .min(split.last(m) + 1)
-                    .min(self.low.len());
-                // The partner of `a` is `g(m - a)`, at `m - a - base` in the window: the
-                // `a` whose partner lies in it run from `m + 1 - base - window.len()` to
-                // `m - base`, their partners backwards through the window.
-                let Some(top) = m.checked_sub(self.base) else {
-                    continue;
-                };
-                let from = from.max((top + 1).saturating_sub(self.window.len()));
-                let to = to.min(top + 1);
-                if from >= to {
-                    continue;
-                }
-                marks |=
-                    pairs_word::<W>(&self.low[from..to], &self.window[top + 1 - to..=top - from]);
-                steps += (to - from) as u64;
-            }
+            steps += self.pairs_of(self.n0 + k, |low, high| marks |= pairs_word::<W>(low, high));
             marks.store_or(row);
+        }
+        steps
+    }
+
+    /// [`mark_pairs`](Self::mark_pairs) for values from 128 to [`PIPELINED_SIZES`]: a byte
+    /// per value and heap (independent stores), packed into the row's words once.
+    fn mark_pairs_wide(&self, rows: &mut [u64]) -> u64 {
+        debug_assert!(self.size <= PIPELINED_SIZES);
+        let mut table = [0u8; PIPELINED_SIZES];
+        let mask = PIPELINED_SIZES - 1;
+        let mut steps = 0u64;
+        for (k, row) in rows.chunks_exact_mut(self.words).take(self.len).enumerate() {
+            steps += self.pairs_of(self.n0 + k, |low, high| {
+                for (&l, &h) in low.iter().zip(high.iter().rev()) {
+                    table[usize::from(l ^ h) & mask] = 1;
+                }
+            });
+            block::pack_bytes(&table[..self.size], row);
+            table[..self.size].fill(0);
         }
         steps
     }
@@ -368,11 +482,7 @@ impl super::SparseSequence {
             self.rare_pos.len() - self.rare_pos.partition_point(|&p| (p as usize) < threshold);
         // Values below 128 scan heap by heap: the helper marks the first pairs of a scan
         // that starts past the heaps not yet known (`far::FarJob::mark_pairs`).
-        let pairs = if size <= 128 {
-            self.second.pairs(self.tuning.fixed_far_pairs)
-        } else {
-            0
-        };
+        let pairs = self.second.pairs(self.tuning.fixed_far_pairs);
         let work = (far.saturating_add(pairs))
             .saturating_mul(split2.len())
             .saturating_mul(len);
@@ -425,6 +535,39 @@ impl super::SparseSequence {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_wide_way_is_the_faster_one_tried_again_now_and_then() {
+        let mut choice = WideChoice::default();
+        let run = |choice: &mut WideChoice, pipelined_time: f64, pool_time: f64| {
+            let pipelined = choice.next();
+            choice.record(
+                pipelined,
+                if pipelined { pipelined_time } else { pool_time },
+            );
+            pipelined
+        };
+        // Two runs each way first; the pool is faster.
+        let first: Vec<bool> = (0..4).map(|_| run(&mut choice, 2.0, 1.0)).collect();
+        assert_eq!(first, [true, true, false, false]);
+        // The pool runs; after eight runs the pipeline is tried for two runs.
+        let runs: Vec<bool> = (0..10).map(|_| run(&mut choice, 2.0, 1.0)).collect();
+        assert_eq!(runs.iter().filter(|&&p| p).count(), 2);
+        assert!(runs[8] && runs[9]);
+        // Still slower: the next trial comes after twice as many runs.
+        let runs: Vec<bool> = (0..18).map(|_| run(&mut choice, 2.0, 1.0)).collect();
+        assert_eq!(runs.iter().filter(|&&p| p).count(), 2, "{runs:?}");
+        assert!(runs[16] && runs[17]);
+        // One slow run of the pool does not turn the choice: its best of two stands.
+        choice.record(false, 5.0);
+        assert!(!choice.next());
+        // The game changes: the pipeline becomes faster; at the next trial it wins, and
+        // runs from then on.
+        let runs: Vec<bool> = (0..40).map(|_| run(&mut choice, 0.5, 1.0)).collect();
+        let first_trial = runs.iter().position(|&p| p).expect("a trial");
+        assert!(runs[first_trial..].iter().filter(|&&p| !p).count() <= 2 * TRIAL_RUNS as usize);
+        assert!(runs[runs.len() - 5..].iter().all(|&p| p), "{runs:?}");
+    }
 
     fn waiting(idle_micros: u64) -> Arrival {
         Arrival::Waiting {

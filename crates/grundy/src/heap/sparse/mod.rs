@@ -87,18 +87,27 @@
 //! 0.336's profile). Against the engine before, pairs run in turn, medians of 5, wall:
 //! 0.015 to `2^24` 2.94 s against 5.13 (0.57x), 0.336 4.54 against 6.72 (0.68x), 0.167
 //! 1.74 against 2.46 (0.72x), `0.354 --prove` 3.07 against 4.09 (0.76x); values identical.
-//! *Values past 128* (Grundy's game) use no pipeline: their far phase splits over the
-//! thread pool, from a pool worker (the blocks up to each progress report run inside one
-//! `rayon::scope`; split from the caller's thread, each block slept and woke it and the
-//! pool: 0.247 to `2^24`, 150 rare positions, blocks of 256, 2.6 s of system time against
-//! 6.7 s of user; now 5.15 s wall against 6.74, 0.166 5.28 against 6.52, 0.36 4.94
-//! against 5.77, pairs run in turn). There the parallel phase also runs
-//! the scan of every split `(a, m − a)` whose parts are both known (`a > m − N`), from the
-//! candidate of the far marks, until every rare value below it is found; the heap-by-heap
-//! phase then only scans the splits with a part inside the block, and skips the range
-//! already scanned unless the near marks raised the candidate. The values are the same in
-//! every arrangement (tests run each game with blocks of 4 heaps and the pipeline always
-//! on, against the definition).
+//! *Values past 128* (Grundy's game) run one of two ways, whichever measures faster
+//! (`far::WideChoice`: runs of 16,384 heaps timed each way, the slower way tried again now
+//! and then). (1) Over the thread pool, from a pool worker (the blocks up to each progress
+//! report run inside one `rayon::scope`; split from the caller's thread, each block slept
+//! and woke it and the pool: 0.247 to `2^24`, 150 rare positions, blocks of 256, 2.6 s of
+//! system time against 6.7 s of user; then 5.15 s wall against 6.74). There the parallel
+//! phase also runs the scan of every split `(a, m − a)` whose parts are both known
+//! (`a > m − N`), from the candidate of the far marks, until every rare value below it is
+//! found; the heap-by-heap phase then only scans the splits with a part inside the block,
+//! and skips the range already scanned unless the near marks raised the candidate.
+//! (2) Up to 1024 (`far::PIPELINED_SIZES`), pipelined as below 128: the helper streams the
+//! next block's far rare partners into byte tables and marks the first pairs of its scans
+//! (a byte a value, packed once a heap; the count adapts as below 128), and the block scans
+//! the rest heap by heap; a block waits for the helper up to the whole of its last job
+//! (past 128 a block left alone also scans alone). Pipelined, 0.247 to `2^24` takes 0.80x
+//! the wall time of the pool way and 0.245 0.79x, but 0.166 1.03x and 0.36 1.52x (long far
+//! scans, done faster by the pool's vector filter): hence the measuring. Against the engine
+//! before, pairs run in turn, wall: 0.247 0.82x, 0.245 0.87x, 0.257 0.86x, 0.36, 0.361 and
+//! 0.166 1.00x, Grundy's game 1.02x. The values are the same in every arrangement (tests
+//! run each game with blocks of 4 heaps and the pipeline always on, against the
+//! definition).
 //!
 //! **When there is no sparse space** (more than an eighth of the positions rare under every
 //! mask: games whose values grow, or early on), the engine computes each value in full from
@@ -370,7 +379,7 @@ struct Tuning {
     patience: std::time::Duration,
     /// The most pairs of a far scan range marked before the scan (values past 128).
     max_early: usize,
-    /// Values below 128: split pairs with both parts far behind the next block marked on
+    /// Split pairs with both parts far behind the next block marked on
     /// the helper thread, per heap and split (module `far`): this many if set, else as many
     /// as keep the helper's job about as long as the block's (`far::Second::record`).
     fixed_far_pairs: Option<usize>,
@@ -424,6 +433,10 @@ pub struct SparseSequence {
     prepared: Option<Marks>,
     /// The thread that computes them.
     second: Second,
+    /// Values from 128 to [`far::PIPELINED_SIZES`]: which way their far phases run, and the
+    /// way of the current run of heaps.
+    wide_choice: far::WideChoice,
+    wide_pipelined: bool,
     /// The buffers of the last far job, for the next.
     spare_job: Option<FarJob>,
     /// Scratch of the heap-by-heap phase (values past 128): a byte per value, all zero.
@@ -502,6 +515,8 @@ impl SparseSequence {
             spare: Marks::default(),
             prepared: None,
             second: Second::default(),
+            wide_choice: far::WideChoice::default(),
+            wide_pipelined: false,
             spare_job: None,
             seen: Vec::new(),
             wanted: None,
@@ -544,7 +559,28 @@ impl SparseSequence {
                 return Ok(false);
             }
             self.plan();
-            if self.sparse && (self.max_value >= 128 || self.second.helper.is_none()) {
+            let wide = (128..far::PIPELINED_SIZES).contains(&usize::from(self.max_value));
+            if self.sparse && wide && self.second.ready(self.tuning.force_helper) {
+                // Values from 128 on: pipelined or over the pool, whichever measures faster
+                // (`far::WideChoice`); the tests' tuning that forces the helper pipelines.
+                let pipelined = self.tuning.force_helper || self.wide_choice.next();
+                self.wide_pipelined = pipelined;
+                let (start, started) = (self.values.len(), std::time::Instant::now());
+                let stop = (start + REPORT_EVERY).min(target);
+                let cancel = control.cancel_flag();
+                if pipelined {
+                    self.sparse_blocks(stop, target, cancel)?;
+                } else {
+                    rayon::scope(|_| self.sparse_blocks(stop, target, cancel))?;
+                }
+                let heaps = self.values.len() - start;
+                if heaps >= REPORT_EVERY / 2 {
+                    let per_heap = started.elapsed().as_secs_f64() / heaps as f64;
+                    self.wide_choice.record(pipelined, per_heap);
+                }
+            } else if self.sparse
+                && (usize::from(self.max_value) >= 128 || self.second.helper.is_none())
+            {
                 // Far phases split over the thread pool (values past 128, or no helper
                 // thread): the sparse blocks up to the next report run on a worker of the
                 // pool, so that each block's far phase splits from inside it. Split from
@@ -773,7 +809,11 @@ impl SparseSequence {
         // so that a helper without a core (a loaded machine) never holds the block up.
         if let Some(helper) = self.second.helper.as_mut().filter(|h| h.pending()) {
             let (arrived, waiting) = (std::time::Instant::now(), helper.finished());
-            let patience = self.tuning.patience.max(self.second.busy / 4);
+            // Up to a quarter of the helper's last job, or all of it past 128, where a block
+            // that marks its own far partners also scans its far splits alone (0.247 to
+            // `2^24`, wall, pairs in turn: 0.95x against a quarter).
+            let share = if size > 128 { 1 } else { 4 };
+            let patience = self.tuning.patience.max(self.second.busy / share);
             let result = helper.collect_within(patience);
             self.second.record(match &result {
                 Some((job, _)) if waiting => far::Arrival::Waiting {
@@ -832,7 +872,9 @@ impl SparseSequence {
                 // 128) or there is no helper: with a helper, the thread pool's wake-ups
                 // would cost more than the far phase it shares (0.354: a third of the
                 // system time).
-                let parallel_from = if phase.scan || self.second.helper.is_none() {
+                let parallel_from = if self.second.helper.is_none()
+                    || (phase.scan && (size > far::PIPELINED_SIZES || !self.wide_pipelined))
+                {
                     1 << 15
                 } else {
                     usize::MAX
@@ -862,7 +904,7 @@ impl SparseSequence {
         // rare positions (partners below n0) are marked meanwhile on another core.
         let n1 = n0 + marks.len;
         if n1 < target
-            && size <= 128
+            && (size <= 128 || (size <= far::PIPELINED_SIZES && self.wide_pipelined))
             && self.second.ready(self.tuning.force_helper)
             && self.second.may_post()
         {
@@ -893,7 +935,7 @@ impl SparseSequence {
         let splits = self.moves.split2.len();
         // Marks prepared ahead read values below `known` only: the partners from there to
         // the block's start are known now, and streamed for the whole block at once.
-        if marks.known < n0 && size <= 128 {
+        if marks.known < n0 && size <= far::PIPELINED_SIZES {
             let phase = block::FarPhase {
                 values: &self.values[..n0],
                 base: 0,
