@@ -264,6 +264,39 @@ impl Component for Wythoff {
         self.check_move_list(ctx)?;
         Ok(self.options().map(|(x, y)| self.to(x, y)).collect())
     }
+    /// A queen moves left, down or diagonally towards the corner: checked at any size.
+    fn move_leaving(
+        &self,
+        result: &[Box<dyn Component>],
+        _ctx: &Context,
+    ) -> Result<Option<Move>, AnalysisError> {
+        let [c] = result else {
+            return Ok(None);
+        };
+        let args = c.args();
+        let (Some(x), Some(y)) = (
+            args.first().and_then(|a| a.parse::<u64>().ok()),
+            args.get(1).and_then(|a| a.parse::<u64>().ok()),
+        ) else {
+            return Ok(None);
+        };
+        let legal = c.rule() == self.rule()
+            && args.len() == 2
+            && ((x < self.x && y == self.y)
+                || (x == self.x && y < self.y)
+                || (x < self.x && y < self.y && self.x - x == self.y - y));
+        Ok(legal.then(|| self.to(x, y)))
+    }
+    /// One step along the longer side.
+    fn least_move(&self, _ctx: &Context) -> Result<Option<Move>, AnalysisError> {
+        Ok(if self.x >= self.y && self.x > 0 {
+            Some(self.to(self.x - 1, self.y))
+        } else if self.y > 0 {
+            Some(self.to(self.x, self.y - 1))
+        } else {
+            None
+        })
+    }
     /// One table serves every option; with the generic engine, one solver (its values of
     /// the queens below kept from option to option, not searched again for each).
     fn moves_to_value(&self, target: Nimber, ctx: &Context) -> Result<Vec<Move>, AnalysisError> {

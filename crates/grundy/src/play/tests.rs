@@ -333,6 +333,7 @@ fn moves_typed_as_positions_are_checked_by_the_rules_as_the_list_has_them() {
         "sub(1,3,4) 9 + half 7",
         "even-if-not-all 7 4",
         "nim 0 4",
+        "wythoff 4 6 + wythoff 3 0",
     ];
     for text in positions {
         let game = Game::new(text, false, Player::Human).unwrap();
@@ -427,6 +428,33 @@ fn nim_with_huge_heaps_is_played_without_a_list() {
     assert_eq!(
         heaps(&delay.choice.position).iter().sum::<u64>(),
         before - 1
+    );
+}
+
+#[test]
+fn wythoff_queens_far_from_the_corner_are_played_without_a_list() {
+    let ctx = Context::default();
+    let mut game = Game::new("wythoff 1000000 999999", false, Player::Human).unwrap();
+    assert_eq!(game.status_in(&ctx).unwrap(), Status::ToMove(Player::Human));
+    for not_a_move in ["wythoff 1000000 1000000", "wythoff 999999 999997", "nim 3"] {
+        assert!(
+            matches!(
+                game.choose(not_a_move, &ctx),
+                Err(PlayError::NotAMove { .. })
+            ),
+            "{not_a_move}"
+        );
+    }
+    // Diagonally by 3: a legal move; the computer answers with a move to a P-position.
+    game.apply(&game.choose("wythoff 999997 999996", &ctx).unwrap());
+    let reply = game.reply(&ctx).unwrap();
+    assert_eq!(reply.reason, opponent::Reason::Winning { remoteness: None });
+    assert_eq!(
+        Game::from_sum(reply.choice.position.clone(), false, Player::Human)
+            .analysis(&ctx)
+            .unwrap()
+            .outcome,
+        Outcome::P
     );
 }
 
