@@ -187,6 +187,20 @@ async fn play(url: &str, port: u16) {
         .await
         .unwrap();
     assert_eq!(status, "Game over: the computer won.");
+
+    // A heap of 10^9 has too many moves to list: the page says to type the position, and a
+    // typed move gets the computer's Bouton reply.
+    input.clear().await.unwrap();
+    input.send_keys("nim 1000000000 7").await.unwrap();
+    click(&c, "play-start").await;
+    let status = wait_text(&c, "status", "too many to list").await;
+    assert!(status.contains("type the position you move to"), "{status}");
+    let typed = c.find(Locator::Id("typed-move")).await.unwrap();
+    typed.send_keys("nim 5 7").await.unwrap();
+    click(&c, "typed-go").await;
+    let entries = wait_log(&c, 2).await;
+    assert!(entries[0].ends_with("nim 5 7"), "{entries:?}");
+    assert!(entries[1].ends_with("nim 5 5"), "{entries:?}");
     c.close().await.unwrap();
 }
 
