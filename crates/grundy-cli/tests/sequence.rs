@@ -15,6 +15,30 @@ fn dawsons_chess_to_200_with_its_proven_period() {
 }
 
 #[test]
+fn hexadecimal_arithmetic_periods_are_proven_and_answer_huge_heaps() {
+    // 0.8: g(n) = ⌊(n − 1)/3⌋; 0.c: ⌊(n − 1)/2⌋.
+    let text = ok_stdout(&grundy(&["sequence", "0.8", "--prove"]));
+    assert!(
+        text.contains("period 3 from n = 1 with saltus 1, proven (arithmetic-periodicity test"),
+        "{text}"
+    );
+    let v = json(&grundy(&[
+        "analyze",
+        "0.8 1000000000 + 0.c 999999999",
+        "--json",
+    ]));
+    assert_eq!(v["value"], 333_333_333 ^ 499_999_999);
+    let moves = v["winning_moves"].as_array().unwrap();
+    assert!(!moves.is_empty(), "{v}");
+    // Every move leaves a sum of value 0, by the closed forms.
+    for m in moves {
+        let result = m["result"].as_str().unwrap();
+        let after = json(&grundy(&["analyze", result, "--json"]));
+        assert_eq!(after["value"], 0, "{result}");
+    }
+}
+
+#[test]
 fn long_sequences_print_a_summary_as_text_and_every_value_as_csv() {
     // 0.137 to 10^5: the first rows, the last, and where to find the rest.
     let o = grundy(&["sequence", "0.137", "--to", "100000"]);

@@ -105,6 +105,9 @@ fn period_json(p: &Period) -> Json {
         } => json!(format!("subtraction-game window, {needed} values")),
         Proof::GuySmith { needed, .. } => json!(format!("Guy-Smith theorem, {needed} values")),
         Proof::Theorem(t) => json!(t),
+        Proof::Arithmetic { needed } => {
+            json!(format!("arithmetic-periodicity test, {needed} values"))
+        }
     };
     json!({
         "period": p.period,

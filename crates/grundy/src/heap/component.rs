@@ -4,12 +4,14 @@
 //! nim-sequence ([`super::sequence`]): computed, from a proven period, or from a closed
 //! form, for any heap size. Winning moves in a heap too large to list its moves one by one
 //! are found through the proven period: the value of a part depends only on its class
-//! modulo the period, so one representative per class of the smaller parts is tried.
+//! modulo the period, so one representative per class of the smaller parts is tried; under
+//! an arithmetic period (hexadecimal codes, [`super::arithmetic`]) one move per shape of
+//! move is built to the value wanted.
 
 use super::options::{
     HeapOption, for_each_option, least_option, option_count_bound, option_leaving,
 };
-use super::period::Period;
+use super::period::{Period, Proof};
 use super::rules::{HeapRule, RuleKind};
 use super::sequence::{HeapValueError, Known, known_within};
 use crate::game::{ImpartialGame, SplitOptions};
@@ -408,6 +410,26 @@ impl Component for HeapComponent {
         let k = self.known(self.heap, ctx)?;
         match k.proven_period() {
             Some(period) if period.saltus == 0 => self.periodic_moves_to_value(target, &k, period),
+            Some(period) if matches!(period.proof, Proof::Arithmetic { .. }) => {
+                let options = self.rule.plain_code().and_then(|code| {
+                    super::arithmetic::options_to_value(
+                        &code,
+                        &k.values,
+                        period.period,
+                        period.preperiod,
+                        period.saltus,
+                        self.heap,
+                        target.0,
+                    )
+                });
+                let options = options.ok_or_else(|| {
+                    AnalysisError::unsupported(self, "no move search through this period")
+                })?;
+                Ok(options
+                    .iter()
+                    .map(|o| self.to_move(o, o.describe(self.heap)))
+                    .collect())
+            }
             _ => Err(AnalysisError::unsupported(
                 self,
                 format!(

@@ -7,7 +7,8 @@
 //!   ([`engine_for`]) and caches what is known per rule ([`heap_value`]); [`adaptive`]
 //!   chooses between sparse space and the small-values engine by the values seen, and
 //!   [`periodic`] copies values once a period is proven.
-//! - [`period`]: periods, found and proven (Guy–Smith and published theorems).
+//! - [`period`]: periods, found and proven (Guy–Smith and published theorems);
+//!   [`arithmetic`]: arithmetic periods of hexadecimal codes, proven.
 //! - [`run`]: a long computation as one call ([`SequenceRun`]): chunks, checkpoints
 //!   ([`checkpoint`]), the proof driver, typed reports; [`report`]: histograms and plots.
 //! - [`component`]: a heap as a component of a sum; [`options`]: the moves of one heap;
@@ -24,6 +25,7 @@
 //! ```
 
 pub mod adaptive;
+pub mod arithmetic;
 pub mod catalog;
 pub mod checkpoint;
 pub mod closed;

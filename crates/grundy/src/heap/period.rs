@@ -33,8 +33,12 @@
 //!   G-sequences of octal games with a pass*, INTEGERS 3 (2003) G01: "Finite octal games are
 //!   not arithmetic periodic"), so for codes only plain periods are looked for: an octal game
 //!   whose values keep growing (0.004, 0.765, ...) has no period to find, and its values are
-//!   computed ([`super::adaptive`]). Hexadecimal codes can be arithmetic-periodic (Howse and
-//!   Nowakowski 2004); no test for that is implemented here, so their periods are plain too.
+//!   computed ([`super::adaptive`]).
+//! - **Hexadecimal codes with a saltus.** Codes that split a heap into three have growing
+//!   values, often arithmetic-periodic (Howse and Nowakowski 2004): when no plain period
+//!   shows, an arithmetic one is looked for, and proven by the test of [`super::arithmetic`]
+//!   (a power-of-two saltus above the first period's values; conditions on the moves'
+//!   shapes that hold for every heap at once) from `max(t + 3e, e + p)` values.
 //! - All-but subtraction games are arithmetic-periodic (A. Siegel, 2005) but with no bound
 //!   implemented here; their periods are reported as apparent.
 
@@ -58,6 +62,12 @@ pub enum Proof {
     },
     /// A published theorem for this rule (the text names it), agreeing with the values.
     Theorem(&'static str),
+    /// The arithmetic-periodicity test for hexadecimal codes ([`super::arithmetic`]): the
+    /// values agree through `needed` values and the moves' shapes pass.
+    Arithmetic {
+        /// How many values the test read.
+        needed: u64,
+    },
 }
 
 /// A period of a nim-sequence: `g(n + period) = g(n) + saltus` for all `n ≥ preperiod`.
@@ -133,6 +143,11 @@ impl fmt::Display for Period {
                 crate::words::count(*needed, "value")
             ),
             Proof::Theorem(t) => write!(f, ", proven ({t})"),
+            Proof::Arithmetic { needed } => write!(
+                f,
+                ", proven (arithmetic-periodicity test, hexadecimal code: {} checked)",
+                crate::words::count(*needed, "value")
+            ),
         }
     }
 }
@@ -162,6 +177,9 @@ impl From<Period> for PeriodSummary {
             } => format!("subtraction-game window, {needed} values"),
             Proof::GuySmith { needed, .. } => format!("Guy-Smith theorem, {needed} values"),
             Proof::Theorem(t) => (*t).to_string(),
+            Proof::Arithmetic { needed } => {
+                format!("arithmetic-periodicity test, {needed} values")
+            }
         };
         PeriodSummary {
             period: p.period,
@@ -369,7 +387,21 @@ pub fn find_period(rule: &HeapRule, values: &[u16]) -> Option<Period> {
                     break;
                 }
             }
-            apparent_period(values, false)
+            let plain = apparent_period(values, false);
+            if heaps < 3 || plain.is_some() {
+                return plain;
+            }
+            let found = apparent_period(values, true)?;
+            let needed = rule.plain_code().and_then(|code| {
+                super::arithmetic::prove(&code, values, found.period, found.preperiod, found.saltus)
+            });
+            Some(match needed {
+                Some(needed) => Period {
+                    proof: Proof::Arithmetic { needed },
+                    ..found
+                },
+                None => found,
+            })
         }
         ProofMethod::Theorem {
             period,
@@ -426,7 +458,18 @@ pub fn next_proof_step(rule: &HeapRule, values: &[u16], max: u64) -> ProofStep {
             Some(p) => values_needed(heaps, max_removal, p.period, p.preperiod)
                 .min(2 * n)
                 .max(n + 1),
-            None => (2 * n).max(64),
+            // Hexadecimal codes: an arithmetic candidate needs `max(t + 3e, e + p)` values
+            // and three periods to be seen.
+            None => match repeating(values, heaps == 3, 2).filter(|p| p.saltus > 0) {
+                Some(p) => {
+                    let e = p.preperiod.max(1);
+                    (max_removal + 3 * e)
+                        .max(e + 3 * p.period)
+                        .min(2 * n)
+                        .max(n + 1)
+                }
+                None => (2 * n).max(64),
+            },
         },
         ProofMethod::Theorem {
             period, preperiod, ..
