@@ -1,11 +1,11 @@
 //! `grundy analyze` and `grundy rules`.
 
-use crate::front::{self, LIMIT_FLAGS, Watch};
+use crate::front::{self, Watch};
 use crate::{Failure, emit};
-use grundy::analysis::{AnalyzeError, analyze_sum};
-use grundy::control::{Budget, Limits};
-use grundy::sum::{Context, Engine};
-use grundy::{Analysis, Options};
+use grundy::api::{
+    Analysis, AnalyzeRequest, EngineChoice, LimitRequest, MISERE_POSITIONS, Preset, Session,
+};
+use grundy::control::Limits;
 
 /// Value, outcome, every winning move and why, for a position written as an expression.
 #[derive(Debug, clap::Args)]
@@ -37,10 +37,10 @@ pub struct Args {
     #[arg(long)]
     max_positions: Option<usize>,
     /// The most units of work (one unit is a move generated or a position expanded, 10 to
-    /// 100 ns); the default is the library's `Limits::DEFAULT`, a few seconds to about twenty
-    /// of one core.
-    #[arg(long, value_name = "N", default_value_t = Limits::DEFAULT.max_work)]
-    max_work: u64,
+    /// 100 ns; the library's `Limits::DEFAULT` is a few seconds to about twenty of one core)
+    /// [default: 250000000].
+    #[arg(long, value_name = "N")]
+    max_work: Option<u64>,
     /// The most memory one table may take, in MiB [default: 4096, or half the memory available if less].
     #[arg(long, value_name = "MIB")]
     max_memory: Option<u64>,
@@ -60,23 +60,26 @@ impl Args {
         }
     }
 
-    fn limits(&self) -> Result<Limits, Failure> {
-        let max_bytes = front::mib_limit(self.max_memory, Limits::DEFAULT.max_bytes)?;
-        Ok(Limits {
-            max_positions: self.max_positions.unwrap_or(if self.misere {
-                MISERE_POSITIONS
-            } else {
-                Limits::DEFAULT.max_positions
-            }),
-            max_work: self.max_work,
-            max_bytes,
-        })
+    /// The request these arguments make, for `text`.
+    fn request(&self, text: String) -> AnalyzeRequest {
+        AnalyzeRequest {
+            expression: text,
+            misere: self.misere,
+            engine: match self.engine {
+                EngineArg::Fast => EngineChoice::Fast,
+                EngineArg::Generic => EngineChoice::Generic,
+            },
+            limits: LimitRequest {
+                max_positions: self.max_positions,
+                max_work: self.max_work,
+                max_memory: self.max_memory,
+            },
+        }
     }
 }
 
-/// The default limit of a misère search: whole positions of a sum cost some hundred bytes
-/// each and tens of microseconds to expand, so this bounds a search to about a minute and a GiB.
-const MISERE_POSITIONS: usize = 2_000_000;
+// The defaults the help states are the library's.
+const _: () = assert!(MISERE_POSITIONS == 2_000_000 && Limits::DEFAULT.max_work == 250_000_000);
 
 #[derive(Clone, Copy, Debug, clap::ValueEnum)]
 enum EngineArg {
@@ -94,38 +97,17 @@ pub struct RulesArgs {
 
 pub fn run(args: Args) -> Result<(), Failure> {
     let text = args.text()?;
-    let budget = Budget::with_cancel_flag(args.limits()?, front::interrupt_flag()?);
-    let options = Options {
-        misere: args.misere,
-        context: Context {
-            engine: match args.engine {
-                EngineArg::Fast => Engine::Fast,
-                EngineArg::Generic => Engine::Generic,
-            },
-            budget: budget.clone(),
-        },
-    };
+    let session = Session::new(Preset::Standard)
+        .with_catalog(crate::script_rules::catalog(&args.rules)?)
+        .with_cancel_flag(front::interrupt_flag()?);
+    let request = args.request(text);
+    let budget = session
+        .budget(&request.limits, request.task())
+        .map_err(front::api_failure)?;
     let watch = Watch::new("analysing".to_owned(), &budget);
-    let catalog = crate::script_rules::catalog(&args.rules)?;
-    let result = catalog
-        .parse(&text)
-        .map_err(AnalyzeError::from)
-        .and_then(|sum| Ok(analyze_sum(&sum, &options)?));
+    let result = session.analyze(&request, &budget);
     drop(watch);
-    // Interrupted only when the computation stopped for it (a rule script's error comes back
-    // as its own error and never touches the interrupt flag).
-    let stopped = matches!(&result, Err(AnalyzeError::Analysis(e))
-        if e.budget_error() == Some(grundy::control::BudgetError::Cancelled));
-    if stopped {
-        return Err(front::interrupted());
-    }
-    let analysis = result.map_err(|e| match e {
-        AnalyzeError::Expr(e) => Failure::input(format!("invalid expression\n{}", e.render(&text))),
-        AnalyzeError::Analysis(e) => match e.budget_error() {
-            Some(b) => front::budget_failure(e.to_string(), b, LIMIT_FLAGS),
-            None => Failure::compute(e.to_string()),
-        },
-    })?;
+    let analysis = result.map_err(front::api_failure)?;
     // A partial answer (a value, or the winning moves, out of reach under the work limit):
     // the analysis says what is missing; the hint says which flag gets it.
     let limit = budget.limits().max_work;
@@ -136,9 +118,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
         ));
     }
     if args.json {
-        let text =
-            serde_json::to_string_pretty(&analysis).map_err(|e| Failure::compute(e.to_string()))?;
-        emit(&(text + "\n"))
+        crate::emit_json(&analysis)
     } else {
         emit(&render(&analysis))
     }

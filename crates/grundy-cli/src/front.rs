@@ -12,6 +12,7 @@
 //! - [`budget_failure`]: a library `BudgetError` as a failure, with the hint naming the flag.
 
 use crate::Failure;
+use grundy::api::{ApiError, ErrorKind};
 use grundy::control::{Budget, BudgetError, memory};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::{IsTerminal, Read};
@@ -284,6 +285,17 @@ pub fn budget_failure(message: String, error: BudgetError, flags: LimitFlags) ->
     Failure::compute(format!(
         "{message}\nhint: raise the limit with {flag} if time and memory allow"
     ))
+}
+
+/// A failure from the library's API: bad input is status 2, a limit reached (with the hint
+/// naming the flag that raises it) or a computation that failed 1, an interruption 130.
+pub fn api_failure(e: ApiError) -> Failure {
+    match (e.kind, e.limit) {
+        (ErrorKind::Interrupted, _) => interrupted(),
+        (ErrorKind::Limit, Some(b)) => budget_failure(e.message, b, LIMIT_FLAGS),
+        (ErrorKind::Expression | ErrorKind::Input, _) => Failure::input(e.message),
+        _ => Failure::compute(e.message),
+    }
 }
 
 /// The failure of an interrupted command.

@@ -3,6 +3,7 @@
 
 use crate::Failure;
 use crate::front::{self, LIMIT_FLAGS, Watch};
+use grundy::api::{KernelSummary, TokenSumReport, VertexReport};
 use grundy::control::{Budget, Control, Limits};
 use grundy::graph::draw::{check_svg, to_dot, to_svg};
 use grundy::graph::explore::{ExploreError, explore};
@@ -13,7 +14,7 @@ use grundy::graph::{
     judge_outcome, solve,
 };
 use grundy::sum::{Context, Engine};
-use grundy::value::{Outcome, Value};
+use grundy::value::Outcome;
 use grundy::words::count;
 use indicatif::ProgressBar;
 use std::fs::File;
@@ -380,67 +381,35 @@ struct Report<'a> {
     kernel: Option<&'a KernelReport>,
 }
 
-fn value_json(value: &Value) -> serde_json::Value {
-    match value {
-        Value::Finite(n) => serde_json::json!(n.0),
-        Value::Infinite(k) => {
-            serde_json::json!({ "inf": k.iter().map(|n| n.0).collect::<Vec<_>>() })
-        }
-    }
-}
-
 impl Report<'_> {
-    fn moves_json(&self, moves: &[TokenMove]) -> serde_json::Value {
-        moves
-            .iter()
-            .map(|m| {
-                serde_json::json!({
-                    "token": m.token,
-                    "from": self.graph.name(m.from),
-                    "to": self.graph.name(m.to),
-                })
-            })
-            .collect()
-    }
-
-    /// JSON, written vertex by vertex so that large graphs need no large buffer.
+    /// JSON in the shape of the library's [`GraphReport`](grundy::api::GraphReport), written
+    /// vertex by vertex so that large graphs need no large buffer.
     fn json(&self, out: &mut dyn Write) -> io::Result<()> {
-        let g = &self.graph.csr;
-        let s = self.solution;
-        write!(out, "{{\"acyclic\":{},\"vertices\":[", s.acyclic)?;
+        write!(
+            out,
+            "{{\"acyclic\":{},\"vertices\":[",
+            self.solution.acyclic
+        )?;
         for v in 0..self.graph.vertex_count() as u32 {
             if v > 0 {
                 out.write_all(b",")?;
             }
-            let vertex = serde_json::json!({
-                "name": self.graph.name(v),
-                "value": value_json(&s.value(g, v)),
-                "outcome": s.outcome(v),
-                "remoteness": s.remoteness(v),
-            });
-            serde_json::to_writer(&mut *out, &vertex)?;
+            serde_json::to_writer(&mut *out, &VertexReport::of(self.graph, self.solution, v))?;
         }
-        out.write_all(b"]")?;
-        if let Some(sum) = self.sum {
-            let json = serde_json::json!({
-                "tokens": self.tokens.iter().map(|&t| self.graph.name(t)).collect::<Vec<_>>(),
-                "value": sum.value.as_ref().map(value_json),
-                "outcome": sum.outcome,
-                "winning_moves": self.moves_json(&sum.winning_moves),
-                "drawing_moves": self.moves_json(&sum.drawing_moves),
-            });
-            out.write_all(b",\"sum\":")?;
-            serde_json::to_writer(&mut *out, &json)?;
-        }
-        if let Some(k) = self.kernel {
-            let names = k
+        out.write_all(b"],\"sum\":")?;
+        let sum = self
+            .sum
+            .map(|s| TokenSumReport::of(self.graph, self.tokens, s));
+        serde_json::to_writer(&mut *out, &sum)?;
+        out.write_all(b",\"kernel\":")?;
+        let kernel = self.kernel.map(|k| KernelSummary {
+            vertices: k
                 .kernel
                 .as_ref()
-                .map(|k| k.iter().map(|&v| self.graph.name(v)).collect::<Vec<_>>());
-            out.write_all(b",\"kernel\":")?;
-            serde_json::to_writer(&mut *out, &names)?;
-            write!(out, ",\"kernel_unique\":{}", k.unique)?;
-        }
+                .map(|k| k.iter().map(|&v| self.graph.name(v).into_owned()).collect()),
+            unique: k.unique,
+        });
+        serde_json::to_writer(&mut *out, &kernel)?;
         out.write_all(b"}\n")
     }
 

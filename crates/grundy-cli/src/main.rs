@@ -85,6 +85,12 @@ pub fn emit_with(
     }
 }
 
+/// Writes `value` as pretty JSON and a newline to standard output: every `--json` answer.
+pub fn emit_json(value: &impl serde::Serialize) -> Result<(), Failure> {
+    let text = serde_json::to_string_pretty(value).map_err(|e| Failure::compute(e.to_string()))?;
+    emit(&(text + "\n"))
+}
+
 /// A failed command: the message for the user and the exit status.
 #[derive(Debug)]
 pub struct Failure {

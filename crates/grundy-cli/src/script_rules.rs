@@ -3,15 +3,11 @@
 
 use crate::Failure;
 use crate::front::{self, Watch};
+use grundy::api::{Preset, SequenceReport, Session, Task};
 use grundy::catalog::Catalog;
-use grundy::control::{Budget, BudgetError, Limits};
-use grundy::heap::period::Period;
-use grundy::heap::period::apparent_period;
-use grundy::heap::report::{svg_scatter, value_rows};
-use grundy::scripted::{ScriptFailure, ScriptRule};
-use grundy::solve::SolveError;
-use serde::Serialize;
-use std::path::{Path, PathBuf};
+use grundy::heap::report::value_rows;
+use grundy::scripted::ScriptRule;
+use std::path::PathBuf;
 use std::sync::Arc;
 
 /// The built-in rules and the scripts in `paths`.
@@ -39,55 +35,44 @@ pub fn find(paths: &[PathBuf], name: &str) -> Result<Option<Arc<ScriptRule>>, Fa
     Ok(catalog(paths)?.script(name).cloned())
 }
 
-/// `grundy sequence` for a script's heap rule: g(0) to g(to), with the apparent period.
-pub fn sequence(
-    rule: &ScriptRule,
-    to: Option<u64>,
-    json: bool,
-    csv: bool,
-    plot: Option<&Path>,
-) -> Result<(), Failure> {
-    let to = to.unwrap_or(100);
-    if let Some(path) = plot
-        && path.extension().and_then(|e| e.to_str()) != Some("svg")
-    {
-        return Err(Failure::input(format!(
-            "--plot {}: plots are written as SVG; give a file name ending in .svg",
-            path.display()
-        )));
-    }
-    let budget = Budget::with_cancel_flag(Limits::DEFAULT, front::interrupt_flag()?);
+/// `grundy sequence` for a script's heap rule: g(0) to g(to), with the apparent period,
+/// through the library's API as every front end computes it.
+pub fn sequence(args: &crate::sequence::Args, rule: &ScriptRule) -> Result<(), Failure> {
+    crate::sequence::check_plot(args.plot.as_deref())?;
+    let session = Session::new(Preset::Standard)
+        .with_catalog(catalog(&args.rules)?)
+        .with_cancel_flag(front::interrupt_flag()?);
+    let request = args.request();
+    let budget = session
+        .budget(&request.limits, Task::Sequence)
+        .map_err(front::api_failure)?;
+    let to = request.to.unwrap_or(grundy::api::DEFAULT_TO);
     let watch = Watch::new(format!("{}: g(0) to g({to})", rule.name()), &budget);
-    let values = rule.nim_sequence(to, &budget);
+    let answer = session.sequence(&request, &budget);
     drop(watch);
-    let values = values.map_err(|e| match e {
-        ScriptFailure::Solve(SolveError::Budget(BudgetError::Cancelled)) => front::interrupted(),
-        ScriptFailure::Solve(SolveError::Budget(b)) => Failure::compute(format!(
-            "{}: {b}\nhint: ask for fewer values with --to",
-            rule.name()
-        )),
-        // A script's own error: its file, line and column.
-        other => Failure::compute(format!("{}: {other}", rule.name())),
+    let answer = answer.map_err(|e| {
+        let limit = e.limit.is_some();
+        let mut f = front::api_failure(e);
+        if limit {
+            f.message = format!(
+                "{}\nhint: ask for fewer values with --to",
+                f.message.lines().next().unwrap_or_default()
+            );
+        }
+        f
     })?;
-    let period = apparent_period(&values, true);
-    if let Some(path) = plot {
-        let title = format!("{}: g(n) for n = 0 to {to}", rule.name());
-        std::fs::write(path, svg_scatter(&values, &title))
-            .map_err(|e| Failure::compute(format!("{}: {e}", path.display())))?;
+    if let (Some(path), Some(svg)) = (&args.plot, &answer.plot) {
+        crate::sequence::write_plot(path, svg)?;
     }
-    if json {
-        let out = JsonOutput {
-            computed: values.len(),
-            period: period.as_ref(),
-            rules: rule.name(),
-            values: &values,
-        };
-        let text =
-            serde_json::to_string_pretty(&out).map_err(|e| Failure::compute(e.to_string()))?;
-        return crate::emit(&(text + "\n"));
+    let values = answer.values.clone().unwrap_or_default();
+    if args.json {
+        return crate::emit_json(&SequenceReport {
+            plot: None,
+            ..answer
+        });
     }
     let mut out = String::new();
-    if csv {
+    if args.csv {
         out.push_str("n,value\n");
         for (n, v) in values.iter().enumerate() {
             out.push_str(&format!("{n},{v}\n"));
@@ -96,19 +81,9 @@ pub fn sequence(
     }
     out.push_str(&format!("{}: g(0) to g({to})\n", rule.name()));
     out.push_str(&value_rows(&values));
-    match period {
-        Some(p) => out.push_str(&format!("{p}\n")),
+    match &answer.period {
+        Some(p) => out.push_str(&format!("{}\n", p.text)),
         None => out.push_str("no period found in the values computed\n"),
     }
     crate::emit(&out)
-}
-
-/// `--json`: `computed`, `period` (apparent: a script's period is never proven), `rules` and
-/// `values`, the keys in the order `grundy sequence` writes them.
-#[derive(Serialize)]
-struct JsonOutput<'a> {
-    computed: usize,
-    period: Option<&'a Period>,
-    rules: &'a str,
-    values: &'a [u16],
 }

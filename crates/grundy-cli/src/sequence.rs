@@ -6,9 +6,10 @@
 //! and SIGTERM into cancellation, and prints the typed results as text, CSV or JSON.
 
 use crate::Failure;
+use grundy::api::{SequenceReport, SequenceRequest};
 use grundy::control::Control;
 use grundy::heap::period::Period;
-use grundy::heap::report::{svg_scatter, value_rows, value_rows_from};
+use grundy::heap::report::{value_rows, value_rows_from};
 use grundy::heap::rules::HeapRule;
 use grundy::heap::run::{
     CheckpointMode, Goal, Occupant, RunError, RunOptions, RunStats, RunStatus, SequenceRun,
@@ -29,10 +30,10 @@ use std::path::{Path, PathBuf};
 pub struct Args {
     /// The rule: an octal/hex code (0.137, 4.07, 4!.0) or a named heap game (kayles, dawson,
     /// grundys-game, lasker, sub(1,3,4), ...).
-    rule: String,
+    pub rule: String,
     /// Compute g(0) to g(N).
     #[arg(long, value_name = "N", conflicts_with = "prove")]
-    to: Option<u64>,
+    pub to: Option<u64>,
     /// Compute until the period is proven (or --max values are computed).
     #[arg(long)]
     prove: bool,
@@ -41,13 +42,13 @@ pub struct Args {
     max: u64,
     /// Print one JSON object.
     #[arg(long, conflicts_with = "csv")]
-    json: bool,
+    pub json: bool,
     /// Print the values as CSV (n,value; with --misere: n,value,exponents,tame,tame_basis).
     #[arg(long)]
-    csv: bool,
+    pub csv: bool,
     /// Write an SVG scatter plot of the sequence to FILE.
     #[arg(long, value_name = "FILE")]
-    plot: Option<PathBuf>,
+    pub plot: Option<PathBuf>,
     /// Print statistics: engine, value histogram, rare values.
     #[arg(long)]
     stats: bool,
@@ -77,11 +78,24 @@ pub struct Args {
     /// Load a rule script (Rhai); RULE may then name its heap rule (--to, --json, --csv and
     /// --plot apply; its period is reported as apparent).
     #[arg(long, value_name = "FILE")]
-    rules: Vec<PathBuf>,
+    pub rules: Vec<PathBuf>,
 }
 
-/// The values computed without --to or --prove: g(0) to g(DEFAULT_TO).
-const DEFAULT_TO: u64 = 100;
+impl Args {
+    /// The library's request these arguments make (the checkpoint and the output format
+    /// are this front end's).
+    pub fn request(&self) -> SequenceRequest {
+        SequenceRequest {
+            rule: self.rule.clone(),
+            to: self.to,
+            prove: self.prove,
+            max: self.prove.then_some(self.max),
+            stats: self.stats,
+            plot: self.plot.is_some(),
+            limits: Default::default(),
+        }
+    }
+}
 
 pub fn run(args: Args) -> Result<(), Failure> {
     if let Some(rule) = crate::script_rules::find(&args.rules, &args.rule)? {
@@ -98,8 +112,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
                 rule.name()
             )));
         }
-        let plot = args.plot.as_deref();
-        return crate::script_rules::sequence(&rule, args.to, args.json, args.csv, plot);
+        return crate::script_rules::sequence(&args, &rule);
     }
     let rule = HeapRule::parse(&args.rule)
         .map_err(|e| Failure::input(format!("invalid rule\n{}", e.render(&args.rule))))?;
@@ -122,18 +135,18 @@ pub fn run(args: Args) -> Result<(), Failure> {
         } else {
             MisereFormat::Text
         };
-        return misere_sequence(&rule, args.to.unwrap_or(DEFAULT_TO), format, limits);
+        return misere_sequence(
+            &rule,
+            args.to.unwrap_or(grundy::api::DEFAULT_TO),
+            format,
+            limits,
+        );
     }
-    let goal = if args.prove {
-        Goal::Prove { max: args.max }
-    } else {
-        let count = args
-            .to
-            .unwrap_or(DEFAULT_TO)
-            .checked_add(1)
-            .ok_or_else(|| Failure::input("--to is too large"))?;
-        Goal::Values(count)
-    };
+    check_plot(args.plot.as_deref())?;
+    let goal = args
+        .request()
+        .goal()
+        .map_err(|e| Failure::input(format!("--to: {e}")))?;
     let mut options = RunOptions::new(goal);
     options.memory_available = grundy::control::memory::available_memory();
     if let Some(path) = &args.checkpoint {
@@ -187,21 +200,15 @@ pub fn run(args: Args) -> Result<(), Failure> {
     bar.finish_and_clear();
 
     let values = seq.shown(report.shown);
-    if let Some(path) = &args.plot {
-        write_plot(path, values, seq.rule())?;
+    let answer = SequenceReport::from_run(&seq, &report, &args.request());
+    if let (Some(path), Some(svg)) = (&args.plot, &answer.plot) {
+        write_plot(path, svg)?;
     }
-    let stats = args.stats.then(|| seq.stats(&report));
     if args.json {
-        let out = JsonOutput {
-            computed: values.len(),
-            period: report.period.as_ref(),
-            rules: seq.rule().name(),
-            stats,
-            values: (!args.prove).then_some(values),
-        };
-        let text =
-            serde_json::to_string_pretty(&out).map_err(|e| Failure::compute(e.to_string()))?;
-        crate::emit(&(text + "\n"))
+        crate::emit_json(&SequenceReport {
+            plot: None,
+            ..answer
+        })
     } else if args.csv {
         crate::emit_with(|w| {
             writeln!(w, "n,value")?;
@@ -211,25 +218,17 @@ pub fn run(args: Args) -> Result<(), Failure> {
             Ok(())
         })
     } else {
-        let mut text = render_text(seq.rule(), values, report.period.as_ref(), !args.prove);
-        if let Some(s) = &stats {
+        let mut text = render_text(
+            seq.rule().name(),
+            values,
+            report.period.as_ref(),
+            !args.prove,
+        );
+        if let Some(s) = &answer.stats {
             text.push_str(&render_stats(s));
         }
         crate::emit(&text)
     }
-}
-
-/// The JSON output: `rules`, `computed`, `period`, and `values` (not with --prove) and
-/// `stats` (with --stats). Fields in alphabetical order, as the output has always had them.
-#[derive(Serialize)]
-struct JsonOutput<'a> {
-    computed: usize,
-    period: Option<&'a Period>,
-    rules: &'a str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    stats: Option<RunStats>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    values: Option<&'a [u16]>,
 }
 
 /// A run that could not start: what the library says, and the flag that helps.
@@ -336,17 +335,13 @@ const TEXT_TAIL: usize = 100;
 
 /// The text output: the values ten to a row (past [`TEXT_ALL`] values, the first and the
 /// last rows only: `--to 16777216` would print 69 MB), and the period.
-fn render_text(
-    rule: &HeapRule,
+pub fn render_text(
+    rule: &str,
     values: &[u16],
     period: Option<&Period>,
     with_values: bool,
 ) -> String {
-    let mut out = format!(
-        "{}: g(0) to g({})\n",
-        rule.name(),
-        values.len().saturating_sub(1)
-    );
+    let mut out = format!("{rule}: g(0) to g({})\n", values.len().saturating_sub(1));
     if with_values && values.len() <= TEXT_ALL {
         out.push_str(&value_rows(values));
     } else if with_values {
@@ -389,20 +384,22 @@ fn render_text(
     out
 }
 
-fn write_plot(path: &Path, values: &[u16], rule: &HeapRule) -> Result<(), Failure> {
-    if path.extension().and_then(|e| e.to_str()) != Some("svg") {
-        return Err(Failure::input(format!(
-            "--plot {}: plots are written as SVG; give a file name ending in .svg",
-            path.display()
-        )));
+/// Refuses a `--plot` file that is not `.svg`, before any work.
+pub fn check_plot(path: Option<&Path>) -> Result<(), Failure> {
+    match path {
+        Some(path) if path.extension().and_then(|e| e.to_str()) != Some("svg") => {
+            Err(Failure::input(format!(
+                "--plot {}: plots are written as SVG; give a file name ending in .svg",
+                path.display()
+            )))
+        }
+        _ => Ok(()),
     }
-    let title = format!(
-        "{}: g(n) for n = 0 to {}",
-        rule.name(),
-        values.len().saturating_sub(1)
-    );
-    std::fs::write(path, svg_scatter(values, &title))
-        .map_err(|e| Failure::compute(format!("{}: {e}", path.display())))
+}
+
+/// Writes the plot.
+pub fn write_plot(path: &Path, svg: &str) -> Result<(), Failure> {
+    std::fs::write(path, svg).map_err(|e| Failure::compute(format!("{}: {e}", path.display())))
 }
 
 /// `--misere`: the genus sequence, read through the misère quotient (or, where that stops

@@ -128,13 +128,13 @@ fn json_has_vertices_sum_and_kernel() {
         serde_json::json!([{"token": 0, "from": "b", "to": "a"}])
     );
     // The kernels: {a, d, e} and {b, d, e}.
-    let kernel = json["kernel"].clone();
+    let kernel = json["kernel"]["vertices"].clone();
     assert!(
         kernel == serde_json::json!(["a", "d", "e"])
             || kernel == serde_json::json!(["b", "d", "e"]),
         "{kernel}"
     );
-    assert_eq!(json["kernel_unique"], false);
+    assert_eq!(json["kernel"]["unique"], false);
     std::fs::remove_file(path).unwrap();
 }
 

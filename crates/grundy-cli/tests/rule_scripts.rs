@@ -59,7 +59,7 @@ fn a_script_heap_rule_has_a_sequence_and_a_plot() {
         "--plot",
         plot.to_str().unwrap(),
     ]));
-    assert_eq!(j["rules"], "square");
+    assert_eq!(j["rule"], "square");
     assert_eq!(j["computed"], 31);
     assert_eq!(j["values"][5], 0);
     assert_eq!(j["values"][25], 3);
@@ -214,12 +214,15 @@ fn a_script_sequence_to_5000_with_a_plot() {
     }
 }
 
-/// The README's tutorial, as a new user runs it: the script saved as mygame.rhai, then the
+/// The guide's tutorial (docs/src/scripts.md), as a new user runs it: the script saved as mygame.rhai, then the
 /// commands shown beside it.
 #[test]
 fn the_readme_tutorial_runs() {
-    let readme =
-        std::fs::read_to_string(format!("{}/../../README.md", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    let readme = std::fs::read_to_string(format!(
+        "{}/../../docs/src/scripts.md",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
     let start = readme
         .find("```rhai\n// mygame.rhai")
         .expect("the tutorial script")

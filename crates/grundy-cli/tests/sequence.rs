@@ -78,7 +78,7 @@ fn long_sequences_print_a_summary_as_text_and_every_value_as_csv() {
 #[test]
 fn json_has_the_documented_keys() {
     let v = json(&grundy(&["sequence", "0.137", "--to", "200", "--json"]));
-    assert_eq!(v["rules"], "0.137");
+    assert_eq!(v["rule"], "0.137");
     assert_eq!(v["computed"], 201);
     assert_eq!(v["values"].as_array().unwrap().len(), 201);
     assert_eq!(v["values"][15], 5);
@@ -94,7 +94,8 @@ fn json_has_the_documented_keys() {
     assert_eq!(p["proven"], true);
 
     let v = json(&grundy(&["sequence", "kayles", "--prove", "--json"]));
-    assert!(v.get("values").is_none(), "--prove omits the values");
+    assert!(v["values"].is_null(), "--prove omits the values");
+    assert_eq!(v["proof"], "proven");
     assert_eq!(v["period"]["period"], 12);
     assert_eq!(v["period"]["preperiod"], 71);
     assert_eq!(v["period"]["proven"], true);

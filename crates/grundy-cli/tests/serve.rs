@@ -30,18 +30,19 @@ fn the_page_and_the_api_answer_and_bad_input_gets_json_errors() {
         assert_eq!(a[key], expected[key], "{key}");
     }
     let (_, a) = s.post("/api/analyze", &json!({"expression": "kayles 1000"}));
-    // The notes are typed data (as in `analyze --json`) and lines of text for the page.
+    // The notes are typed data (as in `analyze --json`), with their text for the page.
     assert_eq!(a["notes"], library("kayles 1000")["notes"]);
     assert_eq!(a["notes"][0]["kind"], "period");
     assert_eq!(a["notes"][0]["same_as"], 76);
     assert!(
-        a["note_lines"][0]
+        a["notes"][0]["text"]
             .as_str()
             .unwrap()
             .contains("g(1000) = g(76)"),
         "{a}"
     );
-    assert_eq!(a["heap_rules"], json!(["kayles"]));
+    assert_eq!(a["components"][0]["family"], "heap");
+    assert_eq!(a["components"][0]["rule"], "kayles");
 
     // Bad input: each a clear JSON error with the right status.
     let (status, e) = s.post("/api/analyze", &json!({"expression": "nim 3 + nmi 4"}));
@@ -203,19 +204,23 @@ fn pictures_and_sequences() {
             .contains("too many to draw"),
         "{p}"
     );
-    let (status, q) = s.post("/api/sequence", &json!({"rule": "kayles", "to": 100}));
+    let (status, q) = s.post(
+        "/api/sequence",
+        &json!({"rule": "kayles", "to": 300, "plot": true}),
+    );
     assert_eq!(status, 200, "{q}");
-    assert_eq!(q["values"].as_array().unwrap().len(), 101);
+    assert_eq!(q["values"].as_array().unwrap().len(), 301);
     assert_eq!(q["values"][3], 3);
+    assert_eq!(q["period"]["proven"], true, "{q}");
     assert!(
-        q["period"]
+        q["period"]["text"]
             .as_str()
             .unwrap()
             .starts_with("period 12 from n = 71"),
         "{q}"
     );
     assert!(
-        q["svg"]
+        q["plot"]
             .as_str()
             .unwrap()
             .contains("preperiod 71, period 12")

@@ -1,7 +1,6 @@
 //! The Python exception classes, and the library's errors turned into them.
 
 use grundy::control::BudgetError;
-use grundy::expr::ExprError;
 use pyo3::create_exception;
 use pyo3::exceptions::{PyException, PyKeyboardInterrupt};
 use pyo3::prelude::*;
@@ -37,17 +36,6 @@ create_exception!(
     GrundyError,
     "A position that could not be analysed (for example a cycle, or no method applies)."
 );
-
-/// An expression error, with the caret-annotated expression as its message.
-pub fn expression(e: &ExprError, source: &str) -> PyErr {
-    let err = ExpressionError::new_err(e.render(source));
-    Python::with_gil(|py| {
-        let value = err.value(py);
-        let _ = value.setattr("span", (e.span.start, e.span.end));
-        let _ = value.setattr("reason", e.message.clone());
-    });
-    err
-}
 
 /// A budget error: a limit, or a cancellation (which Ctrl-C causes) as `KeyboardInterrupt`.
 pub fn budget(e: BudgetError, context: &str) -> PyErr {

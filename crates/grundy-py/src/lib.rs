@@ -3,9 +3,10 @@
 //! The Python package (`python/grundy/__init__.py`) wraps these functions in classes with
 //! attributes, docstrings and `to_dict()`; this module does the work through the `grundy`
 //! library and nothing else:
-//! - `expr`: expressions (analysis, nim-sequences, misère quotients, rules) and game graphs, computed on a
-//!   worker thread with the GIL released, and cancelled through the work budget when Python
-//!   has a pending signal (Ctrl-C);
+//! - `expr`: the library's typed API (`grundy::api`): analyses, nim-sequences, misère
+//!   quotients and game graphs as JSON requests and responses, the same shapes as the CLI's
+//!   `--json`, computed on a worker thread with the GIL released and cancelled through the
+//!   work budget when Python has a pending signal (Ctrl-C);
 //! - `pygame`: games whose moves come from Python callables, solved by the library's
 //!   engines (memoised search, misère search, the loopy-graph solver);
 //! - `nimber`: the `Nimber` class (nim-sum `^`, nim-product `*`).
@@ -28,11 +29,9 @@ fn _grundy(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("LimitError", py.get_type::<errors::LimitError>())?;
     m.add("AnalysisError", py.get_type::<errors::AnalysisError>())?;
     m.add_class::<nimber::Nimber>()?;
-    m.add_function(wrap_pyfunction!(expr::analyze_json, m)?)?;
-    m.add_function(wrap_pyfunction!(expr::sequence_json, m)?)?;
+    m.add_function(wrap_pyfunction!(expr::call, m)?)?;
     m.add_function(wrap_pyfunction!(expr::rules, m)?)?;
-    m.add_function(wrap_pyfunction!(expr::quotient_json, m)?)?;
-    m.add_function(wrap_pyfunction!(expr::solve_graph, m)?)?;
+    m.add_function(wrap_pyfunction!(expr::schema, m)?)?;
     m.add_function(wrap_pyfunction!(expr::svg_plot, m)?)?;
     m.add_function(wrap_pyfunction!(pygame::analyze_game, m)?)?;
     m.add_function(wrap_pyfunction!(pygame::heap_sequence, m)?)?;

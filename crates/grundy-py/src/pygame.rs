@@ -13,12 +13,12 @@
 //! as itself.
 
 use crate::errors::{self, AnalysisError, GrundyError};
-use crate::expr::{limits, sequence_object};
+use crate::expr::{limits, sequence_report};
 use grundy::Nimber;
+use grundy::api::Task;
 use grundy::control::{Budget, Control};
 use grundy::game::ImpartialGame;
 use grundy::graph::csr::Csr;
-use grundy::heap::period::apparent_period;
 use grundy::solve::{MisereSolver, SolveError, Solver};
 use grundy::value::{Outcome, Value};
 use pyo3::exceptions::PyTypeError;
@@ -196,7 +196,12 @@ pub fn analyze_game<'py>(
     max_positions: Option<usize>,
     max_work: Option<u64>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let budget = Budget::new(limits(max_positions, max_work, None)?);
+    let task = if misere {
+        Task::AnalyzeMisere
+    } else {
+        Task::Analyze
+    };
+    let budget = Budget::new(limits(max_positions, max_work, None, task)?);
     let game = PyGame {
         py,
         moves,
@@ -340,7 +345,7 @@ pub fn heap_sequence(
     name: &str,
     max_work: Option<u64>,
 ) -> PyResult<String> {
-    let budget = Budget::new(limits(None, max_work, None)?);
+    let budget = Budget::new(limits(None, max_work, None, Task::Sequence)?);
     let count = usize::try_from(to)
         .ok()
         .and_then(|t| t.checked_add(1))
@@ -398,17 +403,11 @@ pub fn heap_sequence(
         budget
             .charge(seen.len() as u64 + 1)
             .map_err(|e| errors::budget(e, "the nim-sequence"))?;
-        seen.sort_unstable();
-        seen.dedup();
-        let mex = seen
-            .iter()
-            .enumerate()
-            .find(|&(i, &v)| v != i as u64)
-            .map_or(seen.len() as u64, |(i, _)| i as u64);
+        let mex = grundy::nimber::mex(seen.iter().copied());
         let mex = u16::try_from(mex)
             .map_err(|_| AnalysisError::new_err(format!("g({n}) = {mex} is larger than 65535")))?;
         values.push(mex);
     }
-    let period = apparent_period(&values, true);
-    Ok(sequence_object(name, &values, period.as_ref()).to_string())
+    serde_json::to_string(&sequence_report(name, values))
+        .map_err(|e| AnalysisError::new_err(e.to_string()))
 }

@@ -42,6 +42,7 @@
 //! [`control::Budget`], and every refusal is a typed error naming the figure.
 
 pub mod analysis;
+pub mod api;
 pub mod boards;
 pub mod catalog;
 pub mod classic;

@@ -171,12 +171,58 @@ pub struct Move {
     pub result: Vec<Box<dyn Component>>,
 }
 
+/// The family of a component: its kind, as data (the rule's parameters and the position are
+/// the component's own).
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Hash,
+    serde::Serialize,
+    serde::Deserialize,
+    schemars::JsonSchema,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum Family {
+    /// A Nim heap.
+    Nim,
+    /// Staircase Nim.
+    Staircase,
+    /// Moore's Nim_k.
+    Moore,
+    /// A Wythoff queen.
+    Wythoff,
+    /// A heap of a take-and-break or subtraction rule (octal and hexadecimal codes, named heap
+    /// games).
+    Heap,
+    /// A Green Hackenbush picture.
+    Hackenbush,
+    /// A coin-turning position (a row or a grid).
+    Coins,
+    /// A board or graph game: Cram, Node Kayles, Arc Kayles, Chomp.
+    Board,
+    /// A token on a game graph.
+    Token,
+    /// A rule script's position.
+    Script,
+}
+
 /// One independent part of a sum, of any family.
 ///
 /// Implementors provide printing (rule and arguments), the fast value, the generic value and
 /// the moves; the provided methods derive the rest. Every component must print back (through
 /// [`fmt::Display`]) to an expression that parses to an equal component.
 pub trait Component: fmt::Debug + Send + Sync {
+    /// The family this component belongs to: its typed identity, with [`Component::rule`]
+    /// and [`Component::args`] (code dispatches on this, never on the rule's text).
+    fn family(&self) -> Family;
+
+    /// The component as [`Any`](std::any::Any), to reach its family's own type
+    /// (`c.as_any().downcast_ref::<Picture>()`).
+    fn as_any(&self) -> &dyn std::any::Any;
+
     /// The rule as written in expressions, with parameters: `nim`, `moore(2)`, `0.137`.
     fn rule(&self) -> String;
 

@@ -10,7 +10,17 @@ use crate::nimber::Nimber;
 use std::fmt;
 
 /// Who wins from a position with best play.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Hash,
+    serde::Serialize,
+    serde::Deserialize,
+    schemars::JsonSchema,
+)]
 pub enum Outcome {
     /// The previous player wins: the player to move loses.
     #[serde(rename = "P")]

@@ -34,7 +34,9 @@ pub const MAX_JOBS: usize = 4;
 /// Serve the web page and the JSON API: analyse and play positions in a browser.
 ///
 /// Open http://127.0.0.1:8080 (the default) in a browser. The API: POST /api/analyze,
-/// /api/play, /api/hint, /api/picture, /api/sequence with JSON bodies; GET /api/rules.
+/// /api/play, /api/hint, /api/picture, /api/sequence, /api/quotient, /api/graph with JSON
+/// bodies (the library's typed requests); GET /api/rules, and /api/schema for the JSON
+/// Schema of every request and answer.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// The port to listen on (0 picks a free one and prints it).
@@ -57,6 +59,8 @@ pub struct Args {
 /// What every handler shares.
 #[derive(Debug)]
 pub struct Shared {
+    /// The library's API under the shared preset of limits.
+    session: grundy::api::Session,
     /// Slots for computations: one permit per running job.
     jobs: Arc<tokio::sync::Semaphore>,
     /// The time limit of one request.
@@ -66,6 +70,7 @@ pub struct Shared {
 /// The application: the page and the API.
 pub fn app(timeout: Duration) -> Router {
     let shared = Arc::new(Shared {
+        session: grundy::api::Session::new(grundy::api::Preset::Shared),
         jobs: Arc::new(tokio::sync::Semaphore::new(MAX_JOBS)),
         timeout,
     });
@@ -77,6 +82,9 @@ pub fn app(timeout: Duration) -> Router {
         .route("/api/hint", post(api::hint))
         .route("/api/picture", post(api::picture))
         .route("/api/sequence", post(api::sequence))
+        .route("/api/quotient", post(api::quotient))
+        .route("/api/graph", post(api::graph))
+        .route("/api/schema", get(api::schema))
         .fallback(api::not_found)
         .method_not_allowed_fallback(api::method_not_allowed)
         .layer(DefaultBodyLimit::max(MAX_BODY))

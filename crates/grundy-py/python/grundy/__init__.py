@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any, Callable, Dict, Hashable, Iterable, List, Optional, Sequence, Tuple, Union
 
 from . import _grundy
@@ -51,6 +51,7 @@ from ._grundy import (
 __all__ = [
     "Analysis",
     "AnalysisError",
+    "ComponentReport",
     "ComponentValue",
     "ExpressionError",
     "Game",
@@ -74,6 +75,7 @@ __all__ = [
     "heap_game",
     "quotient",
     "rules",
+    "schema",
     "sequence",
 ]
 
@@ -93,15 +95,55 @@ def _scripts(rules: RulePaths) -> List[Tuple[str, str]]:
     return out
 
 
+# -- The typed API ----------------------------------------------------------------------------
+#
+# Every answer below is the library's typed response (`grundy.schema()` has the JSON Schema of
+# all of them): `_call` sends a request as JSON and reads the response, and each dataclass takes
+# the fields it knows, keeping the whole response for `to_dict()`. A field added by a newer
+# library is kept in `to_dict()` and never breaks the package.
+
+
+def _call(kind: str, request: Dict[str, Any], rules: RulePaths = None) -> Dict[str, Any]:
+    return json.loads(_grundy.call(kind, json.dumps(request), _scripts(rules)))
+
+
+def _known(cls: Any, data: Dict[str, Any]) -> Dict[str, Any]:
+    """The items of `data` that are fields of the dataclass `cls`."""
+    names = {f.name for f in fields(cls) if not f.name.startswith("_")}
+    return {k: v for k, v in data.items() if k in names}
+
+
+def _limits(
+    max_positions: Optional[int], max_work: Optional[int], max_memory: Optional[int]
+) -> Dict[str, Any]:
+    return {"max_positions": max_positions, "max_work": max_work, "max_memory": max_memory}
+
+
+def schema() -> Dict[str, Any]:
+    """The JSON Schema of every request and response: `$defs` names each type (`Analysis`,
+    `SequenceReport`, ...); `to_dict()` of every answer here is an instance of one."""
+    return json.loads(_grundy.schema())
+
+
 # -- Expressions ------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
-class ComponentValue:
-    """One component of an analysed sum: its expression and value (None where none applies)."""
+class ComponentReport:
+    """One component of an analysed sum, the same fields whatever route answered: its
+    expression, family ("nim", "heap", "board", ...), rule, value (None where none applies),
+    and in misere play its genus ({"value": g, "exponents": [...]}) and whether it is tame,
+    where computable within the limits."""
 
     expression: str
+    family: str
+    rule: str
     value: Optional[int]
+    genus: Optional[Dict[str, Any]] = None
+    tame: Optional[bool] = None
+
+
+ComponentValue = ComponentReport
 
 
 @dataclass(frozen=True)
@@ -119,17 +161,20 @@ class Analysis:
     """The analysis of a position: value, outcome, winning moves and why.
 
     `value` is the Sprague-Grundy value (None in misere play), `outcome` is "P" (the player
-    to move loses) or "N" (the player to move wins). `notes` are the teaching notes as plain
-    data, each with a "kind": "mex_table", "staircase" or "period". `to_dict()` is the object
-    the command line prints with `grundy analyze --json`.
+    to move loses) or "N" (the player to move wins). `winning_moves_complete` is False when
+    some winning moves were left out (a limit), and `winning_moves_note` says why. `notes`
+    are the teaching notes as plain data, each with a "kind": "mex_table", "staircase" or
+    "period". `to_dict()` is the object the command line prints with `grundy analyze --json`.
     """
 
     expression: str
     misere: bool
     value: Optional[int]
     outcome: str
-    components: List[ComponentValue]
+    components: List[ComponentReport]
     winning_moves: List[WinningMove]
+    winning_moves_complete: bool
+    winning_moves_note: Optional[str]
     explanation: List[str]
     notes: List[Dict[str, Any]]
     _raw: Dict[str, Any] = field(repr=False, compare=False)
@@ -167,26 +212,19 @@ def analyze(
     rules: a rule script (.rhai) or a list of them whose rules the expression may use.
     Raises ExpressionError for a malformed expression (the message points at it).
     """
-    raw = json.loads(
-        _grundy.analyze_json(
-            expression,
-            misere,
-            engine,
-            (max_positions, max_work, max_memory),
-            _scripts(rules),
-        )
-    )
-    return Analysis(
-        expression=raw["expression"],
-        misere=raw["misere"],
-        value=raw["value"],
-        outcome=raw["outcome"],
-        components=[ComponentValue(**c) for c in raw["components"]],
-        winning_moves=[WinningMove(**m) for m in raw["winning_moves"]],
-        explanation=list(raw["explanation"]),
-        notes=list(raw["notes"]),
-        _raw=raw,
-    )
+    if engine not in ("fast", "generic"):
+        raise ValueError(f'engine must be "fast" or "generic", not {engine!r}')
+    request = {
+        "expression": expression,
+        "misere": misere,
+        "engine": engine,
+        "limits": _limits(max_positions, max_work, max_memory),
+    }
+    raw = _call("analyze", request, rules)
+    fields_ = _known(Analysis, raw)
+    fields_["components"] = [ComponentReport(**_known(ComponentReport, c)) for c in raw["components"]]
+    fields_["winning_moves"] = [WinningMove(**_known(WinningMove, m)) for m in raw["winning_moves"]]
+    return Analysis(**fields_, _raw=raw)
 
 
 def rules(rules: RulePaths = None) -> List[Tuple[str, str]]:
@@ -207,6 +245,7 @@ class Period:
     saltus: int
     proven: bool
     proof: str
+    text: str = ""
 
 
 def _values(values: List[int]) -> Any:
@@ -220,12 +259,15 @@ def _values(values: List[int]) -> Any:
 @dataclass(frozen=True)
 class Sequence:
     """A nim-sequence: `values[n]` is g(n) (a NumPy array when NumPy is installed, else a
-    list), and its period if one shows. `to_dict()` equals `grundy sequence --json`."""
+    list), and its period if one shows (`proof` says where a proof stands: "not_asked",
+    "proven", "gave_up"). `to_dict()` equals `grundy sequence --json`."""
 
     rule: str
     values: Any
     period: Optional[Period]
-    _raw: Dict[str, Any] = field(repr=False, compare=False)
+    computed: int = 0
+    proof: str = "not_asked"
+    _raw: Dict[str, Any] = field(repr=False, compare=False, default_factory=dict)
 
     def to_dict(self) -> Dict[str, Any]:
         """The sequence as plain data, equal to the CLI's `sequence --json` output."""
@@ -237,20 +279,17 @@ class Sequence:
         if not path.endswith(".svg"):
             raise ValueError(f"{path}: plots are written as SVG; give a name ending in .svg")
         values = [int(v) for v in self.values]
-        title = f"{self.rule}: g(n) for n = 0 to {len(values) - 1}"
         with open(path, "w", encoding="utf-8") as f:
-            f.write(_grundy.svg_plot(values, title))
+            f.write(_grundy.svg_plot(self.rule, values))
         return path
 
 
 def _sequence(raw: Dict[str, Any]) -> Sequence:
-    p = raw["period"]
-    return Sequence(
-        rule=raw["rules"],
-        values=_values(raw["values"]),
-        period=None if p is None else Period(**p),
-        _raw=raw,
-    )
+    p = raw.get("period")
+    fields_ = _known(Sequence, raw)
+    fields_["values"] = _values(raw.get("values") or [])
+    fields_["period"] = None if p is None else Period(**_known(Period, p))
+    return Sequence(**fields_, _raw=raw)
 
 
 def sequence(rule: str, to: int = 100, *, rules: RulePaths = None) -> Sequence:
@@ -263,7 +302,7 @@ def sequence(rule: str, to: int = 100, *, rules: RulePaths = None) -> Sequence:
     rule: an octal or hex code ("0.137"), a named heap game ("kayles", "sub(1,3,4)"), or the
     name of a heap rule in one of the `rules` scripts.
     """
-    return _sequence(json.loads(_grundy.sequence_json(rule, to, _scripts(rules))))
+    return _sequence(_call("sequence", {"rule": rule, "to": to}, rules))
 
 
 # -- Misere quotients ---------------------------------------------------------------------------
@@ -300,7 +339,9 @@ class Quotient:
     heap_map: List[str]
     nim_map: List[str]
     period: Optional[MapPeriod]
-    _raw: Dict[str, Any] = field(repr=False, compare=False)
+    presentation: Dict[str, Any] = field(default_factory=dict)
+    orders: List[int] = field(default_factory=list)
+    _raw: Dict[str, Any] = field(repr=False, compare=False, default_factory=dict)
 
     def to_dict(self) -> Dict[str, Any]:
         """The quotient as plain data, equal to the CLI's `quotient --json` output."""
@@ -322,20 +363,13 @@ def quotient(rule: str, max_heap: int = 24, *, nim: int = 0, max_elements: int =
     Outcomes of sums (with Nim heaps beside them too) come from `analyze(..., misere=True)`,
     which reads them through the same quotient.
     """
-    raw = json.loads(_grundy.quotient_json(rule, max_heap, nim, max_elements))
+    request = {"rule": rule, "max_heap": max_heap, "nim": nim, "max_elements": max_elements}
+    raw = _call("quotient", request)
     p = raw.get("period")
-    return Quotient(
-        rule=raw["rule"],
-        max_heap=raw["max_heap"],
-        order=raw["order"],
-        p_portion=raw["p_portion"],
-        elements=raw["elements"],
-        table=raw["table"],
-        heap_map=raw["heap_map"],
-        nim_map=raw.get("nim_map", []),
-        period=None if p is None else MapPeriod(**p),
-        _raw=raw,
-    )
+    fields_ = _known(Quotient, raw)
+    fields_["nim_map"] = raw.get("nim_map") or []
+    fields_["period"] = None if p is None else MapPeriod(**_known(MapPeriod, p))
+    return Quotient(**fields_, _raw=raw)
 
 
 class HeapGame:
@@ -450,9 +484,20 @@ class VertexSolution:
 
 
 class GraphSolution(dict):
-    """Vertex -> VertexSolution, for every vertex of a game graph."""
+    """Vertex -> VertexSolution, for every vertex of a game graph. `to_dict()` equals
+    `grundy graph FILE --json` for the same edges (vertices named by `str` when they are
+    strings without spaces, else by their index in order of appearance)."""
 
     acyclic: bool
+    _raw: Dict[str, Any]
+
+    def to_dict(self) -> Dict[str, Any]:
+        """The solution as plain data, equal to the CLI's `graph --json` output."""
+        return json.loads(json.dumps(self._raw))
+
+
+def _name_ok(v: Any) -> bool:
+    return isinstance(v, str) and v != "" and not any(c.isspace() or c == "#" for c in v)
 
 
 class Graph:
@@ -477,11 +522,22 @@ class Graph:
 
     def solve(self) -> GraphSolution:
         """Values, outcomes and remoteness of every vertex (loopy graphs too)."""
-        rows = _grundy.solve_graph(len(self.vertices), self.sources, self.targets)
+        if all(_name_ok(v) for v in self.vertices):
+            names = [str(v) for v in self.vertices]
+        else:
+            names = [str(i) for i in range(len(self.vertices))]
+        text = "".join(f"{names[a]} {names[b]}\n" for a, b in zip(self.sources, self.targets))
+        raw = _call("graph", {"graph": text})
+        vertex_of = dict(zip(names, self.vertices))
         out = GraphSolution()
-        for v, (value, infinite, outcome, remoteness) in zip(self.vertices, rows):
-            out[v] = VertexSolution(value, infinite, outcome, remoteness)
-        out.acyclic = all(s.value is not None for s in out.values())
+        for row in raw["vertices"]:
+            value = row["value"]
+            infinite = value["inf"] if isinstance(value, dict) else None
+            out[vertex_of[row["name"]]] = VertexSolution(
+                None if infinite is not None else value, infinite, row["outcome"], row["remoteness"]
+            )
+        out.acyclic = raw["acyclic"]
+        out._raw = raw
         return out
 
 

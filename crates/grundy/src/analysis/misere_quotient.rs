@@ -54,10 +54,10 @@ pub(super) enum Slot {
 
 /// Every component a heap of a heap rule or a Nim heap: the rules (in order of first use,
 /// one per name: two names of one rule stay apart, so that moves print as written) and each
-/// component's slot, in the sum's order. Nim heaps alone are heaps of Nim's rule.
+/// component's slot, in the sum's order. Nim heaps alone are no heap rule's (misère Nim
+/// has its own rule).
 pub(super) fn slots(sum: &Sum) -> Option<(Vec<HeapRule>, Vec<Slot>)> {
     let all_nim = sum.components.iter().all(|c| c.as_nim_heap().is_some());
-    let mut names: Vec<String> = Vec::new();
     let mut rules: Vec<HeapRule> = Vec::new();
     let mut slots = Vec::new();
     for c in &sum.components {
@@ -65,23 +65,15 @@ pub(super) fn slots(sum: &Sum) -> Option<(Vec<HeapRule>, Vec<Slot>)> {
             slots.push(Slot::Nim(m));
             continue;
         }
-        let args = c.args();
-        let ([n], true) = (args.as_slice(), c.joins()) else {
-            return None;
-        };
-        let name = c.rule();
-        let rule = match names.iter().position(|r| *r == name) {
+        let (rule, size) = crate::heap::component::HeapComponent::of(c.as_ref())?;
+        let index = match rules.iter().position(|r| r.name() == rule.name()) {
             Some(i) => i,
             None => {
-                rules.push(HeapRule::parse(&name).ok()?);
-                names.push(name);
+                rules.push(rule.clone());
                 rules.len() - 1
             }
         };
-        slots.push(Slot::Heap {
-            rule,
-            size: n.parse().ok()?,
-        });
+        slots.push(Slot::Heap { rule: index, size });
     }
     Some((rules, slots))
 }
@@ -302,10 +294,15 @@ pub(super) fn by_quotient(sum: &Sum, ctx: &Context) -> Route {
         }
     }
     let mut winning_moves = Vec::new();
+    let mut omitted = None;
     if !v.is_p {
         match moves(sum, ctx, &rules, &slots, &closure, &periods, &elements)? {
             Ok(found) => winning_moves = found,
-            Err(e) => explanation.push(format!("The winning moves are not listed: {e}.")),
+            Err(e) => {
+                let note = format!("The winning moves are not listed: {e}.");
+                explanation.push(note.clone());
+                omitted = Some(note);
+            }
         }
     }
     Ok(Ok(Analysis {
@@ -315,6 +312,8 @@ pub(super) fn by_quotient(sum: &Sum, ctx: &Context) -> Route {
         outcome: if v.is_p { Outcome::P } else { Outcome::N },
         components: reports(sum, None),
         winning_moves,
+        winning_moves_complete: omitted.is_none(),
+        winning_moves_note: omitted,
         explanation,
         notes: Vec::new(),
     }))

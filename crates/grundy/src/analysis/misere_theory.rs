@@ -36,6 +36,8 @@ pub(super) fn misere_by_theory(sum: &Sum, ctx: &Context) -> Result<Analysis, Ana
             outcome: alone.outcome,
             components: reports(sum, None),
             winning_moves: winning(sum, 0, alone.winning_moves).collect(),
+            winning_moves_complete: true,
+            winning_moves_note: None,
             explanation: vec![alone.reason],
             notes: Vec::new(),
         });
@@ -108,6 +110,7 @@ fn by_kayles(sum: &Sum, ctx: &Context) -> Route {
         ),
     ];
     let mut winning_moves = Vec::new();
+    let mut omitted = None;
     if !is_p {
         match kayles_winning_moves(&rule, &heaps, &budget) {
             Ok(moves) => {
@@ -129,7 +132,9 @@ fn by_kayles(sum: &Sum, ctx: &Context) -> Route {
             }
             Err(e) => {
                 cancelled(ctx, sum)?;
-                explanation.push(format!("The winning moves are not listed: {e}."));
+                let note = format!("The winning moves are not listed: {e}.");
+                explanation.push(note.clone());
+                omitted = Some(note);
             }
         }
     }
@@ -140,6 +145,8 @@ fn by_kayles(sum: &Sum, ctx: &Context) -> Route {
         outcome: if is_p { Outcome::P } else { Outcome::N },
         components: reports(sum, None),
         winning_moves,
+        winning_moves_complete: omitted.is_none(),
+        winning_moves_note: omitted,
         explanation,
         notes: Vec::new(),
     }))
@@ -365,7 +372,99 @@ fn by_tame(sum: &Sum, ctx: &Context) -> Route {
         outcome: if is_p { Outcome::P } else { Outcome::N },
         components: reports(sum, Some(&genera)),
         winning_moves,
+        winning_moves_complete: true,
+        winning_moves_note: None,
         explanation,
         notes: Vec::new(),
     }))
+}
+
+/// The work the component reports' genera may take in all, after the route answered.
+const GENUS_REPORT_LIMITS: crate::control::Limits = crate::control::Limits {
+    max_positions: 200_000,
+    max_work: 5_000_000,
+    max_bytes: 256 << 20,
+};
+
+/// Gives every component report of a misère analysis its genus and tameness, whatever route
+/// answered: a Nim heap by its closed form, any other component by [`GenusSolver`] on the
+/// component alone (tame when its game tree, or else its misère canonical form, is), within
+/// [`GENUS_REPORT_LIMITS`] and what the budget has left. A component whose tree does not fit
+/// keeps `null`, as do the rest once the share is spent; a cancellation ends the analysis.
+pub(super) fn fill_genera(
+    sum: &Sum,
+    analysis: &mut Analysis,
+    ctx: &Context,
+) -> Result<(), AnalysisError> {
+    let limits = ctx.limits();
+    let left = limits.max_work.saturating_sub(ctx.budget.work_done());
+    // A child budget: its work counts in the request's budget too.
+    let budget = ctx.budget.child(crate::control::Limits {
+        max_positions: limits.max_positions.min(GENUS_REPORT_LIMITS.max_positions),
+        max_work: left.min(GENUS_REPORT_LIMITS.max_work),
+        max_bytes: limits.max_bytes.min(GENUS_REPORT_LIMITS.max_bytes),
+    });
+    let share = Context {
+        engine: ctx.engine,
+        budget: budget.clone(),
+    };
+    // Components are solved in one game (they share positions); a component whose moves
+    // could not be listed poisons what was computed over the game since, so the next
+    // component starts a fresh one.
+    let mut pending: Vec<usize> = (0..sum.components.len())
+        .filter(|&i| analysis.components[i].genus.is_none())
+        .collect();
+    for &i in &pending {
+        if let Some(n) = sum.components[i].as_nim_heap() {
+            analysis.components[i].genus = Some(Genus::of_nim_heap(n));
+            analysis.components[i].tame = Some(true);
+        }
+    }
+    pending.retain(|&i| analysis.components[i].genus.is_none());
+    let mut pending: std::collections::VecDeque<usize> = pending.into();
+    while !pending.is_empty() {
+        let game = search::SumGame::new(&share);
+        let mut solver = GenusSolver::new(&game, &budget);
+        let mut forms = Forms::new(&budget);
+        let mut memo: FxHashMap<Vec<u32>, FormId> = FxHashMap::default();
+        let mut failed = false;
+        while let Some(i) = pending.pop_front() {
+            let c = &sum.components[i];
+            let report = &mut analysis.components[i];
+            let pos = game.position_of(std::slice::from_ref(c));
+            let result = solver.hereditarily_tame(&pos);
+            cancelled(ctx, sum)?;
+            if game.take_error().is_some() {
+                failed = true;
+                break;
+            }
+            let Ok((genus, mut tame)) = result else {
+                // The share is spent: the rest stay unknown.
+                return Ok(());
+            };
+            if !tame && genus.tame().is_some() {
+                let form = forms.of_game_memo(&game, &pos, &mut memo);
+                cancelled(ctx, sum)?;
+                if game.take_error().is_some() {
+                    report.genus = Some(genus);
+                    failed = true;
+                    break;
+                }
+                match form {
+                    Ok(id) => tame = forms.is_tame(id),
+                    // Tame in its tree or not is all that is known: leave it open.
+                    Err(_) => {
+                        report.genus = Some(genus);
+                        continue;
+                    }
+                }
+            }
+            report.genus = Some(genus);
+            report.tame = Some(tame);
+        }
+        if !failed {
+            break;
+        }
+    }
+    Ok(())
 }

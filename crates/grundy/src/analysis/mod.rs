@@ -18,7 +18,8 @@ pub mod teach;
 use crate::catalog;
 use crate::classic::misere_nim_is_p;
 use crate::expr::ExprError;
-use crate::sum::{AnalysisError, Context, Move, Sum};
+use crate::misere::genus::Genus;
+use crate::sum::{AnalysisError, Component, Context, Family, Move, Sum};
 use crate::value::Outcome;
 
 /// What to analyse and how.
@@ -30,20 +31,45 @@ pub struct Options {
     pub context: Context,
 }
 
-/// One component of the analysed sum.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+/// One component of the analysed sum: the same fields whatever route answered.
+#[derive(
+    Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema,
+)]
 pub struct ComponentReport {
     /// The component as an expression.
     pub expression: String,
-    /// Its value, where one was computed.
+    /// Its family (its typed identity, with `rule`).
+    pub family: Family,
+    /// Its rule as written in expressions, with parameters (`nim`, `moore(2)`, `0.137`).
+    pub rule: String,
+    /// Its Sprague–Grundy value, where one was computed (normal play).
     pub value: Option<Nimber>,
-    /// Its genus (misère play), where one was computed.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub genus: Option<crate::misere::genus::Genus>,
+    /// Its genus (misère play), where one was computed within the budget; `null` in normal
+    /// play and where the component's game tree is too large to expand.
+    pub genus: Option<Genus>,
+    /// Whether it is tame (misère play: it and every position it reaches have the genus of a
+    /// Nim position, in its game tree or its misère canonical form), where known.
+    pub tame: Option<bool>,
+}
+
+impl ComponentReport {
+    /// The report of `c` with this value, and no genus yet.
+    pub(crate) fn new(c: &dyn Component, value: Option<Nimber>) -> Self {
+        ComponentReport {
+            expression: c.to_string(),
+            family: c.family(),
+            rule: c.rule(),
+            value,
+            genus: None,
+            tame: None,
+        }
+    }
 }
 
 /// A winning move in the whole position.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(
+    Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema,
+)]
 pub struct WinningMove {
     /// Which component moves (0-based, in the order written).
     pub component: usize,
@@ -55,7 +81,9 @@ pub struct WinningMove {
 }
 
 /// The result of an analysis.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(
+    Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema,
+)]
 pub struct Analysis {
     /// The position, as a canonical expression.
     pub expression: String,
@@ -67,8 +95,14 @@ pub struct Analysis {
     pub outcome: Outcome,
     /// The components and their values.
     pub components: Vec<ComponentReport>,
-    /// Every winning move (none in a P-position).
+    /// Every winning move (none in a P-position), unless `winning_moves_complete` is false.
     pub winning_moves: Vec<WinningMove>,
+    /// Whether `winning_moves` lists every winning move: `false` when some were left out (a
+    /// limit, or too much text), and `winning_moves_note` says why. An empty complete list
+    /// means there is no winning move.
+    pub winning_moves_complete: bool,
+    /// Why winning moves were left out, when they were.
+    pub winning_moves_note: Option<String>,
     /// Why, in sentences a teacher would write.
     pub explanation: Vec<String>,
     /// Notes that teach, in normal play ([`teach::notes`]): the mex table of a single
@@ -171,7 +205,7 @@ impl Listing {
     pub(crate) fn note(&self) -> Option<String> {
         (self.unlisted > 0).then(|| {
             format!(
-                "{} more winning {} not listed: the positions they leave would take more than                  {} MiB of text.",
+                "{} more winning {} not listed: the positions they leave would take more than {} MiB of text.",
                 self.unlisted,
                 if self.unlisted == 1 { "move is" } else { "moves are" },
                 MAX_LISTED_TEXT >> 20
@@ -262,6 +296,7 @@ fn normal(sum: &Sum, ctx: &Context) -> Result<Analysis, AnalysisError> {
     }
     explanation.extend(sum.components.iter().flat_map(|c| c.notes()));
     let mut winning_moves = Vec::new();
+    let mut omitted = Vec::new();
     if !total.is_zero() {
         explanation.push(format!(
             "The nim-sum is {total}, not 0: the player to move wins by moving one component of value v to value v ⊕ {total}."
@@ -272,7 +307,9 @@ fn normal(sum: &Sum, ctx: &Context) -> Result<Analysis, AnalysisError> {
             let moves = match c.moves_to_value(target, ctx) {
                 Ok(moves) => moves,
                 Err(e) if !is_cancelled(&e) => {
-                    explanation.push(format!("The moves of {} are not listed: {e}.", names[i]));
+                    let note = format!("The moves of {} are not listed: {e}.", names[i]);
+                    explanation.push(note.clone());
+                    omitted.push(note);
                     continue;
                 }
                 Err(e) => return Err(e),
@@ -293,6 +330,7 @@ fn normal(sum: &Sum, ctx: &Context) -> Result<Analysis, AnalysisError> {
             }
         }
         explanation.extend(listing.note());
+        omitted.extend(listing.note());
     } else if !sum.components.is_empty() {
         explanation.push("The nim-sum is 0: every move changes one component's value and so makes the nim-sum non-zero; the player to move loses.".into());
     }
@@ -301,16 +339,15 @@ fn normal(sum: &Sum, ctx: &Context) -> Result<Analysis, AnalysisError> {
         misere: false,
         value: Some(total),
         outcome,
-        components: names
-            .into_iter()
+        components: sum
+            .components
+            .iter()
             .zip(values)
-            .map(|(expression, v)| ComponentReport {
-                expression,
-                value: Some(v),
-                genus: None,
-            })
+            .map(|(c, v)| ComponentReport::new(c.as_ref(), Some(v)))
             .collect(),
         winning_moves,
+        winning_moves_complete: omitted.is_empty(),
+        winning_moves_note: (!omitted.is_empty()).then(|| omitted.join(" ")),
         explanation,
         notes: Vec::new(),
     })
@@ -353,13 +390,22 @@ fn outcome_only(
     }
     explanation.extend(sum.components.iter().flat_map(|c| c.notes()));
     let mut winning_moves = Vec::new();
+    let mut omitted = None;
     if outcome == Outcome::N {
         match c.winning_moves_alone(ctx) {
             Ok(moves) => winning_moves.extend(winning(sum, index, moves)),
             Err(e) if !is_cancelled(&e) => {
-                explanation.push(format!("The winning moves are not listed: {e}."))
+                let note = format!("The winning moves are not listed: {e}.");
+                explanation.push(note.clone());
+                omitted = Some(note);
             }
             Err(e) => return Err(e),
+        }
+        if omitted.is_none() && sum.components.len() > 1 {
+            omitted = Some(format!(
+                "Only the winning moves in {c} are listed: a move in another component may win \
+                 too, but that would need {c}'s value."
+            ));
         }
     }
     Ok(Analysis {
@@ -372,13 +418,11 @@ fn outcome_only(
             .iter()
             .zip(values)
             .enumerate()
-            .map(|(i, (c, v))| ComponentReport {
-                expression: c.to_string(),
-                value: (i != index).then_some(*v),
-                genus: None,
-            })
+            .map(|(i, (c, v))| ComponentReport::new(c.as_ref(), (i != index).then_some(*v)))
             .collect(),
         winning_moves,
+        winning_moves_complete: omitted.is_none(),
+        winning_moves_note: omitted,
         explanation,
         notes: Vec::new(),
     })
@@ -386,10 +430,13 @@ fn outcome_only(
 
 fn misere(sum: &Sum, ctx: &Context) -> Result<Analysis, AnalysisError> {
     let heaps: Option<Vec<u64>> = sum.components.iter().map(|c| c.as_nim_heap()).collect();
-    match heaps {
-        Some(heaps) if ctx.engine == crate::sum::Engine::Fast => Ok(misere_nim(sum, &heaps)),
-        _ => misere_theory::misere_by_theory(sum, ctx),
-    }
+    let mut analysis = match heaps {
+        Some(heaps) if ctx.engine == crate::sum::Engine::Fast => misere_nim(sum, &heaps),
+        _ => misere_theory::misere_by_theory(sum, ctx)?,
+    };
+    // Whatever route answered, every component reports its genus where it is computable.
+    misere_theory::fill_genera(sum, &mut analysis, ctx)?;
+    Ok(analysis)
 }
 
 /// Bouton's misère rule, and its winning moves heap by heap: a heap `h` moves to `t < h`;
@@ -446,6 +493,7 @@ fn misere_nim(sum: &Sum, heaps: &[u64]) -> Analysis {
     };
     let mut explanation = vec![rule];
     explanation.extend(listing.note());
+    let omitted = listing.note();
     Analysis {
         expression,
         misere: true,
@@ -454,13 +502,11 @@ fn misere_nim(sum: &Sum, heaps: &[u64]) -> Analysis {
         components: sum
             .components
             .iter()
-            .map(|c| ComponentReport {
-                expression: c.to_string(),
-                value: None,
-                genus: None,
-            })
+            .map(|c| ComponentReport::new(c.as_ref(), None))
             .collect(),
         winning_moves,
+        winning_moves_complete: omitted.is_none(),
+        winning_moves_note: omitted,
         explanation,
         notes: Vec::new(),
     }

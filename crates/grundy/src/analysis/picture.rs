@@ -15,7 +15,7 @@
 
 use crate::control::Control;
 use crate::graph::{self, csr::Csr, explore::explore};
-use crate::hackenbush::{GROUND, Picture};
+use crate::hackenbush::{GROUND, Picture, value as hackenbush_value};
 use crate::heap::period::Period;
 use crate::plot::{Frame, dot};
 use crate::sum::{AnalysisError, Context, Sum};
@@ -313,7 +313,13 @@ pub fn hackenbush_svg(picture: &Picture, marked: &[usize]) -> String {
 /// Each Hackenbush component of `sum` as SVG with its winning cuts (normal play) marked: an
 /// edge is marked when cutting it moves the whole sum to a P-position.
 pub fn hackenbush_svgs(sum: &Sum, ctx: &Context) -> Result<Vec<String>, AnalysisError> {
-    if !sum.components.iter().any(|c| c.rule() == "hackenbush") {
+    let pictures: Vec<(usize, &Picture)> = sum
+        .components
+        .iter()
+        .enumerate()
+        .filter_map(|(i, c)| Some((i, c.as_any().downcast_ref::<Picture>()?)))
+        .collect();
+    if pictures.is_empty() {
         return Ok(Vec::new());
     }
     let analysis = super::analyze_sum(
@@ -324,33 +330,31 @@ pub fn hackenbush_svgs(sum: &Sum, ctx: &Context) -> Result<Vec<String>, Analysis
         },
     )?;
     let mut out = Vec::new();
-    for (i, c) in sum.components.iter().enumerate() {
-        if c.rule() != "hackenbush" {
-            continue;
-        }
-        let Ok(picture) = crate::hackenbush::parse_picture(&c.to_string()) else {
-            continue;
-        };
+    for (i, picture) in pictures {
         let mut marked: Vec<usize> = Vec::new();
-        for m in analysis.winning_moves.iter().filter(|m| m.component == i) {
-            let Some((a, b)) = m
-                .description
-                .strip_prefix("cut ")
-                .and_then(|e| e.split_once('-'))
-                .and_then(|(a, b)| Some((a.parse::<u64>().ok()?, b.parse::<u64>().ok()?)))
-            else {
-                continue;
-            };
-            if let Some(e) = picture
-                .edges()
-                .iter()
-                .enumerate()
-                .position(|(k, &edge)| edge == (a, b) && !marked.contains(&k))
-            {
-                marked.push(e);
+        if let (Some(total), Some(own)) = (analysis.value, analysis.components[i].value)
+            && !total.is_zero()
+        {
+            // A cut wins when it leaves this picture worth `own ⊕ total`. Parallel copies of
+            // an edge are one move: the first copy is marked. O(E) cuts of O(E) each, as the
+            // picture's own move listing (charged the same way).
+            let target = own ^ total;
+            let e = picture.edges().len() as u64;
+            let units = e.saturating_mul(e.saturating_add(1));
+            ctx.budget
+                .afford(units)
+                .and_then(|()| ctx.budget.charge(units))
+                .map_err(|err| AnalysisError::budget(picture, err))?;
+            let mut seen = rustc_hash::FxHashSet::default();
+            for k in picture.grounded_edges() {
+                let (a, b) = picture.edges()[k];
+                if seen.insert((a.min(b), a.max(b))) && hackenbush_value(&picture.cut(k)) == target
+                {
+                    marked.push(k);
+                }
             }
         }
-        out.push(hackenbush_svg(&picture, &marked));
+        out.push(hackenbush_svg(picture, &marked));
     }
     Ok(out)
 }

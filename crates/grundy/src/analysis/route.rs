@@ -45,10 +45,14 @@ pub(super) fn reports(sum: &Sum, genera: Option<&[Genus]>) -> Vec<ComponentRepor
     sum.components
         .iter()
         .enumerate()
-        .map(|(i, c)| ComponentReport {
-            expression: c.to_string(),
-            value: None,
-            genus: genera.map(|g| g[i].clone()),
+        .map(|(i, c)| {
+            let mut report = ComponentReport::new(c.as_ref(), None);
+            if let Some(g) = genera {
+                // The tame rule's route reads the genera of components it found tame.
+                report.genus = Some(g[i].clone());
+                report.tame = Some(true);
+            }
+            report
         })
         .collect()
 }

@@ -220,8 +220,14 @@ pub(super) fn misere_search(sum: &Sum, ctx: &Context) -> Result<Analysis, Analys
         misere: true,
         value: None,
         outcome,
-        components: sum.components.iter().map(|c| ComponentReport { expression: c.to_string(), value: None, genus: None }).collect(),
+        components: sum
+            .components
+            .iter()
+            .map(|c| ComponentReport::new(c.as_ref(), None))
+            .collect(),
         winning_moves,
+        winning_moves_complete: true,
+        winning_moves_note: None,
         explanation: vec![
             "Misère play: the player who makes the last move loses. Misère outcomes do not follow the nim-sum, so the whole position was searched: a position is N when some move leads to a P-position, and a position with no move is N.".into(),
         ],

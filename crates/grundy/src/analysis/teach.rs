@@ -24,9 +24,7 @@
 //! assert_eq!(n[0].lines().last().unwrap(), "  mex{0, 1} = 2: the least value that no option has");
 //! ```
 
-use crate::catalog::find_rule;
 use crate::control::Limits;
-use crate::heap::rules::HeapRule;
 use crate::heap::sequence::known_within;
 use crate::nimber::Nimber;
 use crate::sum::{Component, Context, Sum};
@@ -40,7 +38,9 @@ pub const MAX_TABLE_ROWS: usize = 40;
 const LISTING_WORK: u64 = 1 << 20;
 
 /// One option in a mex table.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(
+    Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema,
+)]
 pub struct MexRow {
     /// The move, in the game's words.
     #[serde(rename = "move")]
@@ -52,7 +52,9 @@ pub struct MexRow {
 }
 
 /// Why a component has its value: its options' values and their mex.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(
+    Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema,
+)]
 pub struct MexTable {
     /// The component, as an expression.
     pub component: String,
@@ -60,11 +62,13 @@ pub struct MexTable {
     pub rows: Vec<MexRow>,
     /// The least value no option has: the component's value.
     pub mex: Nimber,
+    /// The table as lines of text, as the terminal shows it.
+    pub text: Vec<String>,
 }
 
 impl MexTable {
     /// The table as lines of text.
-    pub fn lines(&self) -> Vec<String> {
+    fn render(&self) -> Vec<String> {
         let mut out = vec![format!(
             "Why {} has value {}: its options and their values",
             self.component, self.mex
@@ -137,15 +141,20 @@ pub fn mex_table(c: &dyn Component, ctx: &Context) -> Option<MexTable> {
         });
     }
     let mex = Nimber(crate::nimber::mex(rows.iter().map(|r| r.value.0)));
-    Some(MexTable {
+    let mut table = MexTable {
         component: c.to_string(),
         rows,
         mex,
-    })
+        text: Vec::new(),
+    };
+    table.text = table.render();
+    Some(table)
 }
 
 /// A note that teaches, as typed data: front ends read the fields, or print [`Note::lines`].
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(
+    Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema,
+)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Note {
     /// Why a single component has its value: its options' values and their mex.
@@ -157,7 +166,9 @@ pub enum Note {
 }
 
 /// Staircase Nim reduced to Nim on its odd steps.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(
+    Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema,
+)]
 pub struct StaircaseNote {
     /// The component, as an expression.
     pub component: String,
@@ -165,10 +176,14 @@ pub struct StaircaseNote {
     pub odd_steps: Vec<Step>,
     /// The nim-sum of the coins on the odd steps: the component's value.
     pub value: Nimber,
+    /// The note in a sentence.
+    pub text: String,
 }
 
 /// One step of a staircase.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema,
+)]
 pub struct Step {
     /// The step, numbered from 1 (step 0 is the ground).
     pub step: usize,
@@ -178,7 +193,9 @@ pub struct Step {
 
 /// A heap of a rule with a proven period (saltus 0), and the heap in the first period with
 /// the same value.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(
+    Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema,
+)]
 pub struct PeriodNote {
     /// The rule, as written in expressions.
     pub rule: String,
@@ -194,15 +211,18 @@ pub struct PeriodNote {
     pub same_as: u64,
     /// The value `g(n)`.
     pub value: Nimber,
+    /// The note in a sentence.
+    pub text: String,
 }
 
 impl Note {
     /// The note as lines of text.
     pub fn lines(&self) -> Vec<String> {
         match self {
-            Note::MexTable(t) => t.lines(),
-            Note::Staircase(s) => vec![s.line()],
-            Note::Period(p) => vec![p.line()],
+            Note::MexTable(t) => t.text.clone(),
+            Note::Staircase(StaircaseNote { text, .. }) | Note::Period(PeriodNote { text, .. }) => {
+                vec![text.clone()]
+            }
         }
     }
 }
@@ -282,8 +302,8 @@ pub fn notes(sum: &Sum, ctx: &Context) -> Vec<Note> {
         }
     }
     for c in &sum.components {
-        if c.rule() == "staircase" {
-            if let Some(note) = staircase_note(c.as_ref()) {
+        if let Some(staircase) = c.as_any().downcast_ref::<crate::classic::Staircase>() {
+            if let Some(note) = staircase_note(staircase) {
                 out.push(Note::Staircase(note));
             }
         } else if let Some(note) = period_note(c.as_ref(), &share) {
@@ -296,55 +316,47 @@ pub fn notes(sum: &Sum, ctx: &Context) -> Vec<Note> {
 }
 
 /// Staircase Nim reduced to Nim on the odd steps.
-fn staircase_note(c: &dyn Component) -> Option<StaircaseNote> {
-    let coins: Vec<u64> = c
-        .args()
-        .iter()
-        .map(|a| a.parse().ok())
-        .collect::<Option<_>>()?;
-    let odd_steps: Vec<Step> = coins
+fn staircase_note(c: &crate::classic::Staircase) -> Option<StaircaseNote> {
+    let odd_steps: Vec<Step> = c
+        .coins
         .iter()
         .enumerate()
         .filter(|(i, _)| i % 2 == 0)
         .map(|(i, &coins)| Step { step: i + 1, coins })
         .collect();
     let value = Nimber(odd_steps.iter().fold(0, |s, step| s ^ step.coins));
-    Some(StaircaseNote {
-        component: c.to_string(),
+    let mut note = StaircaseNote {
+        component: (c as &dyn Component).to_string(),
         odd_steps,
         value,
-    })
+        text: String::new(),
+    };
+    note.text = note.line();
+    Some(note)
 }
 
 /// Where a heap falls in its rule's proven period.
 fn period_note(c: &dyn Component, ctx: &Context) -> Option<PeriodNote> {
-    let rule_text = c.rule();
-    let name = rule_text.split('(').next().unwrap_or(&rule_text);
-    let rule = find_rule(name)?;
-    if !crate::heap::catalog::RULES
-        .iter()
-        .any(|r| std::ptr::eq(r, rule))
-    {
-        return None;
-    }
-    let heap_rule = HeapRule::parse(&rule_text).ok()?;
-    let n: u64 = c.args().first()?.parse().ok()?;
-    let k = known_within(&heap_rule, n, &ctx.budget).ok()?;
+    let (heap_rule, n) = crate::heap::component::HeapComponent::of(c)?;
+    let k = known_within(heap_rule, n, &ctx.budget).ok()?;
     let period = k.proven_period()?;
     if period.saltus != 0 {
         return None;
     }
     let same_as = period.class_of(n);
     let value = Nimber(k.value(same_as)?);
-    Some(PeriodNote {
-        rule: rule_text,
+    let mut note = PeriodNote {
+        rule: heap_rule.name().to_string(),
         heap: n,
         preperiod: period.preperiod,
         period: period.period,
         statement: period.to_string(),
         same_as,
         value,
-    })
+        text: String::new(),
+    };
+    note.text = note.line();
+    Some(note)
 }
 
 #[cfg(test)]
@@ -372,7 +384,7 @@ mod tests {
         }
         let lines = mex_table(parse("nim 2").unwrap().components[0].as_ref(), &ctx)
             .unwrap()
-            .lines();
+            .text;
         assert_eq!(
             lines.last().unwrap(),
             "  mex{0, 1} = 2: the least value that no option has"

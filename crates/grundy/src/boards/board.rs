@@ -371,6 +371,12 @@ impl BoardGame {
 }
 
 impl Component for BoardGame {
+    fn family(&self) -> crate::sum::Family {
+        crate::sum::Family::Board
+    }
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
     fn rule(&self) -> String {
         match self.rule {
             GridRule::Cram => "cram",

@@ -313,6 +313,12 @@ impl Chomp {
 }
 
 impl Component for Chomp {
+    fn family(&self) -> crate::sum::Family {
+        crate::sum::Family::Board
+    }
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
     fn rule(&self) -> String {
         "chomp".to_string()
     }

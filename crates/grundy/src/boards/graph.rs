@@ -362,6 +362,12 @@ impl SearchGame for GraphGame {
 }
 
 impl Component for GraphGameComponent {
+    fn family(&self) -> crate::sum::Family {
+        crate::sum::Family::Board
+    }
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
     fn rule(&self) -> String {
         match self.rule {
             GraphRule::NodeKayles => "node-kayles",

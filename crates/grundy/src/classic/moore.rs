@@ -282,6 +282,12 @@ impl MooreNim {
 }
 
 impl Component for MooreNim {
+    fn family(&self) -> crate::sum::Family {
+        crate::sum::Family::Moore
+    }
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
     fn rule(&self) -> String {
         format!("moore({})", self.k)
     }

@@ -47,6 +47,12 @@ impl NimHeap {
 }
 
 impl Component for NimHeap {
+    fn family(&self) -> crate::sum::Family {
+        crate::sum::Family::Nim
+    }
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
     fn rule(&self) -> String {
         "nim".into()
     }

@@ -78,6 +78,12 @@ impl Staircase {
 }
 
 impl Component for Staircase {
+    fn family(&self) -> crate::sum::Family {
+        crate::sum::Family::Staircase
+    }
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
     fn rule(&self) -> String {
         "staircase".into()
     }

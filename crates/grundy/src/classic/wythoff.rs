@@ -233,6 +233,12 @@ impl Wythoff {
 }
 
 impl Component for Wythoff {
+    fn family(&self) -> crate::sum::Family {
+        crate::sum::Family::Wythoff
+    }
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
     fn rule(&self) -> String {
         "wythoff".into()
     }

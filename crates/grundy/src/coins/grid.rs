@@ -334,6 +334,12 @@ impl ImpartialGame for GridGame {
 }
 
 impl Component for CoinGrid {
+    fn family(&self) -> crate::sum::Family {
+        crate::sum::Family::Coins
+    }
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
     fn rule(&self) -> String {
         self.rule.to_string()
     }

@@ -221,6 +221,12 @@ pub(crate) fn list_moves<H: Copy, C>(
 }
 
 impl Component for CoinRow {
+    fn family(&self) -> crate::sum::Family {
+        crate::sum::Family::Coins
+    }
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
     fn rule(&self) -> String {
         self.rule.to_string()
     }

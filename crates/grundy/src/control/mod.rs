@@ -102,7 +102,18 @@ impl Default for Limits {
 }
 
 /// Why a computation stopped before its answer.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    thiserror::Error,
+    serde::Serialize,
+    serde::Deserialize,
+    schemars::JsonSchema,
+)]
+#[serde(rename_all = "snake_case", tag = "name")]
 pub enum BudgetError {
     /// The work limit was reached.
     #[error(

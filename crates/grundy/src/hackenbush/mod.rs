@@ -85,6 +85,12 @@ fn build(term: &TermSpec) -> Result<Vec<Box<dyn Component>>, ExprError> {
 }
 
 impl Component for Picture {
+    fn family(&self) -> crate::sum::Family {
+        crate::sum::Family::Hackenbush
+    }
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
     fn rule(&self) -> String {
         "hackenbush".to_string()
     }

@@ -48,6 +48,12 @@ impl HeapComponent {
         &self.rule
     }
 
+    /// The rule and size of `c`, if it is a heap of a heap rule.
+    pub fn of(c: &dyn Component) -> Option<(&HeapRule, u64)> {
+        let h = c.as_any().downcast_ref::<HeapComponent>()?;
+        Some((&h.rule, h.heap))
+    }
+
     /// What is known of the rule's sequence up to heap `n`, computed under the analysis's
     /// budget: the values computed are charged as work, and a cancellation stops them.
     fn known(&self, n: u64, ctx: &Context) -> Result<Arc<Known>, AnalysisError> {
@@ -271,6 +277,12 @@ impl HeapComponent {
 }
 
 impl Component for HeapComponent {
+    fn family(&self) -> crate::sum::Family {
+        crate::sum::Family::Heap
+    }
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
     fn rule(&self) -> String {
         self.rule.name().to_string()
     }

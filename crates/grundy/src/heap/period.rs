@@ -154,7 +154,9 @@ impl fmt::Display for Period {
 
 /// A [`Period`] as front ends show it in JSON: the numbers, whether it is proven, and the
 /// proof in words (`apparent`, `Guy-Smith theorem, 168 values`, a theorem's statement).
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(
+    Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema,
+)]
 pub struct PeriodSummary {
     /// The period `p`.
     pub period: u64,
@@ -166,6 +168,8 @@ pub struct PeriodSummary {
     pub proven: bool,
     /// The saltus `s`.
     pub saltus: u64,
+    /// The period in a sentence, as the text output prints it.
+    pub text: String,
 }
 
 impl From<Period> for PeriodSummary {
@@ -187,6 +191,7 @@ impl From<Period> for PeriodSummary {
             proven: p.proven(),
             proof,
             saltus: p.saltus,
+            text: p.to_string(),
         }
     }
 }

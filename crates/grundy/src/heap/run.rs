@@ -282,7 +282,9 @@ pub enum RunStatus {
 }
 
 /// Where a proof stands at the end of a run.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum ProofStatus {
     /// The goal was values, not a proof (the period may still be proven by them).
@@ -326,7 +328,7 @@ pub struct RunReport {
 }
 
 /// The sparse-space engine's figures: the mask, the rare values and the work counters.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize, schemars::JsonSchema)]
 pub struct SparseSummary {
     /// The mask splitting rare from common values, `None` while every value is computed in
     /// full.
@@ -350,12 +352,12 @@ pub struct SparseSummary {
 }
 
 /// Statistics of the values a run shows.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize, schemars::JsonSchema)]
 pub struct RunStats {
     /// How many distinct values occur.
     pub distinct_values: usize,
     /// The engine.
-    pub engine: &'static str,
+    pub engine: String,
     /// Why this engine (see [`RunReport::engine_note`]).
     pub engine_note: Option<String>,
     /// The sparse-space engine's figures (`None` on the plain engine).
@@ -477,7 +479,7 @@ impl SequenceRun {
         let hist = histogram(values);
         RunStats {
             distinct_values: hist.iter().filter(|&&c| c > 0).count(),
-            engine: self.engine.name(),
+            engine: self.engine.name().to_string(),
             engine_note: self.engine.note(),
             engine_stats: self.engine.sparse_stats().map(|s| SparseSummary {
                 mask: s.mask,

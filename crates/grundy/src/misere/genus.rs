@@ -50,7 +50,9 @@ pub const MAX_EXPONENTS: usize = 16;
 pub const SEARCH_COST: u64 = 4;
 
 /// A genus `g^{g0 g1 …}`; the last two exponents repeat forever.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(
+    Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize, schemars::JsonSchema,
+)]
 pub struct Genus {
     /// The normal-play value `g`.
     pub value: u64,
@@ -77,6 +79,25 @@ impl Genus {
             (1, [0, 3, 1]) => Some(Tame::Odd),
             (a, [b, c]) if *b == a && *c == a ^ 2 => Some(Tame::Big(a)),
             _ => None,
+        }
+    }
+
+    /// The genus of a Nim heap of `n` (Conway, *On Numbers and Games*, ch. 12): `0^120` for
+    /// `n = 0`, `1^031` for `n = 1`, and `n^{n, n⊕2}` from 2 on.
+    pub fn of_nim_heap(n: u64) -> Genus {
+        match n {
+            0 => Genus {
+                value: 0,
+                exponents: vec![1, 2, 0],
+            },
+            1 => Genus {
+                value: 1,
+                exponents: vec![0, 3, 1],
+            },
+            n => Genus {
+                value: n,
+                exponents: vec![n, n ^ 2],
+            },
         }
     }
 
@@ -397,6 +418,21 @@ mod tests {
         };
         let seq: Vec<u64> = (0..7).map(|k| g.exponent(k)).collect();
         assert_eq!(seq, [1, 2, 0, 2, 0, 2, 0]);
+    }
+
+    #[test]
+    fn nim_heaps_have_their_closed_form_genus() {
+        struct Nim;
+        impl ImpartialGame for Nim {
+            type Position = u64;
+            fn options(&self, n: &u64) -> Vec<u64> {
+                (0..*n).collect()
+            }
+        }
+        let mut s = GenusSolver::new(&Nim, &Budget::default());
+        for n in 0..12 {
+            assert_eq!(s.genus(&n).unwrap(), Genus::of_nim_heap(n), "*{n}");
+        }
     }
 
     #[test]

@@ -93,7 +93,9 @@ use crate::heap::rules::HeapRule;
 /// A heap map's period as reported ([`assess`]): proven for every heap
 /// by the periodicity theorem when it applies and the heaps computed reach its bound,
 /// otherwise observed over the heaps computed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema,
+)]
 pub struct ReportedPeriod {
     /// The period.
     pub period: u64,

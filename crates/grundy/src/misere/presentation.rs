@@ -42,7 +42,9 @@ pub struct NormalForms {
 }
 
 /// One relation, written out (`lhs = rhs`).
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(
+    Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema,
+)]
 pub struct Relation {
     /// The minimal non-normal word (`b³`).
     pub lhs: String,
@@ -51,7 +53,9 @@ pub struct Relation {
 }
 
 /// A presentation `⟨letters | relations⟩`, as `grundy quotient` prints it.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(
+    Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema,
+)]
 pub struct Presentation {
     /// The letters (`a`, `b`, …).
     pub generators: Vec<String>,

@@ -8,7 +8,9 @@ use super::quotient::HeapQuotient;
 
 /// A quotient as the front ends show it (`grundy quotient --json`): elements by name, the
 /// table by element index, the heap map by name.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(
+    Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema,
+)]
 pub struct QuotientReport {
     /// The rule's name.
     pub rule: String,
@@ -27,8 +29,7 @@ pub struct QuotientReport {
     /// The element (by name) of each heap size `0..=max_heap`.
     pub heap_map: Vec<String>,
     /// The element (by name) of each Nim heap `*1..=*m` of the closure, for a quotient
-    /// computed with Nim heaps beside the heaps (empty otherwise, and then not written).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    /// computed with Nim heaps beside the heaps (empty otherwise).
     pub nim_map: Vec<String>,
     /// The order of the quotient of the heaps `1..=n`, for each `n`.
     pub orders: Vec<usize>,

@@ -82,6 +82,12 @@ impl Token {
 }
 
 impl Component for Token {
+    fn family(&self) -> crate::sum::Family {
+        crate::sum::Family::Token
+    }
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
     fn rule(&self) -> String {
         "token".into()
     }

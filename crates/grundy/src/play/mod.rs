@@ -55,7 +55,17 @@ use crate::value::Outcome;
 pub use opponent::{EXACT_POSITIONS, Reason, Reply, Solved, solve_exact};
 
 /// One of the two players.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Hash,
+    serde::Serialize,
+    serde::Deserialize,
+    schemars::JsonSchema,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Player {
     /// The person at the keyboard.
@@ -75,7 +85,9 @@ impl Player {
 }
 
 /// Where the game stands.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "lowercase", tag = "state", content = "player")]
 pub enum Status {
     /// The game goes on; this player moves.
@@ -85,7 +97,7 @@ pub enum Status {
 }
 
 /// A legal move, numbered from 1 as it is shown to the player.
-#[derive(Clone, Debug, serde::Serialize)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
 pub struct Choice {
     /// Its number in the list of legal moves (from 1); 0 when the moves are too many to list
     /// and so are not numbered.
@@ -116,7 +128,7 @@ pub struct Ply {
 }
 
 /// A hint: who wins from here, the winning moves, and why.
-#[derive(Clone, Debug, serde::Serialize)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
 pub struct Hint {
     /// Who wins from the position, the player to move being the one asking.
     pub outcome: Outcome,

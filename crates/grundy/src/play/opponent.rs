@@ -36,7 +36,9 @@ pub const EXACT_POSITIONS: usize = 20_000;
 pub const EXACT_WORK: u64 = 2_000_000;
 
 /// Why the computer chose its move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "snake_case", tag = "kind")]
 pub enum Reason {
     /// A winning move: it leaves a position lost for the opponent; with `remoteness` the
@@ -64,7 +66,7 @@ pub enum Reason {
 }
 
 /// The computer's move and why.
-#[derive(Clone, Debug, serde::Serialize)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
 pub struct Reply {
     /// The move.
     pub choice: Choice,

@@ -521,6 +521,12 @@ impl ScriptComponent {
 }
 
 impl Component for ScriptComponent {
+    fn family(&self) -> crate::sum::Family {
+        crate::sum::Family::Script
+    }
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
     fn rule(&self) -> String {
         self.rule.name.clone()
     }
