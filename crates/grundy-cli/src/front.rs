@@ -298,6 +298,13 @@ pub fn api_failure(e: ApiError) -> Failure {
     }
 }
 
+/// Writes a file the user named (a plot, a picture), safely: only a regular file (or the
+/// file a link names) is replaced, atomically; a device, FIFO or directory is refused. A
+/// refusal or a failed write is status 1, as every write error.
+pub fn write_file(path: &std::path::Path, bytes: &[u8]) -> Result<(), Failure> {
+    grundy::control::files::write_file(path, bytes).map_err(|e| Failure::compute(e.to_string()))
+}
+
 /// The failure of an interrupted command.
 pub fn interrupted() -> Failure {
     Failure {

@@ -324,13 +324,11 @@ pub fn run(args: Args) -> Result<(), Failure> {
         None
     };
     if let Some(path) = &args.dot {
-        std::fs::write(path, to_dot(&graph, &solution, &tokens))
-            .map_err(|e| Failure::input(format!("cannot write {}: {e}", path.display())))?;
+        front::write_file(path, to_dot(&graph, &solution, &tokens).as_bytes())?;
     }
     if let Some(path) = &args.svg {
         let svg = to_svg(&graph, &solution).map_err(|e| Failure::compute(e.to_string()))?;
-        std::fs::write(path, svg)
-            .map_err(|e| Failure::input(format!("cannot write {}: {e}", path.display())))?;
+        front::write_file(path, svg.as_bytes())?;
     }
     let report = Report {
         graph: &graph,

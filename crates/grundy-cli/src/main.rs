@@ -42,10 +42,32 @@ enum Command {
     Play(play::Args),
     Serve(serve::Args),
     Quotient(quotient::Args),
+    Schema(SchemaArgs),
 }
 
+/// Print the JSON Schema of every request and answer of the typed API: what `--json`, the
+/// web server's /api/ and the Python package print (docs/api.schema.json).
+#[derive(Debug, clap::Args)]
+struct SchemaArgs {}
+
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        // `--help`, `--version` (status 0) and usage errors (status 2), printed by clap; a
+        // help text that cannot be written (`grundy --help > /dev/full`) is a failed write,
+        // status 1, as for every other output.
+        Err(e) => {
+            use std::io::Write;
+            let printed = e.print().and_then(|()| std::io::stdout().flush());
+            return match printed {
+                Err(error) if e.exit_code() == 0 => {
+                    front::report_error(&format!("cannot write the output: {error}"));
+                    ExitCode::from(1)
+                }
+                _ => ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2)),
+            };
+        }
+    };
     let result = match cli.command {
         Command::Analyze(args) => analyze::run(args),
         Command::Rules(args) => analyze::rules(args),
@@ -55,6 +77,7 @@ fn main() -> ExitCode {
         Command::Play(args) => play::run(args),
         Command::Serve(args) => serve::run(args),
         Command::Quotient(args) => quotient::run(args),
+        Command::Schema(SchemaArgs {}) => emit_json(&grundy::api::schema()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -399,7 +399,7 @@ pub fn check_plot(path: Option<&Path>) -> Result<(), Failure> {
 
 /// Writes the plot.
 pub fn write_plot(path: &Path, svg: &str) -> Result<(), Failure> {
-    std::fs::write(path, svg).map_err(|e| Failure::compute(format!("{}: {e}", path.display())))
+    crate::front::write_file(path, svg.as_bytes())
 }
 
 /// `--misere`: the genus sequence, read through the misère quotient (or, where that stops

@@ -181,6 +181,24 @@ where
     seen.mex()
 }
 
+/// The least value whose bit is not set in `words` (bit `v % 64` of word `v / 64` stands
+/// for `v`): the mex of a bit set, in `O(words)`.
+///
+/// ```
+/// use grundy::nimber::mex_of_bits;
+/// assert_eq!(mex_of_bits(&[0b1011]), 2);
+/// assert_eq!(mex_of_bits(&[u64::MAX, 1]), 65);
+/// assert_eq!(mex_of_bits(&[u64::MAX]), 64);
+/// ```
+pub fn mex_of_bits(words: &[u64]) -> u64 {
+    words
+        .iter()
+        .position(|w| *w != u64::MAX)
+        .map_or(words.len() as u64 * 64, |i| {
+            i as u64 * 64 + u64::from(words[i].trailing_ones())
+        })
+}
+
 /// A set of values that answers `mex` quickly: a bit set for values below 2^20 and a short
 /// list for the rare larger ones. Reuse it across positions ([`MexSet::clear`]) to avoid
 /// allocating in inner loops.
@@ -232,13 +250,7 @@ impl MexSet {
 
     /// The least value not inserted.
     pub fn mex(&self) -> u64 {
-        let mut m = self
-            .words
-            .iter()
-            .position(|w| *w != u64::MAX)
-            .map_or(self.words.len() as u64 * 64, |i| {
-                i as u64 * 64 + self.words[i].trailing_ones() as u64
-            });
+        let mut m = mex_of_bits(&self.words);
         // Only reached when 2^20 values below are all present.
         while self.contains(m) {
             m += 1;

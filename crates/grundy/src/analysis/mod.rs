@@ -10,7 +10,7 @@
 use crate::nimber::Nimber;
 mod misere_quotient;
 mod misere_theory;
-pub mod picture;
+pub(crate) mod picture;
 mod route;
 mod search;
 pub mod teach;

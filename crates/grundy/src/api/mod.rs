@@ -34,8 +34,10 @@ pub use graph::{
     TokenSumReport, VertexReport, VertexValue,
 };
 pub use limits::{EXPLORE_POSITIONS, LimitRequest, MISERE_POSITIONS, Preset, SHARED_LIMITS, Task};
-pub use play::{MoveInput, PictureReport, PlayReport, PlayRequest, PositionRequest};
-pub use sequence::{DEFAULT_TO, SHARED_MAX_TO, SequenceReport, SequenceRequest, sequence_plot};
+pub use play::{MAX_LISTED, MoveInput, PictureReport, PlayReport, PlayRequest, PositionRequest};
+pub use sequence::{
+    DEFAULT_TO, PLOT_EACH, SHARED_MAX_TO, SequenceReport, SequenceRequest, sequence_plot,
+};
 
 pub use crate::analysis::{Analysis, ComponentReport, WinningMove};
 pub use crate::misere::report::QuotientReport;

@@ -119,7 +119,7 @@ impl SequenceReport {
 
 /// Up to this many values, a plot draws each heap and marks the period; past it, heaps are
 /// grouped into columns (a plot of millions of values).
-const PLOT_EACH: usize = 4096;
+pub const PLOT_EACH: usize = 4096;
 
 /// The plot of `values`: each heap with the period marked, or, past [`PLOT_EACH`] values,
 /// the values of each column of heaps.

@@ -41,7 +41,7 @@
 //! Measured (`cargo bench -p grundy --bench boards`, CPU time on a shared two-core machine
 //! under a load of about 8): Cram 5 × 7 0.63 s (0.23 million nodes, 43 MB peak), Cram
 //! 5 × 8 3.7 to 4.0 s (1.1 million nodes, 0.85 million table entries, 166 MB peak); the
-//! region search of [`super::grid`] took 9.3 s and 68 s (1.5 and 9.0 million nodes, 0.6 and
+//! region search of `super::grid` took 9.3 s and 68 s (1.5 and 9.0 million nodes, 0.6 and
 //! 1.2 GB). With the half-turn rule and 16-byte table slots (release `grundy analyze`,
 //! user time under a load of about 6, before → after): the value of 5 × 8 (`cram 5x8 +
 //! nim 1`) 4.5 s, 170 MB → 4.2 s, 121 MB; `cram 5x8` with its 59 winning moves (searched

@@ -37,12 +37,12 @@
 //! assert_eq!(a.components[1].value, Some(grundy::Nimber(0)));
 //! ```
 
-pub mod board;
-pub mod chomp;
+pub(crate) mod board;
+pub(crate) mod chomp;
 pub mod cram;
-pub mod graph;
-pub mod grid;
-pub mod plain;
+pub(crate) mod graph;
+pub(crate) mod grid;
+pub(crate) mod plain;
 pub mod staircase;
 
 pub use board::{Board, BoardGame};

@@ -194,14 +194,7 @@ impl StaircaseTable {
 
 /// The least value whose bit is not set.
 fn mex(seen: &[u64; 4]) -> u8 {
-    let mut v = 0u32;
-    for w in seen {
-        if *w != u64::MAX {
-            return (v + w.trailing_ones()) as u8;
-        }
-        v += 64;
-    }
-    255
+    crate::nimber::mex_of_bits(seen).min(255) as u8
 }
 
 /// The next staircase in colex order of its subset (`len` bottom-first, `s_j = len[j] + j`).

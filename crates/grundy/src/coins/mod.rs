@@ -23,7 +23,7 @@
 //! values come from closed forms where the theory gives one (Ruler: the largest power of 2
 //! dividing `n`; Mock Turtles: the odious numbers) and from the mex over the rule's moves
 //! otherwise ([`values_by_rule`]); two-dimensional values from the Tartan theorem
-//! ([`grid`]). Moves to a chosen value are found by value lookups, not by listing every
+//! (`grid`). Moves to a chosen value are found by value lookups, not by listing every
 //! move: a head at `n` under "at most `m` other coins" costs about `n^(m-1) / (m-1)!` lookups
 //! (Mock Turtles `O(n)`, Moebius `O(n^3)`), a Ruler head `O(n)`; all of it is counted
 //! against the analysis's work [`Budget`](crate::control::Budget) and refused with a clear
@@ -35,7 +35,7 @@
 //! The generic engine over whole positions ([`LineGame`], [`GridGame`]) is the
 //! reference the fast values are tested against.
 
-pub mod grid;
+pub(crate) mod grid;
 mod line;
 mod rule;
 mod values;

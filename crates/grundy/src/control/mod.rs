@@ -7,9 +7,11 @@
 //! - [`Control`]: long sequence runs report progress through it and ask it whether to stop
 //!   (saving what they have). The command-line tool turns these into a progress bar and
 //!   Ctrl-C handling; tests and libraries pass [`Control::none`].
+//! - [`files`]: files written safely (regular files only, atomically, links followed).
 //! - [`memory`]: the memory this machine and process leave to a computation, and
 //!   [`Limits::for_this_machine`], the defaults front ends start from.
 
+pub mod files;
 pub mod memory;
 
 use std::fmt;

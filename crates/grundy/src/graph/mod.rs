@@ -6,7 +6,7 @@
 //! - [`acyclic`]: Sprague–Grundy values and remoteness in `O(V + E)`.
 //! - [`loopy`]: win / lose / draw with remoteness by retrograde analysis, and Smith's
 //!   generalised Sprague–Grundy function `∞(K)`.
-//! - [`tokens`]: sums of tokens (Smith's rules) and the best moves in them.
+//! - `tokens`: sums of tokens (Smith's rules) and the best moves in them.
 //! - [`kernel`]: kernels, by the P-positions where they decide it and a SAT solver elsewhere.
 //! - [`draw`]: Graphviz DOT and SVG pictures.
 //! - [`explore`]: the graph of positions reachable in any game expression.
@@ -33,7 +33,7 @@ pub mod explore;
 pub mod kernel;
 pub mod loopy;
 pub mod read;
-pub mod tokens;
+pub(crate) mod tokens;
 
 use crate::control::Control;
 use crate::nimber::Nimber;

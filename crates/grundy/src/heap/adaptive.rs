@@ -89,7 +89,9 @@ impl AdaptiveEngine {
         }))
     }
 
-    /// Which engine runs and why, in words.
+    /// Which engine runs and why, in words (the tests read it; the engine reports it through
+    /// `SequenceEngine::note`).
+    #[cfg(test)]
     pub fn note(&self) -> &str {
         &self.note
     }

@@ -7,16 +7,16 @@
 //! flushes it to disk and renames it over the target, so a crash mid-write leaves the
 //! previous checkpoint intact; [`load`] refuses truncated or corrupted files.
 //!
-//! The temporary file has a name of its own (`FILE.<pid>-<n>.tmp`, `n` counting the saves of
-//! this process) and is created with `create_new`: it never replaces a file that is already
-//! there, and two processes saving next to each other do not write into one file. Whether a
+//! The write is [`crate::control::files::write_atomically`]'s: the temporary file has a name
+//! of its own (`FILE.<pid>-<n>.tmp`) and is created with `create_new`, so it never replaces a
+//! file that is already there; only a regular file (or the file a link names) is replaced,
+//! never a device, a FIFO or a directory. Whether a
 //! run may replace an existing checkpoint at all is decided above, by
 //! [`SequenceRun`](super::run::SequenceRun).
 
 use std::fs;
 use std::io::{self, BufRead, Read, Write};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
 
 const MAGIC: &[u8] = b"grundy-sequence 1\n";
 
@@ -77,30 +77,22 @@ const VALUES_PER_WRITE: usize = 1 << 16;
 /// rename). The values are streamed through a bounded buffer: saving a run of billions of
 /// values needs no second copy of them in memory.
 pub fn save(path: &Path, rule: &str, values: &[u16]) -> Result<(), CheckpointError> {
-    let tmp = temporary_name(path);
-    let file = fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(&tmp)
-        .map_err(|source| CheckpointError::Io {
-            path: tmp.clone(),
-            source,
-        })?;
-    let written = write_body(file, rule, values).and_then(|()| fs::rename(&tmp, path));
-    if let Err(e) = written {
-        // Best effort: the temporary file is ours (created above), and useless now.
-        let _ = fs::remove_file(&tmp);
-        return Err(CheckpointError::Io {
-            path: path.to_path_buf(),
-            source: e,
-        });
-    }
-    Ok(())
+    crate::control::files::write_atomically(path, |out| write_body(out, rule, values)).map_err(
+        |e| match e {
+            crate::control::files::FileError::Io { path, source } => {
+                CheckpointError::Io { path, source }
+            }
+            e => CheckpointError::Io {
+                path: path.to_path_buf(),
+                source: io::Error::other(e.to_string()),
+            },
+        },
+    )
 }
 
-fn write_body(file: fs::File, rule: &str, values: &[u16]) -> io::Result<()> {
+fn write_body(out: &mut dyn Write, rule: &str, values: &[u16]) -> io::Result<()> {
     let mut out = Summing {
-        inner: io::BufWriter::with_capacity(1 << 20, file),
+        inner: out,
         sum: Fnv1a::new(),
     };
     out.put(MAGIC)?;
@@ -114,19 +106,7 @@ fn write_body(file: fs::File, rule: &str, values: &[u16]) -> io::Result<()> {
         out.put(&buf)?;
     }
     let sum = out.sum.0;
-    let mut inner = out.inner;
-    inner.write_all(&sum.to_le_bytes())?;
-    let file = inner.into_inner().map_err(io::IntoInnerError::into_error)?;
-    file.sync_all()
-}
-
-/// A temporary name next to `path` that no other save uses: `FILE.<pid>-<n>.tmp`.
-fn temporary_name(path: &Path) -> PathBuf {
-    static SAVES: AtomicU64 = AtomicU64::new(0);
-    let n = SAVES.fetch_add(1, Ordering::Relaxed);
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(format!(".{}-{n}.tmp", std::process::id()));
-    PathBuf::from(tmp)
+    out.inner.write_all(&sum.to_le_bytes())
 }
 
 /// Reads a checkpoint: the rule as written and the values. The file is read through a
@@ -169,10 +149,20 @@ pub fn load(path: &Path) -> Result<(String, Vec<u16>), CheckpointError> {
     sum.feed(&count);
     let count = u64::from_le_bytes(count);
     let header = (MAGIC.len() + rule.len() + 1 + 8 + 8) as u64;
-    if count.checked_mul(2).and_then(|b| b.checked_add(header)) != Some(len) {
-        return Err(invalid(
-            "it is truncated (the value count does not match the length)",
-        ));
+    match count.checked_mul(2).and_then(|b| b.checked_add(header)) {
+        Some(expected) if expected == len => {}
+        Some(expected) if expected < len => {
+            return Err(invalid(&format!(
+                "the value count does not match the length: the file has {} bytes more than \
+                 the count says ({expected}), so something was appended or the count is damaged",
+                len - expected
+            )));
+        }
+        _ => {
+            return Err(invalid(
+                "it is truncated (the value count does not match the length)",
+            ));
+        }
     }
     let count = usize::try_from(count).map_err(|_| invalid("too many values for this machine"))?;
     let mut values = Vec::new();
@@ -239,7 +229,8 @@ mod tests {
         assert_eq!(fs::read(dir.join("run.ckpt.tmp")).unwrap(), b"precious");
         assert_eq!(fs::read_dir(&dir).unwrap().count(), 2);
         // Temporary names differ from save to save.
-        assert_ne!(temporary_name(&path), temporary_name(&path));
+        let tmp = crate::control::files::temporary_name;
+        assert_ne!(tmp(&path), tmp(&path));
         // Damage: flip a byte, truncate.
         let mut bytes = fs::read(&path).unwrap();
         bytes[30] ^= 1;
@@ -247,6 +238,13 @@ mod tests {
         assert!(matches!(load(&path), Err(CheckpointError::Invalid { .. })));
         fs::write(&path, &bytes[..bytes.len() - 3]).unwrap();
         assert!(matches!(load(&path), Err(CheckpointError::Invalid { .. })));
+        // Junk appended is named as such, not as a truncation.
+        save(&path, "0.137", &values[..10]).unwrap();
+        let mut longer = fs::read(&path).unwrap();
+        longer.extend_from_slice(b"junk");
+        fs::write(&path, &longer).unwrap();
+        let e = load(&path).unwrap_err().to_string();
+        assert!(e.contains("4 bytes more") && e.contains("appended"), "{e}");
         assert!(matches!(
             load(&dir.join("missing")),
             Err(CheckpointError::Io { .. })

@@ -5,7 +5,7 @@
 //! form, for any heap size. Winning moves in a heap too large to list its moves one by one
 //! are found through the proven period: the value of a part depends only on its class
 //! modulo the period, so one representative per class of the smaller parts is tried; under
-//! an arithmetic period (hexadecimal codes, [`super::arithmetic`]) one move per shape of
+//! an arithmetic period (hexadecimal codes, `super::arithmetic`) one move per shape of
 //! move is built to the value wanted.
 
 use super::options::{

@@ -4,16 +4,16 @@
 //!   [`RuleKind`]s: [`TakeBreak`] codes with constraints, [`RemovalSet`]s);
 //!   [`code`]: octal and hexadecimal codes.
 //! - [`plain`], [`sparse`], [`small`]: the sequence engines; [`sequence`] picks one
-//!   ([`engine_for`]) and caches what is known per rule ([`heap_value`]); [`adaptive`]
+//!   ([`engine_for`]) and caches what is known per rule ([`heap_value`]); `adaptive`
 //!   chooses between sparse space and the small-values engine by the values seen, and
-//!   [`periodic`] copies values once a period is proven.
+//!   `periodic` copies values once a period is proven.
 //! - [`period`]: periods, found and proven (Guy–Smith and published theorems);
-//!   [`arithmetic`]: arithmetic periods of hexadecimal codes, proven.
+//!   `arithmetic`: arithmetic periods of hexadecimal codes, proven.
 //! - [`run`]: a long computation as one call ([`SequenceRun`]): chunks, checkpoints
 //!   ([`checkpoint`]), the proof driver, typed reports; [`report`]: histograms and plots.
 //! - [`component`]: a heap as a component of a sum; [`options`]: the moves of one heap;
-//!   [`catalog`]: the heap rules' entries in the catalogue of rules.
-//! - [`engine`]: the [`SequenceEngine`] capability every engine implements.
+//!   `catalog`: the heap rules' entries in the catalogue of rules.
+//! - `engine`: the [`SequenceEngine`] capability every engine implements.
 //!
 //! ```
 //! use grundy::control::Control;
@@ -24,20 +24,20 @@
 //! assert!(report.period.unwrap().proven());
 //! ```
 
-pub mod adaptive;
-pub mod arithmetic;
-pub mod catalog;
+pub(crate) mod adaptive;
+pub(crate) mod arithmetic;
+pub(crate) mod catalog;
 pub mod checkpoint;
-pub mod closed;
+pub(crate) mod closed;
 pub mod code;
 pub mod component;
 pub mod domain;
-pub mod engine;
+pub(crate) mod engine;
 mod helper;
-pub mod kind;
+pub(crate) mod kind;
 pub mod options;
 pub mod period;
-pub mod periodic;
+pub(crate) mod periodic;
 pub mod plain;
 pub mod report;
 pub mod rules;

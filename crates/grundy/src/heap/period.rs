@@ -33,10 +33,10 @@
 //!   G-sequences of octal games with a pass*, INTEGERS 3 (2003) G01: "Finite octal games are
 //!   not arithmetic periodic"), so for codes only plain periods are looked for: an octal game
 //!   whose values keep growing (0.004, 0.765, ...) has no period to find, and its values are
-//!   computed ([`super::adaptive`]).
+//!   computed (`super::adaptive`).
 //! - **Hexadecimal codes with a saltus.** Codes that split a heap into three have growing
 //!   values, often arithmetic-periodic (Howse and Nowakowski 2004): when no plain period
-//!   shows, an arithmetic one is looked for, and proven by the test of [`super::arithmetic`]
+//!   shows, an arithmetic one is looked for, and proven by the test of `super::arithmetic`
 //!   (a power-of-two saltus above the first period's values; conditions on the moves'
 //!   shapes that hold for every heap at once) from `max(t + 3e, e + p)` values.
 //! - All-but subtraction games are arithmetic-periodic (A. Siegel, 2005) but with no bound
@@ -62,7 +62,7 @@ pub enum Proof {
     },
     /// A published theorem for this rule (the text names it), agreeing with the values.
     Theorem(&'static str),
-    /// The arithmetic-periodicity test for hexadecimal codes ([`super::arithmetic`]): the
+    /// The arithmetic-periodicity test for hexadecimal codes (`super::arithmetic`): the
     /// values agree through `needed` values and the moves' shapes pass.
     Arithmetic {
         /// How many values the test read.

@@ -95,14 +95,6 @@ impl PeriodicEngine {
         }
     }
 
-    /// The proven period the values are copied by, once found.
-    pub fn period(&self) -> Option<&Period> {
-        match &self.state {
-            State::Computing { .. } => None,
-            State::Copying { period, .. } => Some(period),
-        }
-    }
-
     /// Looks for a proof in the values computed; switches to copying if one is found.
     fn check(&mut self) {
         let State::Computing { inner, next_check } = &mut self.state else {

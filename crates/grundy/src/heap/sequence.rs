@@ -15,7 +15,7 @@
 //!
 //! - **Proven periodic early** (the 316 other codes that make it): the Guy–Smith theorem
 //!   proves the period after a few hundred to a few hundred thousand values, and
-//!   [`PeriodicEngine`](super::periodic::PeriodicEngine) copies the rest at memory speed. It
+//!   `PeriodicEngine` copies the rest at memory speed. It
 //!   looks for the proof where the theorem needs it for the period the values show
 //!   (`2e + 2p + t`), not only at doublings: 0.127 (period 4 from 46,578, proven by 93,167
 //!   values) is proven at about 94,000 values instead of 131,072. 0.376 and the other codes
@@ -73,14 +73,14 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 /// The engine for `rule`, continuing from `prefix` (the first values, e.g. from a
 /// checkpoint; empty to start afresh). The one place where the engine is chosen: for plain
-/// octal codes the [`AdaptiveEngine`] (sparse space while the values show it, sparse space
+/// octal codes the `AdaptiveEngine` (sparse space while the values show it, sparse space
 /// in the domain ([`super::domain`]) while the positions do, the small-values engine
 /// [`super::small`] otherwise; see the [module documentation](self) for which codes run
 /// where); the
 /// sparse-space engine for the other octal and hexadecimal codes (subtraction games with small sets
 /// included, constraints on two-heap splits such as Grundy's game too) where it supports
 /// them, the plain engine for everything else; wrapped, when a theorem can prove the rule's
-/// period, in [`PeriodicEngine`](super::periodic::PeriodicEngine), which extends by copying
+/// period, in `PeriodicEngine`, which extends by copying
 /// once the period is proven.
 pub fn engine_for(
     rule: &HeapRule,
@@ -237,17 +237,74 @@ struct Entry {
     proof_tried: bool,
 }
 
-/// The per-rule cache, keyed by the moves (so `kayles` and `0.77` share one entry).
-type Cache = Mutex<HashMap<RuleKind, Arc<Mutex<Entry>>>>;
+/// The most rules the cache holds: past it, the least recently used rule's entry goes (a
+/// server asked for thousands of distinct rules keeps a bounded memory).
+pub const CACHED_RULES: usize = 32;
+
+/// The most values the cached rules hold in all (512 MiB of `u16`): past it, the least
+/// recently used entries go, the one in use excepted.
+pub const CACHED_VALUES: usize = 1 << 28;
+
+/// The per-rule cache, keyed by the moves (so `kayles` and `0.77` share one entry), each entry
+/// with the tick of its last use.
+#[derive(Debug, Default)]
+struct CacheMap {
+    entries: HashMap<RuleKind, (Arc<Mutex<Entry>>, u64)>,
+    tick: u64,
+}
+
+type Cache = Mutex<CacheMap>;
 
 fn cache() -> &'static Cache {
     static CACHE: OnceLock<Cache> = OnceLock::new();
     CACHE.get_or_init(Default::default)
 }
 
+/// How many rules the cache holds now.
+pub fn cached_rules() -> usize {
+    cache()
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .entries
+        .len()
+}
+
+impl CacheMap {
+    /// Drops least recently used entries (never `keep`) while there are more than
+    /// [`CACHED_RULES`] or they hold more than [`CACHED_VALUES`] values. An entry another
+    /// thread is computing (locked) is counted as empty and never dropped.
+    fn evict(&mut self, keep: &RuleKind) {
+        loop {
+            let held: usize = self
+                .entries
+                .values()
+                .map(|(e, _)| e.try_lock().map_or(0, |e| e.known.values.len()))
+                .sum();
+            if self.entries.len() <= CACHED_RULES && held <= CACHED_VALUES {
+                return;
+            }
+            let oldest = self
+                .entries
+                .iter()
+                .filter(|(k, (e, _))| *k != keep && e.try_lock().is_ok())
+                .min_by_key(|(_, (_, t))| *t)
+                .map(|(k, _)| k.clone());
+            match oldest {
+                Some(k) => {
+                    self.entries.remove(&k);
+                }
+                None => return,
+            }
+        }
+    }
+}
+
 fn entry_for(rule: &HeapRule) -> Result<Arc<Mutex<Entry>>, SequenceError> {
     let mut map = cache().lock().unwrap_or_else(|e| e.into_inner());
-    if let Some(e) = map.get(rule.kind()) {
+    map.tick += 1;
+    let tick = map.tick;
+    if let Some((e, used)) = map.entries.get_mut(rule.kind()) {
+        *used = tick;
         return Ok(Arc::clone(e));
     }
     let canonical = rule.canonical();
@@ -260,7 +317,9 @@ fn entry_for(rule: &HeapRule) -> Result<Arc<Mutex<Entry>>, SequenceError> {
         }),
         proof_tried: false,
     }));
-    map.insert(canonical.kind().clone(), Arc::clone(&entry));
+    let key = canonical.kind().clone();
+    map.entries.insert(key.clone(), (Arc::clone(&entry), tick));
+    map.evict(&key);
     Ok(entry)
 }
 
@@ -538,6 +597,17 @@ mod tests {
             k.proven_period().map(|p| (p.period, p.preperiod)),
             Some((12, 71))
         );
+    }
+
+    #[test]
+    fn the_cache_holds_a_bounded_number_of_rules() {
+        // Subtraction games with distinct sets of odd numbers (whose values are n mod 2): one
+        // entry each, at most CACHED_RULES kept.
+        for k in 1..=(CACHED_RULES as u64 + 8) {
+            let rule = HeapRule::parse(&format!("sub(1,{})", 1001 + 2 * k)).unwrap();
+            assert_eq!(heap_value(&rule, 3000 + k).unwrap(), ((3000 + k) % 2));
+            assert!(cached_rules() <= CACHED_RULES, "{}", cached_rules());
+        }
     }
 
     #[test]

@@ -678,16 +678,8 @@ fn is_subset(small: &[FormId], big: &[FormId]) -> bool {
 /// The least value not among `values` (only called with options: the end's `g⁻ = 1` is set
 /// once, in [`Forms::new`]).
 fn mex(values: impl Iterator<Item = u32>) -> u32 {
-    let mut seen: Vec<u32> = values.collect();
-    if seen.is_empty() {
-        return 0;
-    }
-    seen.sort_unstable();
-    seen.dedup();
-    seen.iter()
-        .enumerate()
-        .find(|&(i, &v)| v != i as u32)
-        .map_or(seen.len() as u32, |(i, _)| i as u32)
+    // The mex of n values is at most n, which the options' count keeps far below 2^32.
+    crate::nimber::mex(values.map(u64::from)) as u32
 }
 
 /// An arena over the canonical forms, read as a game (its positions the form ids), for the

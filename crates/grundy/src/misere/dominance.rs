@@ -33,7 +33,7 @@
 //! the least failure is predicted right), so its true outcome is the opposite of the trial's
 //! prediction. No failure at all proves the trial predicts every sum right (induction on
 //! sums). The number of states kept is the size of the antichains, in practice far below
-//! the reachable states of the full automaton ([`lex_least_failure`], kept as
+//! the reachable states of the full automaton (`lex_least_failure`, kept as
 //! the unpruned reference the tests compare with): 0.137 to heap 29 takes 1.5 s instead of
 //! 6.9 s, and heap 32 (order 638) is reached in seconds.
 
@@ -41,6 +41,7 @@ use super::MisereError;
 use super::generators::Generators;
 use super::monoid::{Quotient, p_after_option};
 use crate::control::Budget;
+#[cfg(test)]
 use rustc_hash::FxHashMap;
 use std::cmp::{Ordering, Reverse};
 use std::collections::BinaryHeap;
@@ -269,6 +270,7 @@ fn least_n_failure(
 /// and the word is read off from the highest letter down, each exponent the least that
 /// still reaches a failure. Cost: `O(S·t)` for `S` reachable states and `t` heap types, each
 /// state `O(|Q|)` to build.
+#[cfg(test)]
 pub fn lex_least_failure(
     gens: &Generators,
     trial: &Quotient,

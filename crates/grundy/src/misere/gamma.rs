@@ -429,11 +429,5 @@ impl<'a> GammaSearch<'a> {
 }
 
 fn mex(values: &[u64]) -> u64 {
-    let mut v = values.to_vec();
-    v.sort_unstable();
-    v.dedup();
-    v.iter()
-        .enumerate()
-        .find(|&(i, &x)| x != i as u64)
-        .map_or(v.len() as u64, |(i, _)| i as u64)
+    crate::nimber::mex(values.iter().copied())
 }

@@ -358,14 +358,8 @@ impl<'a, G: ImpartialGame> GenusSolver<'a, G> {
     }
 }
 
-fn mex(mut values: Vec<u64>) -> u64 {
-    values.sort_unstable();
-    values.dedup();
-    values
-        .iter()
-        .enumerate()
-        .find(|&(i, &v)| v != i as u64)
-        .map_or(values.len() as u64, |(i, _)| i as u64)
+fn mex(values: Vec<u64>) -> u64 {
+    crate::nimber::mex(values)
 }
 
 #[cfg(test)]

@@ -18,7 +18,7 @@
 //!
 //! ## The algorithm
 //! `L` is built generator by generator, as [`super::quotient`] builds the misère quotient:
-//! 1. **Candidate** (as in [`super::extend`]): for the old labelled monoid and the new
+//! 1. **Candidate** (as in `super::extend`): for the old labelled monoid and the new
 //!    generator `h`, the values of `A + k·h` for `k = 0, 1, …` (rows, until one repeats the
 //!    row two before it, as powers end in period 2), searched over real games and memoised
 //!    on `(old element of A, k)`; the states `(a, k)` reduced by Moore's refinement starting

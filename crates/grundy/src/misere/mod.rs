@@ -13,12 +13,12 @@
 //!   every heap (the periodicity theorem), and [`outcome`]: the outcome of a sum of heaps of any
 //!   size as a product in it, and winning moves found through it.
 //!
-//! - [`bound`]: certified lower bounds on the order of a quotient that could not be
+//! - `bound`: certified lower bounds on the order of a quotient that could not be
 //!   finished (sums told apart by their real misère outcomes).
 //! - [`canonical`]: misère canonical (simplest) forms (Conway), hash-consed, and tameness
 //!   read off them as CGSuite reads it; [`form_genus`]: the genus of a heap read off its
 //!   canonical form, the longest route of [`sequence`] for the classic octal games.
-//! - [`presentation`]: generators and relations of a quotient (normal forms, the reduced
+//! - `presentation`: generators and relations of a quotient (normal forms, the reduced
 //!   Gröbner basis of its congruence), as Plambeck and Siegel write them.
 //! - [`kayles`]: the misère outcome of any sum of Kayles rows at any size, through a
 //!   Sibert–Conway decomposition proven here by a finite induction.
@@ -26,29 +26,29 @@
 //! Positions are sums of [`generators::Generators`]; exact outcomes come from the memoised
 //! search of [`oracle`], the reference the fast paths are tested against.
 
-pub mod bound;
+pub(crate) mod bound;
 pub mod canonical;
-pub mod dominance;
-pub mod extend;
+pub(crate) mod dominance;
+pub(crate) mod extend;
 pub mod form_genus;
 pub mod gamma;
 pub mod generators;
 pub mod genus;
-pub mod genus_report;
+pub(crate) mod genus_report;
 pub mod kayles;
 pub mod labels;
 pub mod low;
-pub mod monoid;
+pub(crate) mod monoid;
 mod moore;
 mod names;
 pub mod oracle;
 pub mod outcome;
 pub mod periodicity;
-pub mod presentation;
+pub(crate) mod presentation;
 pub mod quotient;
 pub mod recal;
 pub mod refine;
-pub mod report;
+pub(crate) mod report;
 pub mod sequence;
 
 use crate::control::BudgetError;

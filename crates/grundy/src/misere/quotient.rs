@@ -25,7 +25,7 @@
 //!    `P` through a heap of `G` depends only on the set `U(G)` of the `z` with
 //!    `Φ(G − H_i)·z·Φ(O) ∈ P` for some `i`, `O`. The pairs `(Φ(G), U(G))` form a finite automaton
 //!    (adding a heap updates both), so a search over its states checks every sum at once;
-//!    [`super::dominance`] cuts the states whose `U` contains the `U` of an earlier state
+//!    `super::dominance` cuts the states whose `U` contains the `U` of an earlier state
 //!    with the same `Φ` (they cannot fail first) and checks the other kind of failure,
 //!    predicted P with an option predicted P, element by element. The least failing sum
 //!    found is a counterexample, whose prefixes, suffixes
@@ -36,7 +36,7 @@
 //!    old heap leaves the automaton unchanged, so the old quotient with the new heap mapped
 //!    to that image is proven at the cost of listing its options; `W_H` fixes the image.
 //!    Periodic heap maps (Kayles from heap 71) make this the common case.
-//!    Otherwise, before any search, the candidate of [`super::extend`] (the old class of the rest and
+//!    Otherwise, before any search, the candidate of `super::extend` (the old class of the rest and
 //!    the copies of the new heap) is put to the verification. When the new heap splits old
 //!    elements it fails, and the trial is *recalibrated* as in MisereSolver
 //!    ([`super::recal`]): the least failing sum (exponents compared highest heap first) is
@@ -206,13 +206,13 @@ pub struct Progress {
     /// The most elements of a trial (the table of a trial has this number squared entries).
     pub largest_trial: usize,
     /// Sums pairwise told apart by their outcomes, read off the refuted trials
-    /// ([`super::bound`]): the quotient with the new heap has at least this many elements.
+    /// (`super::bound`): the quotient with the new heap has at least this many elements.
     pub lower_bound: Option<super::bound::LowerBound>,
     /// How many trials the verification refuted (each one recalibrated).
     pub refuted: usize,
     /// The greatest least failing sum of the refuted trials, by generator name (heap sizes,
     /// ascending): the trial it refuted predicts every smaller sum right (exponents compared
-    /// highest heap first, [`super::dominance::cmp_words`]), so the trials got that far.
+    /// highest heap first, `super::dominance::cmp_words`), so the trials got that far.
     pub furthest_failure: Option<Vec<String>>,
     /// Whether the recalibration ended (no next trial got the furthest failure right), the
     /// work going on in the slower searches after it.

@@ -1,7 +1,7 @@
 //! Splitting old quotient elements when a new generator distinguishes them: the candidate of
-//! [`super::extend`] with some generators *freed* (as Siegel's MisereSolver recalibrates).
+//! `super::extend` with some generators *freed* (as Siegel's MisereSolver recalibrates).
 //!
-//! The candidate of [`super::extend`] keeps only the class of the old part `A` of a sum
+//! The candidate of `super::extend` keeps only the class of the old part `A` of a sum
 //! `A + k·h`. When the new heap `h` tells apart two sums with the same old class, that
 //! candidate fails verification and the failing sum names the generators involved. Here
 //! those generators are *freed*: a sum is modelled by the class in the old quotient `Q` of its
@@ -41,7 +41,7 @@ pub const MAX_LABEL: u32 = 63;
 
 /// The least value not in the set `s` (64 when it holds 0..=63).
 pub(super) fn mex(s: u64) -> u32 {
-    (!s).trailing_zeros()
+    crate::nimber::mex_of_bits(&[s]) as u32
 }
 
 /// The refusal of a misère Grundy value past [`MAX_LABEL`] (labelled models).

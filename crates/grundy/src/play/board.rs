@@ -4,7 +4,7 @@
 //! Values are Smith's generalised ones ([`crate::graph::solve`]): a token on a vertex of
 //! finite value is that nimber; on a vertex of value `∞(K)` it has no nimber, and the
 //! analysis of sums through nim-sums does not apply, so the game's exact search (which
-//! handles cycles and draws, see [`super::opponent`]) decides who wins.
+//! handles cycles and draws, see `super::opponent`) decides who wins.
 //!
 //! ```
 //! use grundy::graph::read::{read_edge_list, ReadOptions};

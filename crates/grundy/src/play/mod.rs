@@ -8,7 +8,7 @@
 //! must keep playing well to the end. "As fast" and "as long" are measured by *remoteness*
 //! (Steinhaus 1925; Winning Ways ch. 9): the number of moves the game still lasts when the
 //! winner hurries and the loser delays. Remoteness needs the whole position's game graph, so
-//! it is computed exactly ([`opponent`]) for positions with at most [`EXACT_POSITIONS`]
+//! it is computed exactly (`opponent`) for positions with at most [`EXACT_POSITIONS`]
 //! reachable positions, by retrograde analysis on the explored graph (`O(V + E)`, which also
 //! handles games with cycles and draws, and misère play by one extra move out of every
 //! terminal position). Larger positions fall back, under the same work budget, to the
@@ -43,7 +43,7 @@
 //! ```
 
 pub mod board;
-pub mod opponent;
+pub(crate) mod opponent;
 
 use crate::analysis::{Analysis, Options, analyze_sum};
 use crate::catalog;
@@ -496,7 +496,7 @@ impl Game {
         taken
     }
 
-    /// The perfect opponent's move for the player to move: see [`opponent`].
+    /// The perfect opponent's move for the player to move: see `opponent`.
     pub fn reply(&self, ctx: &Context) -> Result<Reply, PlayError> {
         opponent::reply(self, ctx)
     }

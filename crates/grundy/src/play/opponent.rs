@@ -106,7 +106,7 @@ impl Solved {
 }
 
 /// Explores and solves the whole position when it is small; `None` when it is too large
-/// (more than [`EXACT_POSITIONS`] positions, [`EXACT_WORK`] work, or a component whose moves
+/// (more than [`EXACT_POSITIONS`] positions, `EXACT_WORK` work, or a component whose moves
 /// cannot be listed). `moves` are the game's legal moves. Errors are the budget's (a limit or
 /// a cancellation).
 pub fn solve_exact(

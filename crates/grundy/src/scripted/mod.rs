@@ -45,12 +45,12 @@
 //! each push to check its size, so a list of m moves costs m²/2), 6.9 µs building the same
 //! list with `pad` and `map`, against 0.5 µs for the built-in moves through the same engine.
 //!
-//! Scripts run sandboxed ([`script`]): no file, network or clock access, and limits on the
+//! Scripts run sandboxed (`script`): no file, network or clock access, and limits on the
 //! operations of each call and the depth of recursion. Errors carry the script's name, line
 //! and column ([`ScriptError`]).
 
 mod position;
-pub mod script;
+pub(crate) mod script;
 
 pub use position::{MAX_DEPTH, Pos};
 pub use script::{Script, ScriptError, ScriptLimits};

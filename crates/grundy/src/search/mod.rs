@@ -35,7 +35,7 @@
 //!   listing stops as soon as the options found in the table answer it (an option whose
 //!   value is the one asked refutes it): most questions are answered by a few of the
 //!   options, so most are never made. (Cram 5 x 8's value: 3.5 s → 2.1 s of CPU.)
-//! - **A bounded table.** The [`table::Table`] grows up to the budget's position and memory
+//! - **A bounded table.** The `table::Table` grows up to the budget's position and memory
 //!   limits and then replaces its cheapest entries, so a search too big for memory slows
 //!   down instead of failing.
 //!
@@ -87,7 +87,7 @@
 
 mod game;
 mod sets;
-pub mod table;
+pub(crate) mod table;
 
 pub use game::{Options, SearchGame};
 

@@ -12,12 +12,8 @@ pub(super) enum Look {
 
 /// The least value whose bit is not set.
 pub(super) fn mex_of(seen: &[u64]) -> u32 {
-    seen.iter()
-        .enumerate()
-        .find(|(_, w)| **w != u64::MAX)
-        .map_or(seen.len() as u32 * 64, |(i, w)| {
-            i as u32 * 64 + w.trailing_ones()
-        })
+    // At most 64 bits a word and few words: the mex fits.
+    crate::nimber::mex_of_bits(seen) as u32
 }
 
 /// The options of a component whose values are not known yet.

@@ -33,11 +33,13 @@ pub struct Knowledge {
 
 impl Knowledge {
     /// Whether the value is known not to be `n`.
+    #[cfg(test)]
     pub fn excludes(&self, n: u32) -> bool {
         n < 64 && self.excluded & (1 << n) != 0
     }
 
     /// Whether every value below `n` is known not to be the value.
+    #[cfg(test)]
     pub fn excludes_all_below(&self, n: u32) -> bool {
         n == 0 || (n <= 64 && (!self.excluded).trailing_zeros() >= n)
     }
@@ -343,11 +345,6 @@ impl<K> Table<K> {
         self.entries
     }
 
-    /// Whether nothing is stored.
-    pub fn is_empty(&self) -> bool {
-        self.entries == 0
-    }
-
     /// The most entries stored at once.
     pub fn peak(&self) -> usize {
         self.peak
@@ -369,6 +366,7 @@ impl<K> Table<K> {
     }
 
     /// The most slots the table may have.
+    #[cfg(test)]
     pub fn capacity(&self) -> usize {
         self.max_slots
     }

@@ -170,14 +170,7 @@ fn scan<G: ImpartialGame>(
     Scan::Done
 }
 
-/// The least value whose bit is not set.
-fn mex(bits: &[u64]) -> u64 {
-    bits.iter()
-        .position(|w| *w != u64::MAX)
-        .map_or(bits.len() as u64 * 64, |i| {
-            i as u64 * 64 + u64::from(bits[i].trailing_ones())
-        })
-}
+use crate::nimber::mex_of_bits as mex;
 
 impl<G: ImpartialGame> Solver<G> {
     /// A solver with the default [`Limits`].

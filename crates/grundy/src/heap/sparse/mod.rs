@@ -114,8 +114,8 @@
 //! the definition with a bitset, `O(n)` per heap, and keeps no rare list, so memory stays at
 //! the two bytes per value. Three-heap splits (hexadecimal codes) have no sparse-space
 //! shortcut here and are enumerated directly, `O(n^2)` per heap; their values grow, and
-//! where the growth is an arithmetic period proven by [`super::arithmetic`], the values
-//! past the proof are copied instead ([`super::periodic`]).
+//! where the growth is an arithmetic period proven by `super::arithmetic`, the values
+//! past the proof are copied instead (`super::periodic`).
 //!
 //! **Constrained splits** (`!`, `?`, `=` on a digit that splits into two heaps;
 //! [`SparseSequence::from_take_break`]). Grundy's game, `4!.0`, splits a heap into two
