@@ -523,20 +523,19 @@ impl<R: Read> JudgeReader<R> {
     }
 
     /// A count (`N`, `M`, `K` or `T`, named by `what`), or the error for a token that is
-    /// not one: `expected` says what the count is part of and `after` what came before it.
+    /// not one: `expected` says what the count is part of and `at_end` what to say when the
+    /// input ends before it.
     /// A count too large for 64 bits is `u64::MAX` (refused by every limit), with its text.
     fn count(
         &mut self,
         what: &str,
         expected: &str,
-        after: &str,
+        at_end: &str,
     ) -> Result<(u64, String), ReadError> {
         match self.tokens.number()? {
             Ok(v) => Ok((v, v.to_string())),
             Err(Bad::TooLarge) => Ok((u64::MAX, self.tokens.shown().trim_matches('`').to_owned())),
-            Err(Bad::End) => {
-                Err(self.error(format!("expected {expected}, but the input ends{after}")))
-            }
+            Err(Bad::End) => Err(self.error(format!("expected {expected}{at_end}"))),
             Err(Bad::NotNumber) => Err(self.error(format!(
                 "expected {expected}, found {} for {what} (a non-negative integer)",
                 self.tokens.shown()
@@ -591,8 +590,8 @@ impl<R: Read> JudgeReader<R> {
                     i + 1
                 ),
                 Role::Token(i) => format!(
-                    "expected {} token vertices, but the input ends after {i}",
-                    k
+                    "expected {k} token {}, but the input ends after {i}",
+                    words::plural(k, "vertex")
                 ),
             },
         })
@@ -634,20 +633,20 @@ impl<R: Read> JudgeReader<R> {
                 ", found an empty input",
             )?
         } else {
-            self.count("N", expected, "")?
+            self.count("N", expected, ", but the input ends")?
         };
         if n > MAX_VERTICES {
             return Err(self.error(format!(
                 "N = {text} vertices is more than the {MAX_VERTICES} this tool can store"
             )));
         }
-        let (m, text) = self.count("M", expected, " after N")?;
+        let (m, text) = self.count("M", expected, ", but the input ends after N")?;
         if m > MAX_EDGES {
             return Err(self.error(format!(
                 "M = {text} edges is more than the {MAX_EDGES} this tool can store"
             )));
         }
-        let (k, text) = self.count("K", expected, " after N and M")?;
+        let (k, text) = self.count("K", expected, ", but the input ends after N and M")?;
         if k > MAX_TOKENS {
             return Err(self.error(format!(
                 "K = {text} token vertices is more than the {MAX_TOKENS} this tool can store"
