@@ -351,23 +351,25 @@ impl<R: Read> Tokens<R> {
     #[inline(always)]
     fn skip_space(&mut self) -> io::Result<()> {
         loop {
-            let end = self.end;
+            let buf = &self.buf[..self.end];
             let mut i = self.pos;
-            while i < end {
-                let b = self.buf[i];
+            let (mut line, mut line_start) = (self.line, self.line_start);
+            while i < buf.len() {
+                let b = buf[i];
                 if b > b' ' {
                     break;
                 }
                 if b == b'\n' {
-                    self.line += 1;
-                    self.line_start = self.base + i as u64 + 1;
+                    line += 1;
+                    line_start = self.base + i as u64 + 1;
                 } else if !is_space(b) {
                     break;
                 }
                 i += 1;
             }
+            (self.line, self.line_start) = (line, line_start);
             self.pos = i;
-            if end - i >= MAX_TOKEN || self.eof {
+            if buf.len() - i >= MAX_TOKEN || self.eof {
                 return Ok(());
             }
             self.refill()?;
@@ -379,11 +381,12 @@ impl<R: Read> Tokens<R> {
     fn number(&mut self) -> io::Result<Result<u64, Bad>> {
         self.skip_space()?;
         self.token = self.pos;
-        let end = self.end;
-        let mut i = self.pos;
+        let buf = &self.buf[..self.end];
+        let start = self.pos;
+        let mut i = start;
         let mut v = 0u64;
-        while i < end {
-            let d = self.buf[i].wrapping_sub(b'0');
+        while i < buf.len() {
+            let d = buf[i].wrapping_sub(b'0');
             if d > 9 {
                 break;
             }
@@ -391,10 +394,10 @@ impl<R: Read> Tokens<R> {
             v = v.wrapping_mul(10).wrapping_add(u64::from(d));
             i += 1;
         }
-        let len = i - self.pos;
+        let len = i - start;
         // At least MAX_TOKEN bytes were in the buffer (or the input ends), so a number of
         // at most 19 digits is followed by a byte or the end.
-        if len == 0 || len > 19 || (i < end && !is_space(self.buf[i])) {
+        if len == 0 || len > 19 || (i < buf.len() && !is_space(buf[i])) {
             return Ok(self.slow_number());
         }
         self.pos = i;
