@@ -8,13 +8,13 @@ use grundy::control::{Budget, Control, Limits};
 use grundy::graph::draw::{check_svg, to_dot, to_svg};
 use grundy::graph::explore::{ExploreError, explore};
 use grundy::graph::kernel::{KernelError, KernelReport, find_kernel_within};
-use grundy::graph::read::{ReadError, ReadOptions, read_edge_list, read_judge};
+use grundy::graph::read::{JudgeReader, ReadError, ReadOptions, read_edge_list, read_judge};
 use grundy::graph::{
     GameGraph, GraphError, GraphSolution, Names, TokenMove, TokenSum, analyze_tokens,
     judge_outcome, solve,
 };
 use grundy::sum::{Context, Engine};
-use grundy::value::Outcome;
+use grundy::value::{Outcome, Value};
 use grundy::words::count;
 use indicatif::ProgressBar;
 use std::fs::File;
@@ -27,14 +27,30 @@ use std::sync::atomic::{AtomicBool, Ordering};
 /// pictures.
 ///
 /// Input formats: an edge list (`FROM TO` per line, a lone `NAME` declares a vertex, `#`
-/// comments), or the judge format (`N M K`, then M edges `x y`, then K token vertices;
-/// prints `win`, `lose` or `draw`). `-` or no file reads standard input.
+/// comments), or the judge format (`--format judge`; `seed` is another name for it): `N M K`,
+/// then M edges `x y` (from x to y, vertices 1 to N), then K vertices holding a token, all
+/// numbers separated by any white space wherever the lines break, as a contest judge writes
+/// them; it prints `win`, `lose` or `draw` for the player to move. With --cases the input
+/// starts with the number T of test cases, each `N M K`, edges and tokens, and one answer is
+/// printed per case. A bad number is reported with its line and column. `-` or no file reads
+/// standard input.
 ///
-///   grundy graph game.txt                      every vertex: value, outcome, remoteness
-///   grundy graph game.txt --tokens a,c,f       the sum of tokens and its winning moves
-///   grundy graph --format judge < problem.txt  prints win, lose or draw
-///   grundy graph --expr nim 2 3 --dot g.dot    the positions of a game, drawn
-///   grundy graph game.txt --kernel             a kernel, or the proof that none exists
+///   grundy graph game.txt                       every vertex: value, outcome, remoteness
+///   grundy graph game.txt --tokens a,c,f        the sum of tokens and its winning moves
+///   grundy graph --format judge < problem.txt   prints win, lose or draw
+///   grundy graph --format judge --cases in.txt  one line per test case
+///   grundy graph --expr nim 2 3 --dot g.dot     the positions of a game, drawn
+///   grundy graph game.txt --kernel              a kernel, or the proof that none exists
+///
+/// Graphs with cycles: play can go on for ever, and some positions then equal no Nim heap.
+/// Their value is ∞(K), C. A. B. Smith's generalised Sprague-Grundy value (Graphs and
+/// composite games, 1966), where K is the set of the finite values among the position's
+/// options (`∞()`: no option has one). Alone, ∞(K) is a win for the player to move when 0 is
+/// in K (move to that option) and a draw otherwise: neither player can force a win, and the
+/// one who would lose keeps the game going for ever; a draw's remoteness is `-`. In a sum of
+/// tokens, one ∞(K) beside finite values of nim-sum b is a win for the player to move exactly
+/// when b is in K (move it to an option of value b, leaving b ⊕ b = 0) and a draw otherwise;
+/// two or more ∞ tokens make a draw. Finite values add by nim-sum as in any acyclic game.
 ///
 /// Exit status: 0 answered, 1 could not compute (a limit was reached), 2 bad input,
 /// 130 interrupted.
@@ -46,6 +62,10 @@ pub struct Args {
     /// The input format [default: edges].
     #[arg(long, value_enum, conflicts_with = "expr")]
     format: Option<Format>,
+    /// The judge format with several test cases: the input starts with their number T, then
+    /// T cases (`N M K`, edges, tokens); prints one answer per case. Implies --format judge.
+    #[arg(long, conflicts_with_all = ["expr", "tokens", "kernel", "json", "dot", "svg"])]
+    cases: bool,
     /// Explore the positions reachable from this game expression instead of reading a file
     /// (unquoted words are joined: `--expr nim 2 3`).
     #[arg(long, value_name = "EXPR", num_args = 1.., conflicts_with = "input")]
@@ -89,9 +109,10 @@ pub struct Args {
 enum Format {
     /// `FROM TO` per line, names without spaces.
     Edges,
-    /// The judge format `N M K`, edges, token vertices; prints `win`, `lose` or `draw`.
-    #[value(alias = "judge")]
-    Seed,
+    /// The judge format: `N M K`, edges `x y`, token vertices, as numbers separated by any
+    /// white space; prints `win`, `lose` or `draw` (also called `seed`).
+    #[value(alias = "seed")]
+    Judge,
 }
 
 fn memory_limit(mib: Option<u64>) -> Result<ReadOptions, Failure> {
@@ -221,9 +242,59 @@ fn token_names(values: &[String], expr: bool, graph: &GameGraph) -> Vec<String> 
     names
 }
 
+/// The judge's word for an outcome.
+fn judge_word(outcome: Outcome) -> &'static str {
+    match outcome {
+        Outcome::N => "win\n",
+        Outcome::P => "lose\n",
+        Outcome::Draw => "draw\n",
+    }
+}
+
+/// `--cases`: a count of test cases, then each case read and answered in turn (so the memory
+/// is that of the largest case); the answers are printed once every case is read, so a bad
+/// case prints nothing but the error.
+fn run_cases(
+    input: &Option<String>,
+    options: &ReadOptions,
+    cancel: &Arc<AtomicBool>,
+) -> Result<(), Failure> {
+    let (reader, source) = open_input(input, cancel)?;
+    let fail = |e| read_failure(&source, e, cancel);
+    let mut judge = JudgeReader::new(reader, options);
+    let cases = judge.read_case_count().map_err(fail)?;
+    let mut answers: Vec<Outcome> = Vec::new();
+    for case in 1..=cases {
+        let input = judge.read_case(Some((case, cases))).map_err(fail)?;
+        let mut control = Control::none().with_cancel(cancel);
+        let outcome =
+            judge_outcome(&input.graph, &input.tokens, &mut control).map_err(graph_failure)?;
+        // One byte an answer, and every case holds at least three numbers: the answers take
+        // a sixth of the input at most.
+        answers.try_reserve(1).map_err(|_| {
+            Failure::compute(format!("no memory left for the answers after case {case}"))
+        })?;
+        answers.push(outcome);
+    }
+    judge.finish_cases(cases).map_err(fail)?;
+    crate::emit_with(|out| {
+        answers
+            .iter()
+            .try_for_each(|&a| out.write_all(judge_word(a).as_bytes()))
+    })
+}
+
 pub fn run(args: Args) -> Result<(), Failure> {
     let options = memory_limit(args.max_memory)?;
     let cancel = front::interrupt_flag()?;
+    if args.cases {
+        if args.format == Some(Format::Edges) {
+            return Err(Failure::input(
+                "--cases reads the judge format (`--format judge`), not an edge list",
+            ));
+        }
+        return run_cases(&args.input, &options, &cancel);
+    }
     let expr = args.expr.as_ref().map(|words| words.join(" "));
     let (graph, file_tokens) = if let Some(expr) = &expr {
         let sum = crate::script_rules::catalog(&args.rules)?
@@ -257,7 +328,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
                     .map_err(|e| read_failure(&source, e, &cancel))?;
                 (graph, Vec::new())
             }
-            Format::Seed => {
+            Format::Judge => {
                 let input =
                     read_judge(reader, &options).map_err(|e| read_failure(&source, e, &cancel))?;
                 let plain = args.tokens.is_empty()
@@ -270,11 +341,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
                         judge_outcome(&input.graph, &input.tokens, c)
                     })
                     .map_err(graph_failure)?;
-                    return crate::emit(match outcome {
-                        Outcome::N => "win\n",
-                        Outcome::P => "lose\n",
-                        Outcome::Draw => "draw\n",
-                    });
+                    return crate::emit(judge_word(outcome));
                 }
                 let graph = GameGraph {
                     csr: input.graph,
@@ -371,6 +438,11 @@ fn join_names(names: &[std::borrow::Cow<'_, str>]) -> String {
     names.join(separator)
 }
 
+/// The footnote of a table with `∞(K)` values (the full note is in `grundy graph --help`).
+const INFINITE_NOTE: &str = "∞(K): Smith's value of a loopy position; K = the finite values among its \
+     options. A win if 0 is in K, else a draw; beside other tokens of nim-sum b, a win if b is \
+     in K, else a draw (more in `grundy graph --help`).";
+
 struct Report<'a> {
     graph: &'a GameGraph,
     solution: &'a GraphSolution,
@@ -436,15 +508,21 @@ impl Report<'_> {
             "{:<width$}  {:<10}  outcome  remoteness",
             "vertex", "value"
         )?;
+        let mut infinite = false;
         for v in 0..n as u32 {
             let remoteness = s.remoteness(v).map_or("-".to_owned(), |r| r.to_string());
+            let value = s.value(g, v);
+            infinite |= matches!(value, Value::Infinite(_));
             writeln!(
                 out,
                 "{:<width$}  {:<10}  {:<7}  {remoteness}",
                 self.graph.name(v),
-                s.value(g, v).to_string(),
+                value.to_string(),
                 s.outcome(v).to_string(),
             )?;
+        }
+        if infinite {
+            writeln!(out, "{INFINITE_NOTE}")?;
         }
         if let Some(sum) = self.sum {
             let names: Vec<_> = self.tokens.iter().map(|&t| self.graph.name(t)).collect();

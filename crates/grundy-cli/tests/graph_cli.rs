@@ -41,7 +41,7 @@ fn bad_input_names_the_line_and_fails() {
     let o = grundy(&["graph", "--format", "seed"], "3 2 1\n1 2\n2 9\n1\n");
     assert_eq!(o.status.code(), Some(2));
     assert!(
-        stderr(&o).contains("line 3: vertex 9 is out of range"),
+        stderr(&o).contains("<stdin>: line 3, column 3: vertex 9 is out of range"),
         "{}",
         stderr(&o)
     );
@@ -201,4 +201,188 @@ fn text_table_kernel_and_pictures() {
     // An odd cycle has no kernel.
     let o = grundy(&["graph", "--kernel"], "a b\nb c\nc a\n");
     assert!(stdout(&o).contains("No kernel"), "{}", stdout(&o));
+}
+
+#[test]
+fn judge_numbers_may_break_lines_anywhere() {
+    // The example: one line, no final newline.
+    let o = grundy(&["graph", "--format", "judge"], "2 1 1 1 2 1");
+    assert_eq!(ok_stdout(&o), "win\n");
+    // One number a line, blank lines, Windows line ends, tabs: the same problem.
+    let o = grundy(
+        &["graph", "--format", "judge"],
+        "4\r\n3\r\n2\r\n\r\n1\t2 2\n3 4\n\n3 1\n4",
+    );
+    assert_eq!(ok_stdout(&o), "win\n");
+    // `seed` is the same format under its old name.
+    let o = grundy(&["graph", "--format", "seed"], "2 1 1 1 2 1");
+    assert_eq!(ok_stdout(&o), "win\n");
+    // A bad number anywhere is named by line and column.
+    let o = grundy(&["graph", "--format", "judge"], "3 2 1 1 2\n  2 x 1");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains(
+            "<stdin>: line 2, column 5: expected a vertex number (1 to 3) for edge 2 of 2, found `x`"
+        ),
+        "{}",
+        stderr(&o)
+    );
+    assert!(o.stdout.is_empty());
+}
+
+/// Random judge problems (seeded): `--cases` on all of them answers each line as the problem
+/// answers alone, and a file re-wrapped at random token boundaries answers the same.
+#[test]
+fn cases_answer_each_case_as_it_answers_alone() {
+    let mut state = 0x2545_f491_4f6c_dd1du64;
+    let mut next = |below: u64| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state % below
+    };
+    let mut cases = Vec::new();
+    for _ in 0..12 {
+        let n = 1 + next(7);
+        let m = next(12);
+        let k = next(4);
+        let mut numbers = vec![n, m, k];
+        for _ in 0..2 * m + k {
+            numbers.push(1 + next(n));
+        }
+        cases.push(numbers);
+    }
+    let join = |numbers: &[u64], next: &mut dyn FnMut(u64) -> u64| {
+        let mut text = String::new();
+        for x in numbers {
+            text.push_str(&x.to_string());
+            text.push_str([" ", "\n", "\t", "\r\n", " \n\n"][next(5) as usize]);
+        }
+        text
+    };
+    let mut alone = String::new();
+    for case in &cases {
+        let o = grundy(&["graph", "--format", "judge"], &join(case, &mut next));
+        alone.push_str(&ok_stdout(&o));
+    }
+    assert_eq!(alone.lines().count(), cases.len());
+    let mut all = vec![cases.len() as u64];
+    all.extend(cases.iter().flatten());
+    let path = temp_file("cases.txt", &join(&all, &mut next));
+    let o = grundy(
+        &[
+            "graph",
+            "--format",
+            "judge",
+            "--cases",
+            path.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(ok_stdout(&o), alone);
+    // --cases implies the judge format.
+    let o = grundy(&["graph", "--cases", "-"], &join(&all, &mut next));
+    assert_eq!(ok_stdout(&o), alone);
+    std::fs::remove_file(path).unwrap();
+    // No cases, no lines.
+    let o = grundy(&["graph", "--cases"], "0\n");
+    assert_eq!(ok_stdout(&o), "");
+}
+
+#[test]
+fn cases_refuse_a_huge_count_and_a_cut_case_with_its_place() {
+    let o = grundy(&["graph", "--cases"], "99999999999999999999999\n1 0 0\n");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains(
+            "line 1, column 1: T = 99999999999999999999999 test cases is more than the 4294967295"
+        ),
+        "{}",
+        stderr(&o)
+    );
+    // A count far beyond the input: refused when the input ends, naming the case.
+    let o = grundy(&["graph", "--cases"], "1000000\n1 0 0\n2 1 1 1 2 1\n");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("case 3 of 1000000: line 4, column 1: expected `N M K`"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(o.stdout.is_empty(), "answers only when every case is read");
+    let o = grundy(
+        &["graph", "--cases"],
+        "2\n2 1 1\n1 2\n1\n3 2 1\n1 2\n2 9\n1\n",
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("case 2 of 2: line 7, column 3: vertex 9 is out of range"),
+        "{}",
+        stderr(&o)
+    );
+    let o = grundy(&["graph", "--cases"], "1\n1 0 0\n1\n");
+    assert!(
+        stderr(&o).contains("line 3, column 1: unexpected `1` after the 1 test case"),
+        "{}",
+        stderr(&o)
+    );
+    // A case too large for the memory limit: refused with its figure, like a single case.
+    let o = grundy(
+        &["graph", "--cases", "--max-memory", "64"],
+        "2\n1 0 0\n10000000 50000000 1\n",
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains(
+            "case 2 of 2: too large: a graph of 10000000 vertices and 50000000 edges needs about"
+        ),
+        "{}",
+        stderr(&o)
+    );
+    // --cases is the judge format only, and answers win / lose / draw only.
+    let o = grundy(&["graph", "--cases", "--format", "edges"], "1\n1 0 0\n");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("--cases reads the judge format"),
+        "{}",
+        stderr(&o)
+    );
+    let o = grundy(&["graph", "--cases", "--json"], "1\n1 0 0\n");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("cannot be used with"), "{}", stderr(&o));
+}
+
+#[test]
+fn one_name_for_the_judge_format_and_a_note_on_infinite_values() {
+    let o = grundy(&["graph", "--help"], "");
+    let help = ok_stdout(&o);
+    assert!(help.contains("--format judge"), "{help}");
+    assert!(help.contains("`seed` is another name"), "{help}");
+    assert!(help.contains("--cases"), "{help}");
+    assert!(
+        help.contains("∞(K), C. A. B. Smith's generalised Sprague-Grundy value"),
+        "{help}"
+    );
+    assert!(
+        help.contains("exactly\n  when b is in K") || help.contains("when b is in K"),
+        "{help}"
+    );
+    // The option list and its errors say `judge`.
+    assert!(help.contains("judge:"), "{help}");
+    assert!(!help.contains("seed:"), "{help}");
+    let o = grundy(&["graph", "--format", "nope"], "");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("judge"), "{}", stderr(&o));
+    assert!(!stderr(&o).contains("seed"), "{}", stderr(&o));
+    // A table with ∞ values ends with a one-line footnote; one without has none.
+    let o = grundy(&["graph"], "a b\nb a\na c\nc d\n");
+    let text = ok_stdout(&o);
+    assert!(text.contains("∞(1)"), "{text}");
+    let last = text.lines().last().unwrap();
+    assert!(
+        last.starts_with("∞(K): Smith's value of a loopy position"),
+        "{text}"
+    );
+    assert!(last.contains("grundy graph --help"), "{text}");
+    let o = grundy(&["graph"], "a b\nb c\n");
+    assert!(!ok_stdout(&o).contains("∞"), "{}", stdout(&o));
 }

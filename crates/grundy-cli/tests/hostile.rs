@@ -226,6 +226,35 @@ fn an_analysis_past_the_address_space_limit_is_refused_not_aborted() {
     assert_refused(&o, 1, &["cram 100x100", "more than the memory limit of"]);
 }
 
+#[test]
+fn the_notes_of_a_huge_chomp_l_answer_under_the_address_space_limit() {
+    // Issue 41: the mex table listed all 2^64 moves of this L (the sum of its squares wrapped
+    // to 0, so nothing was charged) and aborted at 4.6 GB. An L is two Nim heaps: value
+    // (2^64 − 2) ⊕ 1, and no table.
+    for (expr, value) in [
+        ("chomp 18446744073709551615,1", "18446744073709551615"),
+        ("chomp 18446744073709551615,1,1", "18446744073709551612"),
+    ] {
+        let started = std::time::Instant::now();
+        let o = grundy_under_address_limit(6_000_000, &["analyze", expr]);
+        assert!(o.status.success(), "{expr}: {:?} {}", o.status, stderr(&o));
+        let out = stdout(&o);
+        assert!(out.contains(&format!("Value     {value}")), "{expr}: {out}");
+        assert!(!out.contains("Why chomp"), "{expr}: {out}");
+        assert!(
+            started.elapsed().as_secs() < 60,
+            "{expr}: {:?}",
+            started.elapsed()
+        );
+    }
+    // And in the JSON form, with its notes.
+    let o = grundy_under_address_limit(
+        6_000_000,
+        &["analyze", "chomp 18446744073709551615,1", "--json"],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+}
+
 // ---- play ----
 
 #[test]

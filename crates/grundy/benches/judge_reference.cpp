@@ -1,8 +1,8 @@
-// A tight C++ solution of the judge problem, for comparing `grundy graph --format seed`
+// A tight C++ solution of the judge problem, for comparing `grundy graph --format judge`
 // against it on the same input: fread, CSR, Kahn's algorithm, mex with a stamp array.
 //   GRUNDY_BENCH_WRITE=/tmp/judge.txt cargo bench --bench graph   # write the 2M/10M input
 //   g++ -O2 -o judge_reference crates/grundy/benches/judge_reference.cpp
-//   time ./judge_reference /tmp/judge.txt; time grundy graph --format seed /tmp/judge.txt
+//   time ./judge_reference /tmp/judge.txt; time grundy graph --format judge /tmp/judge.txt
 #include <cstdio>
 #include <cstdlib>
 #include <vector>

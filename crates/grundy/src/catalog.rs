@@ -47,10 +47,19 @@ pub fn rules() -> impl Iterator<Item = &'static Rule> {
     .flatten()
 }
 
-/// The rule a term names: code literals (names that start with a digit, such as `0.137`) go
-/// to the rule that reads codes, other names must match exactly.
+/// The rule a term names: code literals (`0.137`, `4!.0`, `c.c`: whatever
+/// [`looks_like_code`](crate::heap::rules::looks_like_code) says is a code, the same test
+/// [`HeapRule::parse`](crate::heap::rules::HeapRule::parse) makes) go to the rule that reads
+/// codes, other names must match exactly.
+///
+/// ```
+/// use grundy::catalog::find_rule;
+/// assert_eq!(find_rule("c.c").unwrap().name, "0.137");
+/// assert_eq!(find_rule(".07").unwrap().name, "0.137");
+/// assert!(find_rule("cram").is_some_and(|r| r.name == "cram"));
+/// ```
 pub fn find_rule(name: &str) -> Option<&'static Rule> {
-    let literal = name.starts_with(|c: char| c.is_ascii_digit());
+    let literal = crate::heap::rules::looks_like_code(name);
     rules().find(|r| if literal { r.literal } else { r.name == name })
 }
 

@@ -15,8 +15,8 @@ use grundy::Nimber;
 use grundy::control::Control;
 use grundy::graph::csr::Csr;
 use grundy::graph::kernel::find_kernel;
-use grundy::graph::read::{ReadOptions, read_judge};
-use grundy::graph::{GraphSolution, analyze_tokens, first_player_wins, solve};
+use grundy::graph::read::{ReadOptions, read_judge, read_judge_cases};
+use grundy::graph::{GraphSolution, analyze_tokens, first_player_wins, judge_outcome, solve};
 use grundy::value::{Outcome, Value};
 use proptest::prelude::*;
 use std::collections::BTreeSet;
@@ -367,4 +367,119 @@ fn explored_wythoff_graph_has_the_published_p_positions() {
         .filter(|&(a, b)| a <= max_a && b <= max_b)
         .collect();
     assert_eq!(found, expected);
+}
+
+// ---- the judge format: tokens wherever the lines break, several cases ----
+
+/// The separators a judge input may have between two numbers: any white space of C's
+/// `isspace`, blank lines, Windows line ends.
+const GAPS: [&str; 8] = [
+    " ", "\n", "\t", "\r\n", "  \n\n ", "\x0b", "\x0c", " \t\r\n",
+];
+
+/// The numbers of a judge-format problem: `N M K`, the edges, the token vertices (1-based).
+fn judge_numbers(adj: &Adj, tokens: &[usize]) -> Vec<usize> {
+    let edges: Vec<(usize, u32)> = adj
+        .iter()
+        .enumerate()
+        .flat_map(|(u, ws)| ws.iter().map(move |&w| (u, w)))
+        .collect();
+    let mut numbers = vec![adj.len(), edges.len(), tokens.len()];
+    for (u, w) in edges {
+        numbers.extend([u + 1, w as usize + 1]);
+    }
+    numbers.extend(tokens.iter().map(|t| t + 1));
+    numbers
+}
+
+/// Numbers written one layout: `gaps` (indices into [`GAPS`], cycled) between them.
+fn wrapped(numbers: &[usize], gaps: &[usize]) -> String {
+    let mut text = String::new();
+    for (i, x) in numbers.iter().enumerate() {
+        if i > 0 {
+            text.push_str(GAPS[gaps[i % gaps.len()] % GAPS.len()]);
+        }
+        text.push_str(&x.to_string());
+    }
+    text
+}
+
+/// The judge's answer for one case, from the product graph of its tokens (the definition).
+fn slow_judge(adj: &Adj, tokens: &[usize]) -> Outcome {
+    if tokens.is_empty() {
+        return Outcome::P;
+    }
+    let n = adj.len();
+    let prod = slow_outcomes(&product(adj, tokens.len()));
+    prod[tokens.iter().rev().fold(0usize, |acc, &t| acc * n + t)].0
+}
+
+fn answer(text: &str) -> Result<Outcome, String> {
+    let input = read_judge(text.as_bytes(), &ReadOptions::default()).map_err(|e| e.to_string())?;
+    Ok(judge_outcome(&input.graph, &input.tokens, &mut Control::none()).unwrap())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(600))]
+
+    /// A problem written one number a line, and the same numbers re-wrapped at random token
+    /// boundaries (one line, many, blank lines, tabs, CRLF, form feeds): the same graph, the
+    /// same tokens, the same answer, and that answer is the product graph's.
+    #[test]
+    fn judge_inputs_rewrapped_anywhere_read_and_answer_the_same(
+        adj in any_graph(8, 18),
+        picks in prop::collection::vec(0usize..64, 0..=3),
+        gaps in prop::collection::vec(0usize..GAPS.len(), 1..30),
+        leading in 0usize..GAPS.len(),
+        trailing in 0usize..GAPS.len(),
+    ) {
+        let tokens: Vec<usize> = picks.iter().map(|&p| p % adj.len()).collect();
+        let numbers = judge_numbers(&adj, &tokens);
+        let plain = wrapped(&numbers, &[1]);
+        let odd = format!("{}{}{}", GAPS[leading], wrapped(&numbers, &gaps), GAPS[trailing]);
+        let a = read_judge(plain.as_bytes(), &ReadOptions::default()).unwrap();
+        let b = read_judge(odd.as_bytes(), &ReadOptions::default())
+            .map_err(|e| TestCaseError::fail(format!("{odd:?}: {e}")))?;
+        prop_assert_eq!(&a.tokens, &b.tokens);
+        for v in 0..adj.len() as u32 {
+            prop_assert_eq!(a.graph.successors(v), b.graph.successors(v));
+        }
+        let expected = slow_judge(&adj, &tokens);
+        prop_assert_eq!(answer(&plain), Ok(expected));
+        prop_assert_eq!(answer(&odd), Ok(expected), "{:?}", odd);
+    }
+
+    /// `T` cases in one input, wrapped anywhere: each case answers as it does alone.
+    #[test]
+    fn multi_case_inputs_answer_each_case_as_it_answers_alone(
+        cases in prop::collection::vec(
+            (any_graph(6, 12), prop::collection::vec(0usize..36, 0..=2)),
+            0..6,
+        ),
+        gaps in prop::collection::vec(0usize..GAPS.len(), 1..30),
+    ) {
+        let mut numbers = vec![cases.len()];
+        let mut alone = Vec::new();
+        for (adj, picks) in &cases {
+            let tokens: Vec<usize> = picks.iter().map(|&p| p % adj.len()).collect();
+            let case = judge_numbers(adj, &tokens);
+            alone.push(answer(&wrapped(&case, &[1])).unwrap());
+            numbers.extend(case);
+        }
+        let text = wrapped(&numbers, &gaps);
+        let inputs = read_judge_cases(text.as_bytes(), &ReadOptions::default())
+            .map_err(|e| TestCaseError::fail(format!("{text:?}: {e}")))?;
+        prop_assert_eq!(inputs.len(), cases.len());
+        for (i, input) in inputs.iter().enumerate() {
+            let outcome = judge_outcome(&input.graph, &input.tokens, &mut Control::none()).unwrap();
+            prop_assert_eq!(outcome, alone[i], "case {}", i + 1);
+        }
+        // One number fewer: the last case (or the count) is cut, and the error says where.
+        if numbers.len() > 1 {
+            let cut = wrapped(&numbers[..numbers.len() - 1], &gaps);
+            let e = read_judge_cases(cut.as_bytes(), &ReadOptions::default()).unwrap_err();
+            prop_assert!(e.to_string().starts_with(&format!("case {} of {}: line ", cases.len(), cases.len())), "{}", e);
+            prop_assert!(e.column().is_some() && e.to_string().contains("input ends"), "{}", e);
+        }
+    }
 }

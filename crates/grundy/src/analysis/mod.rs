@@ -205,9 +205,14 @@ impl Listing {
     pub(crate) fn note(&self) -> Option<String> {
         (self.unlisted > 0).then(|| {
             format!(
-                "{} more winning {} not listed: the positions they leave would take more than {} MiB of text.",
+                "{} more winning {} not listed: the positions they leave would take more than \
+                 {} MiB of text.",
                 self.unlisted,
-                if self.unlisted == 1 { "move is" } else { "moves are" },
+                if self.unlisted == 1 {
+                    "move is"
+                } else {
+                    "moves are"
+                },
                 MAX_LISTED_TEXT >> 20
             )
         })
@@ -315,14 +320,13 @@ fn normal(sum: &Sum, ctx: &Context) -> Result<Analysis, AnalysisError> {
                 Err(e) => return Err(e),
             };
             if !moves.is_empty() {
-                let how: Vec<&str> = moves.iter().map(|m| m.description.as_str()).collect();
                 explanation.push(format!(
                     "{}: {} ⊕ {} = {}, so {}",
                     names[i],
                     values[i],
                     total,
                     target,
-                    how.join(", ")
+                    teach::moves_in_words(&moves)
                 ));
             }
             if listing.take(moves.len()) {
@@ -393,7 +397,14 @@ fn outcome_only(
     let mut omitted = None;
     if outcome == Outcome::N {
         match c.winning_moves_alone(ctx) {
-            Ok(moves) => winning_moves.extend(winning(sum, index, moves)),
+            Ok(moves) => {
+                let mut listing = Listing::new(sum.to_string().len());
+                if listing.take(moves.len()) {
+                    winning_moves.extend(winning(sum, index, moves));
+                }
+                explanation.extend(listing.note());
+                omitted = listing.note();
+            }
             Err(e) if !is_cancelled(&e) => {
                 let note = format!("The winning moves are not listed: {e}.");
                 explanation.push(note.clone());

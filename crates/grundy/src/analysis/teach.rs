@@ -13,7 +13,11 @@
 //! The notes are typed data ([`Note`], serialised with a `kind`), and [`Note::lines`] writes
 //! them as text. They are computed after the analysis, under a share of the context's budget
 //! (at most [`MAX_NOTE_WORK`] units and the same cancellation); a note that cannot be computed
-//! (a value out of reach) is left out rather than failing the explanation.
+//! (a value out of reach) is left out rather than failing the explanation. Their size is
+//! bounded whatever the position: a component's moves are listed under a small budget that
+//! refuses a long list before it is made, a position is written into at most
+//! [`MAX_NOTE_TEXT`] bytes (cut with `…`, never formatted whole), a staircase lists at most
+//! [`MAX_NOTE_STEPS`] odd steps, and a shortened note says so.
 //!
 //! ```
 //! use grundy::analysis::teach::{Note, notes};
@@ -36,6 +40,85 @@ pub const MAX_TABLE_ROWS: usize = 40;
 /// table's rows many times over, so that a component with thousands of moves is refused at
 /// once.
 const LISTING_WORK: u64 = 1 << 20;
+
+/// The most bytes of one position (or one move's description) a note writes: a longer one is
+/// cut and ends with `…`.
+pub const MAX_NOTE_TEXT: usize = 4096;
+
+/// The most odd steps a staircase note lists (the value counts them all).
+pub const MAX_NOTE_STEPS: usize = 64;
+
+/// The most moves an explanation line names; the others are counted.
+pub const MAX_MOVES_IN_WORDS: usize = 32;
+
+/// The moves' descriptions as an explanation line lists them (`3 -> 1, 5 -> 7`): at most
+/// [`MAX_MOVES_IN_WORDS`], each cut to [`MAX_NOTE_TEXT`] bytes, then how many more there are.
+pub fn moves_in_words(moves: &[crate::sum::Move]) -> String {
+    let mut words: Vec<String> = moves
+        .iter()
+        .take(MAX_MOVES_IN_WORDS)
+        .map(|m| bounded_str(&m.description).0)
+        .collect();
+    if moves.len() > MAX_MOVES_IN_WORDS {
+        let more = moves.len() - MAX_MOVES_IN_WORDS;
+        words.push(format!("and {more} more"));
+    }
+    words.join(", ")
+}
+
+/// A `fmt::Write` that keeps at most `room` bytes (cut on a character boundary) and then
+/// stops the formatting with an error, so that a huge position is never written whole.
+struct Bounded {
+    text: String,
+    room: usize,
+    cut: bool,
+}
+
+impl std::fmt::Write for Bounded {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        if s.len() <= self.room {
+            self.text.push_str(s);
+            self.room -= s.len();
+            return Ok(());
+        }
+        let mut end = self.room;
+        while !s.is_char_boundary(end) {
+            end -= 1;
+        }
+        self.text.push_str(&s[..end]);
+        self.room = 0;
+        self.cut = true;
+        Err(std::fmt::Error)
+    }
+}
+
+/// `value` as text of at most [`MAX_NOTE_TEXT`] bytes (and `…`), and whether it was cut.
+fn bounded(value: &dyn std::fmt::Display) -> (String, bool) {
+    let mut out = Bounded {
+        text: String::new(),
+        room: MAX_NOTE_TEXT,
+        cut: false,
+    };
+    // An error is the writer stopping the formatting, or a Display failing: either way the
+    // text so far is what is shown.
+    let failed = std::fmt::write(&mut out, format_args!("{value}")).is_err();
+    if out.cut || failed {
+        out.text.push('…');
+    }
+    (out.text, out.cut)
+}
+
+/// A description cut to [`MAX_NOTE_TEXT`] bytes (and `…`), and whether it was cut.
+fn bounded_str(text: &str) -> (String, bool) {
+    if text.len() <= MAX_NOTE_TEXT {
+        return (text.to_owned(), false);
+    }
+    let mut end = MAX_NOTE_TEXT;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    (format!("{}…", &text[..end]), true)
+}
 
 /// One option in a mex table.
 #[derive(
@@ -64,6 +147,8 @@ pub struct MexTable {
     pub mex: Nimber,
     /// The table as lines of text, as the terminal shows it.
     pub text: Vec<String>,
+    /// Whether a position or a move was too long to write whole and is cut (it ends in `…`).
+    pub shortened: bool,
 }
 
 impl MexTable {
@@ -106,6 +191,11 @@ impl MexTable {
             set.join(", "),
             self.mex
         ));
+        if self.shortened {
+            out.push(format!(
+                "  (positions and moves longer than {MAX_NOTE_TEXT} bytes are cut, ending in …)"
+            ));
+        }
         out
     }
 }
@@ -128,24 +218,29 @@ pub fn mex_table(c: &dyn Component, ctx: &Context) -> Option<MexTable> {
         return None;
     }
     let mut rows = Vec::with_capacity(moves.len());
+    let mut shortened = false;
     for m in moves {
         let mut v = Nimber::ZERO;
         for part in &m.result {
             v ^= part.value_in(ctx).ok()?;
         }
-        let result = Sum::new(m.result).to_string();
+        let (result, cut) = bounded(&Sum::new(m.result));
+        let (description, cut_description) = bounded_str(&m.description);
+        shortened |= cut | cut_description;
         rows.push(MexRow {
-            description: m.description,
+            description,
             result,
             value: v,
         });
     }
     let mex = Nimber(crate::nimber::mex(rows.iter().map(|r| r.value.0)));
+    let (component, cut) = bounded(&c);
     let mut table = MexTable {
-        component: c.to_string(),
+        component,
         rows,
         mex,
         text: Vec::new(),
+        shortened: shortened | cut,
     };
     table.text = table.render();
     Some(table)
@@ -172,8 +267,10 @@ pub enum Note {
 pub struct StaircaseNote {
     /// The component, as an expression.
     pub component: String,
-    /// The odd steps (numbered from 1) and the coins on each.
+    /// The odd steps (numbered from 1) and the coins on each: the first [`MAX_NOTE_STEPS`].
     pub odd_steps: Vec<Step>,
+    /// The odd steps not listed in `odd_steps` (their coins count in the value).
+    pub more_steps: usize,
     /// The nim-sum of the coins on the odd steps: the component's value.
     pub value: Nimber,
     /// The note in a sentence.
@@ -235,16 +332,21 @@ impl StaircaseNote {
             .map(|s| format!("step {}: {}", s.step, s.coins))
             .collect();
         let coins: Vec<String> = self.odd_steps.iter().map(|s| s.coins.to_string()).collect();
-        let sum = if coins.is_empty() {
+        let mut sum = if coins.is_empty() {
             "0".to_string()
         } else {
             coins.join(" ⊕ ")
         };
+        let mut steps = steps.join(", ");
+        if self.more_steps > 0 {
+            let more = crate::words::count(self.more_steps, "more odd step");
+            steps.push_str(&format!(" and {more}, not listed"));
+            sum.push_str(" ⊕ …");
+        }
         format!(
-            "Staircase Nim is Nim on the odd steps ({}): coins moved from an even step to an odd \
-             one can be moved straight on down by the other player, so the even steps do not \
+            "Staircase Nim is Nim on the odd steps ({steps}): coins moved from an even step to an \
+             odd one can be moved straight on down by the other player, so the even steps do not \
              count. Value {sum} = {}.",
-            steps.join(", "),
             self.value
         )
     }
@@ -317,16 +419,19 @@ pub fn notes(sum: &Sum, ctx: &Context) -> Vec<Note> {
 
 /// Staircase Nim reduced to Nim on the odd steps.
 fn staircase_note(c: &crate::classic::Staircase) -> Option<StaircaseNote> {
-    let odd_steps: Vec<Step> = c
-        .coins
+    let coins = &c.coins;
+    let odd = coins.len().div_ceil(2);
+    let odd_steps: Vec<Step> = coins
         .iter()
         .enumerate()
         .filter(|(i, _)| i % 2 == 0)
+        .take(MAX_NOTE_STEPS)
         .map(|(i, &coins)| Step { step: i + 1, coins })
         .collect();
-    let value = Nimber(odd_steps.iter().fold(0, |s, step| s ^ step.coins));
+    let value = Nimber(coins.iter().step_by(2).fold(0, |s, &x| s ^ x));
     let mut note = StaircaseNote {
-        component: (c as &dyn Component).to_string(),
+        component: bounded(&(c as &dyn Component)).0,
+        more_steps: odd - odd_steps.len(),
         odd_steps,
         value,
         text: String::new(),

@@ -102,13 +102,20 @@ impl ChompBoard {
         }
     }
 
-    /// The row lengths, if there are few enough squares to list.
-    pub fn rows(&self) -> Option<Vec<u64>> {
+    /// The number of squares, if it fits in 64 bits.
+    pub fn squares(&self) -> Option<u64> {
         match self {
-            ChompBoard::Rect { rows, cols } => {
-                rows.checked_mul(*cols).filter(|&n| n <= MAX_LISTED)?;
-                Some(vec![*cols; *rows as usize])
-            }
+            ChompBoard::Rect { rows, cols } => rows.checked_mul(*cols),
+            ChompBoard::Rows(r) => r.iter().try_fold(0u64, |s, &x| s.checked_add(x)),
+        }
+    }
+
+    /// The row lengths, if there are few enough squares to list (at most [`MAX_LISTED`], in
+    /// either shape: `18446744073709551615,1` has as many moves as `1x18446744073709551616`).
+    pub fn rows(&self) -> Option<Vec<u64>> {
+        self.squares().filter(|&n| n <= MAX_LISTED)?;
+        match self {
+            ChompBoard::Rect { rows, cols } => Some(vec![*cols; *rows as usize]),
             ChompBoard::Rows(r) => Some(r.clone()),
         }
     }
@@ -258,6 +265,7 @@ impl Chomp {
                 ),
             )
         })?;
+        // At most MAX_LISTED squares (`rows` checked the sum): no overflow.
         let squares = rows.iter().sum::<u64>();
         ctx.budget
             .afford(squares)

@@ -72,6 +72,20 @@ impl Staircase {
         }
     }
 
+    /// Checks that `count` moves, each a copy of the staircase, fit the memory limit (and
+    /// charges the copying): the winning moves of 100,000 steps are tens of thousands of
+    /// copies of every step, tens of gigabytes before this check.
+    fn check_copies(&self, ctx: &Context, count: u64) -> Result<(), AnalysisError> {
+        let steps = self.coins.len() as u64;
+        let units = count.saturating_mul(1 + steps / 32);
+        ctx.budget
+            .check_bytes(count.saturating_mul(steps), 8)
+            .map(|_| ())
+            .and_then(|()| ctx.budget.afford(units))
+            .and_then(|()| ctx.budget.charge(units))
+            .map_err(|e| AnalysisError::budget(self, e))
+    }
+
     fn odd_nim_sum(&self) -> u64 {
         self.coins.iter().step_by(2).fold(0, |a, b| a ^ b)
     }
@@ -106,7 +120,9 @@ impl Component for Staircase {
                 format!("too many moves to list (limit {MAX_LISTED_MOVES})"),
             ));
         }
-        crate::sum::charge_moves(self, ctx, total.unwrap_or(u64::MAX))?;
+        let total = total.unwrap_or(u64::MAX);
+        crate::sum::charge_moves(self, ctx, total)?;
+        self.check_copies(ctx, total)?;
         let mut out = Vec::new();
         for step in 1..=self.coins.len() {
             for k in 1..=self.coins[step - 1] {
@@ -122,25 +138,28 @@ impl Component for Staircase {
             return moves_to_value_by_search(self, target, ctx);
         }
         let d = self.odd_nim_sum() ^ target.0;
-        let mut found = Vec::new();
         if d == 0 {
-            return Ok(found);
+            return Ok(Vec::new());
         }
-        for step in 1..=self.coins.len() {
+        // The coins each winning move takes: counted first, so that the copies are checked
+        // against the budget before any is made.
+        let take = |step: usize| -> Option<u64> {
             let c = self.coins[step - 1];
             if step % 2 == 1 {
-                if c ^ d < c {
-                    found.push(self.step_move(step, c - (c ^ d)));
-                }
+                (c ^ d < c).then(|| c - (c ^ d))
             } else {
                 let below = self.coins[step - 2];
                 let grown = below ^ d;
-                if grown > below && grown - below <= c {
-                    found.push(self.step_move(step, grown - below));
-                }
+                (grown > below && grown - below <= c).then(|| grown - below)
             }
-        }
-        Ok(found)
+        };
+        let count = (1..=self.coins.len())
+            .filter(|&s| take(s).is_some())
+            .count();
+        self.check_copies(ctx, count as u64)?;
+        Ok((1..=self.coins.len())
+            .filter_map(|step| take(step).map(|k| self.step_move(step, k)))
+            .collect())
     }
     fn clone_box(&self) -> Box<dyn Component> {
         Box::new(self.clone())

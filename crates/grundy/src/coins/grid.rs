@@ -21,7 +21,7 @@
 //! `g1(0)` and `g2(1)` are all non-zero, yet `(1,1)` is worth `0 = g1(1) ⊗ g2(1)`, and a field
 //! has no zero divisors.
 
-use super::line::{check_coin, coin_error, list_moves, toggle};
+use super::line::{check_coin, check_copies, coin_error, list_moves, toggle};
 use super::rule::{LineRule, Shape};
 use super::values::{CoinError, CoinValues};
 use crate::control::Budget;
@@ -402,6 +402,8 @@ impl Component for CoinGrid {
                     if y2 < y {
                         moves.push(self.after(&[(x, y2), (x, y)]));
                     }
+                    check_copies(budget, moves.len(), self.heads.len())
+                        .map_err(|e| AnalysisError::budget(self, e))?;
                 }
                 GridRule::Product { x: rx, y: ry, .. } => {
                     let mut failure = None;
@@ -447,6 +449,7 @@ impl Component for CoinGrid {
                                 .saturating_mul(16);
                             budget.afford(size)?;
                             budget.charge(size)?;
+                            check_copies(budget, moves.len() + 1, self.heads.len())?;
                             let mut coins = Vec::new();
                             for &i in &columns {
                                 for &j in b.iter().chain([y].iter()) {

@@ -188,6 +188,20 @@ pub(crate) fn coin_error(c: &dyn Component, e: CoinError) -> AnalysisError {
     }
 }
 
+/// Checks that `count` listed moves, each holding a copy of a position of `heads` heads (about
+/// 16 bytes a head with its text), fit the memory limit: a row of 20,000 coins has tens of
+/// thousands of winning moves, each a copy of every coin (5.8 GB, and an abort under a 6 GB
+/// address-space cap, before this check).
+pub(crate) fn check_copies(
+    budget: &Budget,
+    count: usize,
+    heads: usize,
+) -> Result<(), crate::control::BudgetError> {
+    budget
+        .check_bytes((count as u64).saturating_mul(heads as u64 + 1), 16)
+        .map(|_| ())
+}
+
 /// Every move of a coin position: the `count` moves are refused before listing when the
 /// budget cannot afford them, then `for_each(head, visit)` visits the coins each head may
 /// turn, `after(head, coins)` builds the move, and each move is charged for the heads and
@@ -206,7 +220,11 @@ pub(crate) fn list_moves<H: Copy, C>(
     for &head in heads {
         let _ = for_each(head, &mut |coins| {
             // Each move copies the heads and the coins it turns.
-            if let Err(e) = ctx.budget.charge((coins.len() + heads.len()) as u64) {
+            if let Err(e) = ctx
+                .budget
+                .charge((coins.len() + heads.len()) as u64)
+                .and_then(|()| check_copies(&ctx.budget, moves.len() + 1, heads.len()))
+            {
                 failure = Some(e);
                 return ControlFlow::Break(());
             }
@@ -273,13 +291,22 @@ impl Component for CoinRow {
             .map_err(|e| coin_error(self, e))?;
         let total: Nimber = self.heads.iter().map(|&c| values.get(c)).sum();
         let mut moves = Vec::new();
+        let mut failure = None;
         for &n in &self.heads {
             let want = target ^ total ^ values.get(n);
             values
                 .flip_sets_with_value(n, want, &ctx.budget, &mut |set| {
-                    moves.push(self.after(n, set))
+                    if failure.is_none() {
+                        match check_copies(&ctx.budget, moves.len() + 1, self.heads.len()) {
+                            Ok(()) => moves.push(self.after(n, set)),
+                            Err(e) => failure = Some(e),
+                        }
+                    }
                 })
                 .map_err(|e| coin_error(self, e))?;
+            if let Some(e) = failure {
+                return Err(AnalysisError::budget(self, e));
+            }
         }
         Ok(moves)
     }

@@ -2,29 +2,37 @@
 //!
 //! Both read through a large buffer and parse bytes directly (no per-line allocation, no
 //! UTF-8 checks on numbers), so a file is read at close to disk speed. Every syntax error names
-//! its line and what was expected; sizes are checked against a memory limit before the big
-//! arrays are allocated.
+//! its line (and, in the judge format, its column) and what was expected; sizes are checked
+//! against a memory limit before the big arrays are allocated.
 //!
 //! - **Edge list**: one `FROM TO` per line; a line with a single name declares a vertex
 //!   (isolated vertices need this); `#` starts a comment; names are any tokens without spaces,
 //!   numbered in order of first appearance.
-//! - **Judge format**: a first line `N M K`, then `M` lines `x y` (an edge from `x` to `y`,
-//!   vertices `1..=N`), then `K` vertices holding a token (one or more per line).
+//! - **Judge format** (also called `seed`): `N M K`, then `M` edges `x y` (an edge from `x` to
+//!   `y`, vertices `1..=N`), then the `K` vertices holding a token. As a judge's `scanf` or
+//!   `cin >>` reads them, these are numbers separated by any white space (spaces, tabs, line
+//!   breaks, `\r`, form feeds), wherever the lines break: `2 1 1 1 2 1` on one line is a
+//!   problem. A multi-case input ([`read_judge_cases`], [`JudgeReader`]) starts with the
+//!   number `T` of cases, each `N M K`, edges and tokens.
 
 use super::csr::{Csr, MAX_EDGES, MAX_VERTICES};
 use super::{GameGraph, Names};
 use crate::words;
 use rustc_hash::FxHashMap;
+use std::fmt;
 use std::io::{self, Read};
 
 /// Why an input could not be read.
 #[derive(Debug, thiserror::Error)]
 pub enum ReadError {
-    /// A line is malformed.
-    #[error("line {line}: {message}")]
+    /// A line or a token is malformed.
+    #[error("{}: {message}", place(*.line, *.column))]
     Syntax {
         /// The line number, from 1.
         line: u64,
+        /// The column of the offending token, from 1, where the reader reads tokens (the
+        /// judge format); `None` where it reads whole lines (the edge list).
+        column: Option<u64>,
         /// What is wrong and what was expected.
         message: String,
     },
@@ -44,12 +52,30 @@ pub enum ReadError {
         /// The limit, in MiB.
         limit_mib: u64,
     },
+    /// An error in one test case of a multi-case judge input.
+    #[error("case {case} of {cases}: {error}")]
+    Case {
+        /// The case, from 1.
+        case: u64,
+        /// The number of cases the input announced.
+        cases: u64,
+        /// What is wrong in it.
+        error: Box<ReadError>,
+    },
+}
+
+fn place(line: u64, column: Option<u64>) -> String {
+    match column {
+        Some(column) => format!("line {line}, column {column}"),
+        None => format!("line {line}"),
+    }
 }
 
 impl ReadError {
     fn syntax(line: u64, message: impl Into<String>) -> Self {
         ReadError::Syntax {
             line,
+            column: None,
             message: message.into(),
         }
     }
@@ -58,7 +84,25 @@ impl ReadError {
     pub fn line(&self) -> Option<u64> {
         match self {
             ReadError::Syntax { line, .. } => Some(*line),
+            ReadError::Case { error, .. } => error.line(),
             _ => None,
+        }
+    }
+
+    /// The column of a syntax error in a format read token by token.
+    pub fn column(&self) -> Option<u64> {
+        match self {
+            ReadError::Syntax { column, .. } => *column,
+            ReadError::Case { error, .. } => error.column(),
+            _ => None,
+        }
+    }
+
+    /// The error without the test case it is in, if any.
+    pub fn inner(&self) -> &ReadError {
+        match self {
+            ReadError::Case { error, .. } => error.inner(),
+            e => e,
         }
     }
 }
@@ -198,23 +242,6 @@ fn fields(line: &[u8]) -> impl Iterator<Item = &[u8]> {
         .filter(|f| !f.is_empty())
 }
 
-/// An unsigned decimal number, or `None` if the field is not one (or overflows).
-#[inline]
-fn parse_number(field: &[u8]) -> Option<u64> {
-    if field.is_empty() || field.len() > 19 {
-        return None;
-    }
-    let mut v = 0u64;
-    for &b in field {
-        let d = b.wrapping_sub(b'0');
-        if d > 9 {
-            return None;
-        }
-        v = v * 10 + u64::from(d);
-    }
-    Some(v)
-}
-
 fn show(field: &[u8]) -> String {
     let s = String::from_utf8_lossy(field);
     if s.chars().count() > 40 {
@@ -224,216 +251,520 @@ fn show(field: &[u8]) -> String {
     }
 }
 
-/// Parses `x y` followed by a newline at the start of `bytes`, with optional spaces, tabs and
-/// a carriage return: the numbers and the bytes used, or `None` for any other line.
-#[inline]
-fn fast_edge(bytes: &[u8]) -> Option<(u64, u64, usize)> {
-    let mut i = 0;
-    let number = |i: &mut usize, need_gap: bool| -> Option<u64> {
-        let start = *i;
-        while *i < bytes.len() && (bytes[*i] == b' ' || bytes[*i] == b'\t') {
-            *i += 1;
+/// The most bytes of a token that the judge reader looks at: a number of more digits is never
+/// a vertex or a count, so a longer token is refused after its first `MAX_TOKEN` bytes, and a
+/// token of a gigabyte needs no more memory than the buffer.
+const MAX_TOKEN: usize = 64;
+
+/// The judge reader's buffer.
+const TOKEN_BUFFER: usize = 1 << 20;
+
+/// White space between tokens, as C's `isspace` (and so `scanf` and `cin >>`) has it.
+#[inline(always)]
+fn is_space(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c)
+}
+
+/// Why a token is not a number that fits in 64 bits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Bad {
+    /// There is no token: the input ends.
+    End,
+    /// The token is not a run of decimal digits.
+    NotNumber,
+    /// Decimal digits, but more than 64 bits can hold.
+    TooLarge,
+}
+
+/// The whitespace-separated tokens of an input, wherever its lines break, with the line and
+/// column of each: a fixed buffer, bytes parsed in place, the line counted while skipping
+/// white space (so a token's place costs nothing until an error asks for it).
+struct Tokens<R> {
+    reader: R,
+    buf: Vec<u8>,
+    /// The next byte to look at.
+    pos: usize,
+    /// The end of the bytes read into `buf`.
+    end: usize,
+    eof: bool,
+    /// The offset in the input of `buf[0]`.
+    base: u64,
+    /// The line of `pos`, from 1.
+    line: u64,
+    /// The offset in the input of the first byte of that line.
+    line_start: u64,
+    /// Where in `buf` the last token read starts (valid until the next token is read).
+    token: usize,
+    /// Whether the start of the input was checked for a byte-order mark.
+    bom_checked: bool,
+}
+
+impl<R: Read> Tokens<R> {
+    fn new(reader: R) -> Self {
+        Tokens {
+            reader,
+            buf: vec![0; TOKEN_BUFFER],
+            pos: 0,
+            end: 0,
+            eof: false,
+            base: 0,
+            line: 1,
+            line_start: 0,
+            token: 0,
+            bom_checked: false,
         }
-        if need_gap && *i == start {
-            return None;
+    }
+
+    /// Moves the unread bytes to the front and reads until at least [`MAX_TOKEN`] of them are
+    /// in the buffer or the input ends.
+    #[cold]
+    #[inline(never)]
+    fn refill(&mut self) -> io::Result<()> {
+        if self.pos > 0 {
+            self.buf.copy_within(self.pos..self.end, 0);
+            self.base += self.pos as u64;
+            self.end -= self.pos;
+            self.pos = 0;
         }
-        let digits = *i;
+        while !self.eof && self.end < MAX_TOKEN {
+            match self.reader.read(&mut self.buf[self.end..]) {
+                Ok(0) => self.eof = true,
+                Ok(k) => self.end += k,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+        if !self.bom_checked {
+            // A UTF-8 byte-order mark (as some editors write) at the very start of the input
+            // is not part of the first token; columns count from after it.
+            self.bom_checked = true;
+            if self.buf[..self.end].starts_with(BOM) {
+                self.pos = BOM.len();
+                self.line_start = BOM.len() as u64;
+            }
+        }
+        Ok(())
+    }
+
+    /// Skips white space (counting lines) up to the next token, with the whole token, or its
+    /// first [`MAX_TOKEN`] bytes, in the buffer.
+    #[inline(always)]
+    fn skip_space(&mut self) -> io::Result<()> {
+        loop {
+            let buf = &self.buf[..self.end];
+            let mut i = self.pos;
+            let (mut line, mut line_start) = (self.line, self.line_start);
+            while i < buf.len() {
+                let b = buf[i];
+                if b > b' ' {
+                    break;
+                }
+                if b == b'\n' {
+                    line += 1;
+                    line_start = self.base + i as u64 + 1;
+                } else if !is_space(b) {
+                    break;
+                }
+                i += 1;
+            }
+            (self.line, self.line_start) = (line, line_start);
+            self.pos = i;
+            if buf.len() - i >= MAX_TOKEN || self.eof {
+                return Ok(());
+            }
+            self.refill()?;
+        }
+    }
+
+    /// The next token as a number.
+    #[inline(always)]
+    fn number(&mut self) -> io::Result<Result<u64, Bad>> {
+        self.skip_space()?;
+        self.token = self.pos;
+        let buf = &self.buf[..self.end];
+        let start = self.pos;
+        let mut i = start;
         let mut v = 0u64;
-        while *i < bytes.len() {
-            let d = bytes[*i].wrapping_sub(b'0');
+        while i < buf.len() {
+            let d = buf[i].wrapping_sub(b'0');
             if d > 9 {
                 break;
             }
-            // Wrapping: a number of more than 10 digits is refused below anyway.
+            // Wrapping: more than 19 digits go the slow way below.
             v = v.wrapping_mul(10).wrapping_add(u64::from(d));
-            *i += 1;
+            i += 1;
         }
-        let len = *i - digits;
-        (len > 0 && len <= 10).then_some(v)
-    };
-    let x = number(&mut i, false)?;
-    let y = number(&mut i, true)?;
-    while i < bytes.len() && matches!(bytes[i], b' ' | b'\t') {
-        i += 1;
+        let len = i - start;
+        // At least MAX_TOKEN bytes were in the buffer (or the input ends), so a number of
+        // at most 19 digits is followed by a byte or the end.
+        if len == 0 || len > 19 || (i < buf.len() && !is_space(buf[i])) {
+            return Ok(self.slow_number());
+        }
+        self.pos = i;
+        Ok(Ok(v))
     }
-    if i < bytes.len() && bytes[i] == b'\r' {
-        i += 1;
+
+    /// The bytes of the token at `self.token` (at most [`MAX_TOKEN`]), and whether it goes on
+    /// past them.
+    fn token_bytes(&self) -> (&[u8], bool) {
+        let window = &self.buf[self.token..self.end.min(self.token + MAX_TOKEN)];
+        match window.iter().position(|&b| is_space(b)) {
+            Some(len) => (&window[..len], false),
+            None => (window, self.token + MAX_TOKEN < self.end || !self.eof),
+        }
     }
-    (i < bytes.len() && bytes[i] == b'\n').then_some((x, y, i + 1))
+
+    /// The rare cases of [`Tokens::number`]: the end, a bad token, a long run of digits.
+    #[cold]
+    #[inline(never)]
+    fn slow_number(&mut self) -> Result<u64, Bad> {
+        if self.token == self.end {
+            return Err(Bad::End);
+        }
+        let (bytes, cut) = self.token_bytes();
+        if !bytes.iter().all(u8::is_ascii_digit) {
+            return Err(Bad::NotNumber);
+        }
+        let len = bytes.len();
+        let digits = &bytes[bytes.iter().take_while(|&&b| b == b'0').count()..];
+        if cut || digits.len() > 20 {
+            return Err(Bad::TooLarge);
+        }
+        let mut v = 0u64;
+        for &b in digits {
+            v = v
+                .checked_mul(10)
+                .and_then(|v| v.checked_add(u64::from(b - b'0')))
+                .ok_or(Bad::TooLarge)?;
+        }
+        self.pos = self.token + len;
+        Ok(v)
+    }
+
+    /// The line and column of the last token read (or of the end of the input, when there was
+    /// none). Columns count bytes, which are characters up to the token: only white space and
+    /// digits can come before it on its line.
+    fn place(&self) -> (u64, u64) {
+        let at = self.base + self.token as u64;
+        (self.line, at - self.line_start + 1)
+    }
+
+    /// The last token read, quoted for a message (its first 40 characters).
+    fn shown(&self) -> String {
+        let (bytes, cut) = self.token_bytes();
+        let s = show(bytes);
+        if cut && !s.ends_with("…`") {
+            format!("{}…`", &s[..s.len() - 1])
+        } else {
+            s
+        }
+    }
 }
 
-/// Reads the classic judge format (see the module documentation).
-pub fn read_judge<R: Read>(reader: R, options: &ReadOptions) -> Result<JudgeInput, ReadError> {
-    let mut lines = Lines::new(reader);
-    // The header: the first line that is not blank.
-    let header = loop {
-        let Some((s, e)) = lines.next_range()? else {
-            return Err(ReadError::syntax(
-                lines.line.max(1),
-                "expected a first line `N M K` (vertices, edges, tokens), found an empty input",
-            ));
+/// What a vertex number in a judge-format input stands for, to name it in messages.
+#[derive(Clone, Copy, Debug)]
+enum Role {
+    /// The start of edge `i` (from 0).
+    From(u64),
+    /// The end of edge `i`.
+    To(u64),
+    /// Token `i`.
+    Token(u64),
+}
+
+/// The most test cases a multi-case judge input may announce.
+pub const MAX_CASES: u64 = u32::MAX as u64;
+
+/// Reads the classic judge format token by token (see the module documentation): one case
+/// with [`JudgeReader::read_case`], or a count of cases first with
+/// [`JudgeReader::read_case_count`]. Each case is read, checked against the memory limit and
+/// returned on its own, so a file of many cases needs the memory of its largest.
+///
+/// ```
+/// use grundy::graph::read::{JudgeReader, ReadOptions};
+/// let text = "2\n2 1 1\n1 2\n1\n1 0 1 1";
+/// let mut reader = JudgeReader::new(text.as_bytes(), &ReadOptions::default());
+/// let cases = reader.read_case_count().unwrap();
+/// assert_eq!(cases, 2);
+/// for case in 1..=cases {
+///     let input = reader.read_case(Some((case, cases))).unwrap();
+///     assert_eq!(input.tokens, [0]);
+/// }
+/// reader.finish_cases(cases).unwrap();
+/// ```
+pub struct JudgeReader<R> {
+    tokens: Tokens<R>,
+    options: ReadOptions,
+}
+
+impl<R> fmt::Debug for JudgeReader<R> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("JudgeReader")
+            .field("line", &self.tokens.line)
+            .field("options", &self.options)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<R: Read> JudgeReader<R> {
+    /// A reader of `reader` under the memory limit of `options`.
+    pub fn new(reader: R, options: &ReadOptions) -> Self {
+        JudgeReader {
+            tokens: Tokens::new(reader),
+            options: *options,
+        }
+    }
+
+    /// A syntax error at the last token read.
+    fn error(&self, message: String) -> ReadError {
+        let (line, column) = self.tokens.place();
+        ReadError::Syntax {
+            line,
+            column: Some(column),
+            message,
+        }
+    }
+
+    /// A count (`N`, `M`, `K` or `T`, named by `what`), or the error for a token that is
+    /// not one: `expected` says what the count is part of and `at_end` what to say when the
+    /// input ends before it.
+    /// A count too large for 64 bits is `u64::MAX` (refused by every limit), with its text.
+    fn count(
+        &mut self,
+        what: &str,
+        expected: &str,
+        at_end: &str,
+    ) -> Result<(u64, String), ReadError> {
+        match self.tokens.number()? {
+            Ok(v) => Ok((v, v.to_string())),
+            Err(Bad::TooLarge) => Ok((u64::MAX, self.tokens.shown().trim_matches('`').to_owned())),
+            Err(Bad::End) => Err(self.error(format!("expected {expected}{at_end}"))),
+            Err(Bad::NotNumber) => Err(self.error(format!(
+                "expected {expected}, found {} for {what} (a non-negative integer)",
+                self.tokens.shown()
+            ))),
+        }
+    }
+
+    /// A vertex number in `1..=n`, returned 0-based.
+    #[inline(always)]
+    fn vertex(&mut self, n: u64, role: Role, m: u64, k: u64) -> Result<u32, ReadError> {
+        match self.tokens.number()? {
+            Ok(v) if v.wrapping_sub(1) < n => Ok((v - 1) as u32),
+            found => Err(self.vertex_error(found, n, role, m, k)),
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn vertex_error(
+        &self,
+        found: Result<u64, Bad>,
+        n: u64,
+        role: Role,
+        m: u64,
+        k: u64,
+    ) -> ReadError {
+        let (noun, of) = match role {
+            Role::From(i) | Role::To(i) => ("vertex", format!("edge {} of {m}", i + 1)),
+            Role::Token(i) => ("token vertex", format!("token {} of {k}", i + 1)),
         };
-        let line = &lines.buf[s..e];
-        if fields(line).next().is_some() {
-            break line.to_vec();
-        }
-    };
-    let header_line = lines.line;
-    let mut numbers = [0u64; 3];
-    let mut count = 0;
-    for f in fields(&header) {
-        if count == 3 {
-            return Err(ReadError::syntax(
-                header_line,
-                "expected `N M K` (three numbers), found more fields",
-            ));
-        }
-        numbers[count] = parse_number(f).ok_or_else(|| {
-            ReadError::syntax(
-                header_line,
+        let range = format!("vertices are numbered 1 to {n}");
+        self.error(match found {
+            Ok(v) => format!("{noun} {v} is out of range: {range} ({of})"),
+            Err(Bad::TooLarge) => {
                 format!(
-                    "expected `N M K` (three non-negative integers), found {}",
-                    show(f)
+                    "{noun} {} is out of range: {range} ({of})",
+                    self.tokens.shown()
+                )
+            }
+            Err(Bad::NotNumber) => format!(
+                "expected a {noun} number (1 to {n}) for {of}, found {}",
+                self.tokens.shown()
+            ),
+            Err(Bad::End) => match role {
+                Role::From(i) => format!(
+                    "expected {} `x y`, but the input ends after {i}",
+                    words::count(m, "edge")
                 ),
-            )
-        })?;
-        count += 1;
+                Role::To(i) => format!(
+                    "expected {} `x y`, but the input ends in edge {} (after its first vertex)",
+                    words::count(m, "edge"),
+                    i + 1
+                ),
+                Role::Token(i) => format!(
+                    "expected {k} token {}, but the input ends after {i}",
+                    words::plural(k, "vertex")
+                ),
+            },
+        })
     }
-    if count != 3 {
-        return Err(ReadError::syntax(
-            header_line,
-            format!("expected `N M K` (three numbers), found {count}"),
-        ));
+
+    /// Reads the count `T` of test cases that starts a multi-case input.
+    pub fn read_case_count(&mut self) -> Result<u64, ReadError> {
+        let expected = "the number of test cases T";
+        let (t, text) = self.count("T", expected, ", found an empty input")?;
+        if t > MAX_CASES {
+            return Err(self.error(format!(
+                "T = {text} test cases is more than the {MAX_CASES} this tool can answer"
+            )));
+        }
+        Ok(t)
     }
-    let [n, m, k] = numbers;
-    if n > MAX_VERTICES {
-        return Err(ReadError::syntax(
-            header_line,
-            format!("{n} vertices is more than the {MAX_VERTICES} this tool can store"),
-        ));
+
+    /// Reads one case: `N M K`, `M` edges `x y` and `K` token vertices. `case` is
+    /// `(i, T)`, case `i` of `T` of a multi-case input, named in errors.
+    pub fn read_case(&mut self, case: Option<(u64, u64)>) -> Result<JudgeInput, ReadError> {
+        self.read_one(case.is_none())
+            .map_err(|error| match (case, error) {
+                (_, e @ ReadError::Io(_)) => e,
+                (Some((case, cases)), error) => ReadError::Case {
+                    case,
+                    cases,
+                    error: Box::new(error),
+                },
+                (None, error) => error,
+            })
     }
-    if m > MAX_EDGES {
-        return Err(ReadError::syntax(
-            header_line,
-            format!("{m} edges is more than the {MAX_EDGES} this tool can store"),
-        ));
-    }
-    if k > MAX_TOKENS {
-        return Err(ReadError::syntax(
-            header_line,
-            format!("K = {k} token vertices is more than the {MAX_TOKENS} this tool can store"),
-        ));
-    }
-    // Tokens are stored as they are read (the input holds each one), so K is not counted
-    // here: a large K in a short input is refused when the input ends.
-    options.check(
-        || {
+
+    fn read_one(&mut self, alone: bool) -> Result<JudgeInput, ReadError> {
+        let expected = "`N M K` (vertices, edges, tokens)";
+        let (n, text) = if alone {
+            self.count(
+                "N",
+                &format!("a first line {expected}"),
+                ", found an empty input",
+            )?
+        } else {
+            self.count("N", expected, ", but the input ends")?
+        };
+        if n > MAX_VERTICES {
+            return Err(self.error(format!(
+                "N = {text} vertices is more than the {MAX_VERTICES} this tool can store"
+            )));
+        }
+        let (m, text) = self.count("M", expected, ", but the input ends after N")?;
+        if m > MAX_EDGES {
+            return Err(self.error(format!(
+                "M = {text} edges is more than the {MAX_EDGES} this tool can store"
+            )));
+        }
+        let (k, text) = self.count("K", expected, ", but the input ends after N and M")?;
+        if k > MAX_TOKENS {
+            return Err(self.error(format!(
+                "K = {text} token vertices is more than the {MAX_TOKENS} this tool can store"
+            )));
+        }
+        // Tokens are stored as they are read (the input holds each one), so K is not counted
+        // here: a large K in a short input is refused when the input ends.
+        let graph_bytes = n * BYTES_PER_VERTEX + m * BYTES_PER_EDGE;
+        let graph_what = || {
             format!(
                 "a graph of {} and {}",
                 words::count(n, "vertex"),
                 words::count(m, "edge")
             )
-        },
-        n * BYTES_PER_VERTEX + m * BYTES_PER_EDGE,
-    )?;
-    let n32 = n as u32;
-    let mut sources = Vec::with_capacity(m as usize);
-    let mut targets = Vec::with_capacity(m as usize);
-    let vertex = |field: &[u8], line: u64, what: &str| -> Result<u32, ReadError> {
-        match parse_number(field) {
-            Some(v) if (1..=n).contains(&v) => Ok((v - 1) as u32),
-            Some(v) => Err(ReadError::syntax(
-                line,
-                format!("{what} {v} is out of range: vertices are numbered 1 to {n}"),
-            )),
-            None => Err(ReadError::syntax(
-                line,
-                format!("expected a vertex number (1 to {n}), found {}", show(field)),
-            )),
-        }
-    };
-    while (sources.len() as u64) < m {
-        // The fast path: a well-formed edge line wholly in the buffer. Anything else (a blank
-        // line, an error, a line cut by the buffer's end) goes through the general path,
-        // which accepts exactly the same lines and words the errors.
-        if let Some((x, y, used)) = fast_edge(&lines.buf[lines.start..lines.end]) {
-            if (1..=n).contains(&x) && (1..=n).contains(&y) {
-                sources.push((x - 1) as u32);
-                targets.push((y - 1) as u32);
-                lines.start += used;
-                lines.line += 1;
-                continue;
-            }
-        }
-        let Some((s, e)) = lines.next_range()? else {
-            return Err(ReadError::syntax(
-                lines.line + 1,
-                format!(
-                    "expected {m} edge lines `x y`, but the input ends after {}",
-                    sources.len()
-                ),
-            ));
         };
-        let line = &lines.buf[s..e];
-        let mut f = fields(line);
-        let (Some(x), Some(y), None) = (f.next(), f.next(), f.next()) else {
-            if fields(line).next().is_none() {
-                continue;
-            }
-            return Err(ReadError::syntax(
-                lines.line,
-                format!(
-                    "expected an edge `x y` (edge {} of {m}), found {}",
-                    sources.len() + 1,
-                    show(line)
-                ),
-            ));
+        self.options.check(graph_what, graph_bytes)?;
+        let too_large = || ReadError::TooLarge {
+            what: graph_what(),
+            needed_mib: graph_bytes.div_ceil(1 << 20),
+            limit_mib: self.options.max_bytes >> 20,
         };
-        sources.push(vertex(x, lines.line, "vertex")?);
-        targets.push(vertex(y, lines.line, "vertex")?);
+        let mut sources: Vec<u32> = Vec::new();
+        let mut targets: Vec<u32> = Vec::new();
+        sources
+            .try_reserve_exact(m as usize)
+            .map_err(|_| too_large())?;
+        targets
+            .try_reserve_exact(m as usize)
+            .map_err(|_| too_large())?;
+        for i in 0..m {
+            let x = self.vertex(n, Role::From(i), m, k)?;
+            let y = self.vertex(n, Role::To(i), m, k)?;
+            sources.push(x);
+            targets.push(y);
+        }
+        let mut tokens: Vec<u32> = Vec::new();
+        for i in 0..k {
+            if tokens.len() == tokens.capacity() {
+                let more = tokens.len().clamp(1 << 10, 1 << 24).min((k - i) as usize);
+                let needed = graph_bytes + (tokens.len() + more) as u64 * 4;
+                self.options
+                    .check(|| format!("{} token vertices", tokens.len() + more), needed)?;
+                tokens
+                    .try_reserve_exact(more)
+                    .map_err(|_| ReadError::TooLarge {
+                        what: format!("{} token vertices", tokens.len() + more),
+                        needed_mib: needed.div_ceil(1 << 20),
+                        limit_mib: self.options.max_bytes >> 20,
+                    })?;
+            }
+            tokens.push(self.vertex(n, Role::Token(i), m, k)?);
+        }
+        let graph = Csr::from_edges(n as u32, &sources, &targets);
+        Ok(JudgeInput { graph, tokens })
     }
-    let mut tokens = Vec::with_capacity(k.min(1 << 20) as usize);
-    while (tokens.len() as u64) < k {
-        let Some((s, e)) = lines.next_range()? else {
-            return Err(ReadError::syntax(
-                lines.line + 1,
-                format!(
-                    "expected {k} token vertices, but the input ends after {}",
-                    tokens.len()
-                ),
-            ));
-        };
-        for f in fields(&lines.buf[s..e]) {
-            if tokens.len() as u64 == k {
-                return Err(ReadError::syntax(
-                    lines.line,
-                    format!("more than the {k} token vertices the first line announced"),
-                ));
-            }
-            tokens.push(vertex(f, lines.line, "token vertex")?);
-            if tokens.len() % (1 << 20) == 0 {
-                options.check(
-                    || format!("{} token vertices", tokens.len()),
-                    n * BYTES_PER_VERTEX + m * BYTES_PER_EDGE + tokens.len() as u64 * 4,
-                )?;
-            }
+
+    /// Checks that only white space is left, `after` saying what came before.
+    fn finish(&mut self, after: impl FnOnce() -> String) -> Result<(), ReadError> {
+        match self.tokens.number()? {
+            Err(Bad::End) => Ok(()),
+            _ => Err(self.error(format!(
+                "unexpected {} after {}",
+                self.tokens.shown(),
+                after()
+            ))),
         }
     }
-    while let Some((s, e)) = lines.next_range()? {
-        if let Some(f) = fields(&lines.buf[s..e]).next() {
-            return Err(ReadError::syntax(
-                lines.line,
-                format!(
-                    "unexpected {} after the {} and {} the first line announced",
-                    show(f),
-                    words::count(m, "edge"),
-                    words::count(k, "token")
-                ),
-            ));
-        }
+
+    /// Checks that only white space follows the one case of a single-case input.
+    pub fn finish_case(&mut self, input: &JudgeInput) -> Result<(), ReadError> {
+        let (m, k) = (input.graph.edge_count(), input.tokens.len());
+        self.finish(|| {
+            format!(
+                "the {} and {} the first line announced",
+                words::count(m, "edge"),
+                words::count(k, "token")
+            )
+        })
     }
-    let graph = Csr::from_edges(n32, &sources, &targets);
-    Ok(JudgeInput { graph, tokens })
+
+    /// Checks that only white space follows the `cases` cases of a multi-case input.
+    pub fn finish_cases(&mut self, cases: u64) -> Result<(), ReadError> {
+        self.finish(|| {
+            format!(
+                "the {} the first line announced",
+                words::count(cases, "test case")
+            )
+        })
+    }
+}
+
+/// Reads the classic judge format (see the module documentation): one case, then nothing
+/// but white space.
+pub fn read_judge<R: Read>(reader: R, options: &ReadOptions) -> Result<JudgeInput, ReadError> {
+    let mut r = JudgeReader::new(reader, options);
+    let input = r.read_case(None)?;
+    r.finish_case(&input)?;
+    Ok(input)
+}
+
+/// Reads a judge-format input of several test cases: a count `T`, then `T` cases each as
+/// [`read_judge`] reads one. All the cases are kept; to answer them one at a time in the
+/// memory of the largest, use a [`JudgeReader`].
+pub fn read_judge_cases<R: Read>(
+    reader: R,
+    options: &ReadOptions,
+) -> Result<Vec<JudgeInput>, ReadError> {
+    let mut r = JudgeReader::new(reader, options);
+    let cases = r.read_case_count()?;
+    let mut out = Vec::new();
+    for case in 1..=cases {
+        out.push(r.read_case(Some((case, cases)))?);
+    }
+    r.finish_cases(cases)?;
+    Ok(out)
 }
 
 /// Vertex names, numbered in order of first appearance.
@@ -568,52 +899,216 @@ mod tests {
         assert_eq!(input.tokens, [0, 1, 1]);
     }
 
-    #[test]
-    fn judge_errors_name_the_line() {
-        let (line, msg) = error_of(judge("3 2 1\n1 2\n2 7\n1\n"));
-        assert_eq!(line, 3);
-        assert!(msg.contains("7 is out of range"), "{msg}");
-        let (line, msg) = error_of(judge("3 2 1\n1 2\n2 x\n1\n"));
-        assert_eq!(line, 3);
-        assert!(msg.contains("expected a vertex number"), "{msg}");
-        let (line, msg) = error_of(judge("3 2 1\n1 2 3\n"));
-        assert_eq!(line, 2);
-        assert!(msg.contains("expected an edge `x y`"), "{msg}");
-        let (line, msg) = error_of(judge("3 2\n"));
-        assert_eq!(line, 1);
-        assert!(msg.contains("`N M K`"), "{msg}");
-        let (line, msg) = error_of(judge("3 2 1\n1 2\n"));
-        assert_eq!(line, 3);
-        assert!(msg.contains("input ends after 1"), "{msg}");
-        let (line, msg) = error_of(judge("3 1 1\n1 2\n3\n3\n"));
-        assert_eq!(line, 4);
-        assert!(msg.contains("unexpected `3`"), "{msg}");
-        let (line, msg) = error_of(judge("3 1 1\n1 2\n0\n"));
-        assert_eq!(line, 3);
-        assert!(msg.contains("token vertex 0 is out of range"), "{msg}");
-        let (_, msg) = error_of(judge(""));
-        assert!(msg.contains("empty input"), "{msg}");
+    /// The line and column of a judge error.
+    fn place_of(r: Result<JudgeInput, ReadError>) -> (u64, u64, String) {
+        let e = r.unwrap_err();
+        let column = e.column().expect("a token error has a column");
+        (e.line().expect("a syntax error"), column, e.to_string())
     }
 
     #[test]
-    fn the_fast_path_accepts_exactly_what_the_general_one_does() {
-        for (line, ok) in [
-            ("1 2\n", true),
-            ("  1\t 2 \r\n", true),
-            ("1 2\r\r\n", false),
-            ("1 2\r \n", false),
-            ("12\n", false),
-            ("1 2 3\n", false),
-            ("1 x\n", false),
-            ("00000000001 2\n", true),
+    fn judge_errors_name_the_line_and_column() {
+        let (line, column, msg) = place_of(judge("3 2 1\n1 2\n2 7\n1\n"));
+        assert_eq!((line, column), (3, 3));
+        assert!(
+            msg.starts_with("line 3, column 3: vertex 7 is out of range"),
+            "{msg}"
+        );
+        assert!(msg.contains("(edge 2 of 2)"), "{msg}");
+        let (line, column, msg) = place_of(judge("3 2 1\n1 2\n  2\tx\n1\n"));
+        assert_eq!((line, column), (3, 5));
+        assert!(
+            msg.contains("expected a vertex number (1 to 3) for edge 2 of 2, found `x`"),
+            "{msg}"
+        );
+        // Tokens, not lines: `1 2 3` is an edge and the start of the next.
+        let (line, column, msg) = place_of(judge("3 2 1\n1 2 3\n"));
+        assert_eq!((line, column), (3, 1));
+        assert!(
+            msg.contains("input ends in edge 2 (after its first vertex)"),
+            "{msg}"
+        );
+        let (line, column, msg) = place_of(judge("3 2\n"));
+        assert_eq!((line, column), (2, 1));
+        assert!(
+            msg.contains("`N M K`") && msg.contains("after N and M"),
+            "{msg}"
+        );
+        let (line, _, msg) = place_of(judge("3 2 1\n1 2\n"));
+        assert_eq!(line, 3);
+        assert!(
+            msg.contains("expected 2 edges `x y`, but the input ends after 1"),
+            "{msg}"
+        );
+        let (line, column, msg) = place_of(judge("3 1 1\n1 2\n3\n 3\n"));
+        assert_eq!((line, column), (4, 2));
+        assert!(
+            msg.contains("unexpected `3` after the 1 edge and 1 token"),
+            "{msg}"
+        );
+        let (line, _, msg) = place_of(judge("3 1 1\n1 2\n0\n"));
+        assert_eq!(line, 3);
+        assert!(msg.contains("token vertex 0 is out of range"), "{msg}");
+        let (line, column, msg) = place_of(judge("3 x 1\n"));
+        assert_eq!((line, column), (1, 3));
+        assert!(msg.contains("found `x` for M"), "{msg}");
+        for empty in ["", "  \n\t\r\n", "\u{feff}"] {
+            let (_, _, msg) = place_of(judge(empty));
+            assert!(msg.contains("empty input"), "{empty:?}: {msg}");
+        }
+        // A vertex too large for 64 bits is out of range, not wrapped.
+        let (_, _, msg) = place_of(judge("2 1 0\n1 18446744073709551617\n"));
+        assert!(
+            msg.contains("vertex `18446744073709551617` is out of range"),
+            "{msg}"
+        );
+        let (_, _, msg) = place_of(judge("99999999999999999999999 1 0\n"));
+        assert!(
+            msg.contains("N = 99999999999999999999999 vertices is more than"),
+            "{msg}"
+        );
+        // A control character or a sign is no white space.
+        let (line, column, msg) = place_of(judge("2 1 0\n1\x002\n"));
+        assert_eq!((line, column), (2, 1));
+        assert!(msg.contains("found `1\u{0}2`"), "{msg}");
+        let (_, column, _) = place_of(judge("2 1 0\n+1 2\n"));
+        assert_eq!(column, 1);
+    }
+
+    #[test]
+    fn judge_tokens_go_anywhere() {
+        // One line, many lines, tabs, carriage returns, vertical tabs and form feeds.
+        let canonical = judge("4 3 2\n1 2\n2 3\n4 3\n1\n4\n").unwrap();
+        for text in [
+            "4 3 2 1 2 2 3 4 3 1 4",
+            "4\n3\n2\n1\n2\n2\n3\n4\n3\n1\n4",
+            "  4 3\t2\r\n1 2 2\r3 4\x0b3\x0c1\n\n\n4   \n\n",
+            "\u{feff}4 3 2 1\n2 2 3 4 3 1 4\n",
+            "4 3 2 01 002 2 3 4 3 0000000000000000000000000000000001 4",
         ] {
-            let text = format!("2 1 0\n{line}");
-            assert_eq!(judge(&text).is_ok(), ok, "{line:?}");
-            let fast = fast_edge(line.as_bytes()).filter(|&(x, y, _)| x <= 2 && y <= 2);
-            if fast.is_some() {
-                assert!(ok, "{line:?}");
+            let input = judge(text).unwrap_or_else(|e| panic!("{text:?}: {e}"));
+            assert_eq!(input.tokens, canonical.tokens, "{text:?}");
+            for v in 0..4 {
+                assert_eq!(
+                    input.graph.successors(v),
+                    canonical.graph.successors(v),
+                    "{text:?}"
+                );
             }
         }
+        let input = judge("2 1 1 1 2 1").unwrap();
+        assert_eq!(input.tokens, [0]);
+        // Columns count from after a byte-order mark.
+        let (line, column, _) = place_of(judge("\u{feff}2 x 1\n"));
+        assert_eq!((line, column), (1, 3));
+    }
+
+    #[test]
+    fn judge_tokens_cross_buffer_refills_and_long_tokens_stay_small() {
+        // Tokens every few bytes across several refills of the 1 MiB buffer, so that tokens
+        // meet the buffer's end at every offset: the same graph as the plain layout.
+        let n = 1000u32;
+        let m = 300_000u32;
+        let mut plain = format!("{n} {m} 2\n");
+        let mut odd = format!("{n} {m} 2");
+        let mut state = 12345u64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for _ in 0..m {
+            let (x, y) = (
+                (next() % u64::from(n)) as u32 + 1,
+                (next() % u64::from(n)) as u32 + 1,
+            );
+            plain.push_str(&format!("{x} {y}\n"));
+            for v in [x, y] {
+                let gap = [" ", "\n", "\t", "\r\n", "   ", " \n\n "][(next() % 6) as usize];
+                odd.push_str(gap);
+                odd.push_str(&v.to_string());
+            }
+        }
+        plain.push_str("1 2\n");
+        odd.push_str("\n1\n2");
+        assert!(odd.len() > 2 << 20);
+        let a = judge(&plain).unwrap();
+        let b = judge(&odd).unwrap();
+        assert_eq!(a.tokens, b.tokens);
+        for v in 0..n {
+            assert_eq!(a.graph.successors(v), b.graph.successors(v));
+        }
+        // The line of an error far into the input is right.
+        let lines = odd.matches('\n').count() as u64;
+        let (line, column, _) = place_of(judge(&format!("{odd}\n  x")));
+        assert_eq!((line, column), (lines + 2, 3));
+        // A token of 10 MB is refused by its first bytes, shown cut.
+        let long = format!("2 1 0\n1 {}\n", "7".repeat(10 << 20));
+        let (_, _, msg) = place_of(judge(&long));
+        assert!(
+            msg.contains("is out of range") && msg.contains("…`"),
+            "{}",
+            &msg[..200.min(msg.len())]
+        );
+        assert!(msg.len() < 300, "{}", msg.len());
+        let long = format!("2 1 0\n1 {}\n", "é".repeat(5 << 20));
+        let (_, _, msg) = place_of(judge(&long));
+        assert!(msg.contains("found `éé") && msg.len() < 300, "{msg}");
+    }
+
+    #[test]
+    fn multi_case_inputs_read_case_by_case() {
+        let cases_of = |text: &str| read_judge_cases(text.as_bytes(), &ReadOptions::default());
+        let cases = cases_of("3\n2 1 1\n1 2\n1\n1 0 0 3 2 2 1 2 2 1 3 3").unwrap();
+        assert_eq!(cases.len(), 3);
+        assert_eq!(cases[0].tokens, [0]);
+        assert!(cases[1].tokens.is_empty());
+        assert_eq!(cases[2].tokens, [2, 2]);
+        assert_eq!(cases[2].graph.successors(1), &[0]);
+        assert!(cases_of("0").unwrap().is_empty());
+        // A huge T is refused as T, at its place.
+        let e = cases_of("100000000000000000000 1 0 0").unwrap_err();
+        assert_eq!((e.line(), e.column()), (Some(1), Some(1)));
+        assert!(
+            e.to_string()
+                .contains("T = 100000000000000000000 test cases is more than"),
+            "{e}"
+        );
+        let e = cases_of("4294967296\n").unwrap_err();
+        assert!(e.to_string().contains("T = 4294967296"), "{e}");
+        // A truncated case names the case, the line and the column.
+        let e = cases_of("2\n2 1 1\n1 2\n1\n2 1 1\n1").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "case 2 of 2: line 6, column 2: expected 1 edge `x y`, but the input ends in edge 1 \
+             (after its first vertex)"
+        );
+        let e = cases_of("3\n1 0 0\n").unwrap_err();
+        assert!(
+            e.to_string()
+                .starts_with("case 2 of 3: line 3, column 1: expected `N M K`"),
+            "{e}"
+        );
+        let e = cases_of("1\n1 0 0\n5").unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("unexpected `5` after the 1 test case the first line announced"),
+            "{e}"
+        );
+        let e = cases_of("x").unwrap_err();
+        assert!(e.to_string().contains("number of test cases T"), "{e}");
+        let e = cases_of("").unwrap_err();
+        assert!(e.to_string().contains("empty input"), "{e}");
+        // A case too large for the memory limit is refused with its figure and its number.
+        let small = ReadOptions { max_bytes: 1 << 20 };
+        let e = read_judge_cases("2 1 0 0 1000000 1000000 0".as_bytes(), &small).unwrap_err();
+        assert!(matches!(e.inner(), ReadError::TooLarge { .. }), "{e}");
+        assert!(
+            e.to_string()
+                .starts_with("case 2 of 2: too large: a graph of 1000000 vertices"),
+            "{e}"
+        );
     }
 
     #[test]
@@ -662,10 +1157,10 @@ mod tests {
 
     #[test]
     fn a_huge_token_count_is_refused_as_such() {
-        let (line, msg) = error_of(judge("1 0 100000000000000000\n1\n"));
-        assert_eq!(line, 1);
+        let (line, column, msg) = place_of(judge("1 0 100000000000000000\n1\n"));
+        assert_eq!((line, column), (1, 5));
         assert!(msg.contains("K = 100000000000000000"), "{msg}");
-        let (line, msg) = error_of(judge("1 0 1000000\n1\n"));
+        let (line, _, msg) = place_of(judge("1 0 1000000\n1\n"));
         assert_eq!(line, 3);
         assert!(msg.contains("expected 1000000 token vertices"), "{msg}");
     }

@@ -139,8 +139,12 @@ impl Component for Picture {
         let units = e
             .saturating_mul(e.saturating_add(1))
             .saturating_add(e.saturating_mul(crate::sum::MOVE_COST));
+        // And the pictures left, each a copy of up to E edges (16 bytes each), all held at
+        // once: checked against the memory limit too.
         ctx.budget
-            .afford(units)
+            .check_bytes(e.saturating_mul(e), 16)
+            .map(|_| ())
+            .and_then(|()| ctx.budget.afford(units))
             .and_then(|()| ctx.budget.charge(units))
             .map_err(|err| AnalysisError::budget(self, err))?;
         let mut moves = Vec::new();

@@ -137,7 +137,8 @@ impl FromStr for Code {
         let (whole, frac) = s
             .split_once('.')
             .ok_or_else(|| CodeError::Shape(s.into()))?;
-        if frac.is_empty() {
+        // One point: `0..7` or `0.7.7` is no code (the second point was read as nothing).
+        if frac.is_empty() || frac.contains('.') {
             return Err(CodeError::Shape(s.into()));
         }
         if whole.len() > 1 {
@@ -188,6 +189,12 @@ mod tests {
         assert!(matches!("0.000".parse::<Code>(), Err(CodeError::Empty(_))));
         assert!(matches!("12.3".parse::<Code>(), Err(CodeError::Whole(_))));
         assert!(matches!("3".parse::<Code>(), Err(CodeError::Shape(_))));
+        for two_points in ["0..7", "0.7.7", "..7", "0.7."] {
+            assert!(
+                matches!(two_points.parse::<Code>(), Err(CodeError::Shape(_))),
+                "{two_points}"
+            );
+        }
         assert_eq!(
             Code::from_digits(vec![0, 16]),
             Err(CodeError::DigitTooLarge(16))

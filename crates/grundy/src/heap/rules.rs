@@ -215,9 +215,24 @@ pub fn rule_of_term(term: &TermSpec) -> Result<HeapRule, ExprError> {
     })
 }
 
-/// Whether a rule name is a code: it starts with a digit or the point, or with a hexadecimal
-/// digit (`c.0`, `c!.4`) followed by the point, possibly after a constraint marker.
-fn looks_like_code(name: &str) -> bool {
+/// Whether a rule name is written as a code (octal or hexadecimal, with or without `!` `?`
+/// `=` constraints): it starts with a digit or the point, or with a hexadecimal digit
+/// followed by the point, possibly after constraint markers (`c.0`, `c!.4`, `f.f`). This is
+/// the one test every reader of rules uses (the expression catalogue through
+/// [`crate::catalog::find_rule`], and [`HeapRule::parse`] for `sequence` and `quotient`), so
+/// that whatever one command takes as a code every command does; whether the code is valid
+/// is then for [`HeapRule::parse`]'s reading of it to say, with the same message everywhere.
+///
+/// ```
+/// use grundy::heap::rules::looks_like_code;
+/// for code in ["0.137", "4!.0", ".07", "c.c", "f?.7", "a.0"] {
+///     assert!(looks_like_code(code), "{code}");
+/// }
+/// for name in ["kayles", "c", "cram", "abc.1", "sub"] {
+///     assert!(!looks_like_code(name), "{name}");
+/// }
+/// ```
+pub fn looks_like_code(name: &str) -> bool {
     let mut chars = name.chars();
     match chars.next() {
         Some(c) if c.is_ascii_digit() || c == '.' => true,
