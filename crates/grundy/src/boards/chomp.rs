@@ -110,7 +110,7 @@ impl ChompBoard {
         }
     }
 
-    /// The row lengths, if there are few enough squares to list (at most [`MAX_LISTED`], in
+    /// The row lengths, if there are few enough squares to list (at most 65,536 squares, in
     /// either shape: `18446744073709551615,1` has as many moves as `1x18446744073709551616`).
     pub fn rows(&self) -> Option<Vec<u64>> {
         self.squares().filter(|&n| n <= MAX_LISTED)?;

@@ -1,0 +1,172 @@
+//! End-to-end: the board and graph games (Cram, Node Kayles, Arc Kayles, Chomp) through the
+//! real `grundy` binary.
+
+use crate::common;
+
+use common::{grundy, json, stderr};
+
+/// Every winning move's result is a P-position when analysed again.
+fn winning_moves_lead_to_p(v: &serde_json::Value) {
+    let moves = v["winning_moves"].as_array().expect("winning moves");
+    assert!(!moves.is_empty(), "{v}");
+    for m in moves {
+        let r = json(&grundy(&[
+            "analyze",
+            m["result"].as_str().expect("a result"),
+            "--json",
+        ]));
+        assert_eq!(r["outcome"], "P", "{m} leads to {r}");
+    }
+}
+
+#[test]
+fn cram_4x5_has_its_published_value_and_winning_moves() {
+    // Cram 4 x 5 is *2 (Lemoine and Viennot's table, also in tests/data).
+    let v = json(&grundy(&["analyze", "cram 4x5", "--json"]));
+    assert_eq!(v["value"], 2);
+    assert_eq!(v["outcome"], "N");
+    let first = v["winning_moves"][0]["move"].as_str().unwrap();
+    assert!(first.starts_with("domino ("), "{first}");
+    winning_moves_lead_to_p(&v);
+}
+
+#[test]
+fn node_kayles_graph_and_arc_kayles() {
+    // A 4-cycle with a pendant vertex: take vertex 2 and its neighbours 1, 3, 4 leave,
+    // leaving vertex 0 alone; the value is worked out by the search.
+    let v = json(&grundy(&[
+        "analyze",
+        "node-kayles 0-1 1-2 2-3 3-0 2-4",
+        "--json",
+    ]));
+    assert_eq!(v["outcome"], "N");
+    let generic = json(&grundy(&[
+        "analyze",
+        "node-kayles 0-1 1-2 2-3 3-0 2-4",
+        "--json",
+        "--engine",
+        "generic",
+    ]));
+    assert_eq!(v["value"], generic["value"]);
+    assert!(
+        v["winning_moves"][0]["move"]
+            .as_str()
+            .unwrap()
+            .starts_with("take vertex")
+    );
+    winning_moves_lead_to_p(&v);
+    // A triangle in Arc Kayles: every edge taken leaves one vertex: *1.
+    let v = json(&grundy(&["analyze", "arc-kayles 0-1 1-2 2-0", "--json"]));
+    assert_eq!(v["value"], 1);
+}
+
+#[test]
+fn chomp_rectangles_are_first_player_wins() {
+    let v = json(&grundy(&["analyze", "chomp 4x5", "--json"]));
+    assert_eq!(v["outcome"], "N");
+    let generic = json(&grundy(&[
+        "analyze",
+        "chomp 4x5",
+        "--json",
+        "--engine",
+        "generic",
+    ]));
+    assert_eq!(v["value"], generic["value"]);
+    assert!(
+        v["winning_moves"][0]["move"]
+            .as_str()
+            .unwrap()
+            .starts_with("bite (")
+    );
+    winning_moves_lead_to_p(&v);
+}
+
+#[test]
+fn boards_sum_with_other_games() {
+    let v = json(&grundy(&[
+        "analyze",
+        "cram 3x3 + nim 3 + kayles 7",
+        "--json",
+    ]));
+    // Cram 3 x 3 is *0 (tests/data), Kayles 7 is *2: 0 ^ 3 ^ 2 = 1.
+    assert_eq!(v["value"], 1);
+}
+
+#[test]
+fn malformed_boards_and_graphs_are_located_errors() {
+    for (expr, what) in [
+        ("cram ..#/.x.", "`x` is not a cell"),
+        ("cram ../...", "every row must be as long"),
+        ("chomp 3,4", "row lengths never increase"),
+        ("cram 0x5", "at least 1"),
+    ] {
+        let o = grundy(&["analyze", expr]);
+        assert_eq!(o.status.code(), Some(2), "{expr}");
+        let err = stderr(&o);
+        assert!(err.contains(what), "{expr}: {err}");
+        assert!(err.contains('^'), "{expr}: no location in {err}");
+        assert!(!err.contains("panicked"), "{err}");
+    }
+}
+
+#[test]
+fn too_big_boards_are_refused_but_symmetry_answers_at_any_size() {
+    // Odd x odd, 143 cells: beyond the search and no closed form.
+    let o = grundy(&["analyze", "cram 11x13"]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(err.contains("at most 128 cells"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    // Even x even: 0 by the central symmetry, at once, at any size.
+    let v = json(&grundy(&["analyze", "cram 20000x30000", "--json"]));
+    assert_eq!(v["value"], 0);
+    assert_eq!(v["outcome"], "P");
+    // A single row is Dawson's Kayles, at any length.
+    let v = json(&grundy(&["analyze", "cram 1x1000000", "--json"]));
+    assert!(v["value"].is_number(), "{v}");
+}
+
+#[test]
+fn a_board_cut_short_by_the_work_limit_gets_its_outcome_and_a_hint() {
+    // Cram 6 x 7 needs minutes: under a small work limit the analysis still answers what
+    // theory gives (even x odd: the first player wins) and says which flag gets the rest.
+    let o = grundy(&["analyze", "cram 6x7", "--max-work", "2000000"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = common::stdout(&o);
+    assert!(out.contains("N: the player to move wins"), "{out}");
+    assert!(out.contains("No value") && out.contains("2000000"), "{out}");
+    let err = stderr(&o);
+    assert!(
+        err.contains("hint:") && err.contains("--max-work") && err.contains("2000000"),
+        "{err}"
+    );
+    // A full answer gets no hint.
+    let o = grundy(&["analyze", "cram 3x4 + nim 1"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(!stderr(&o).contains("hint:"), "{}", stderr(&o));
+}
+
+#[test]
+fn paths_and_cycles_of_any_size_go_through_dawsons_chess_and_say_so() {
+    // A path of 1000 vertices and a cycle of 500 (too big for the search's 128 vertices):
+    // the path is Dawson's chess on 1000, and every move on the cycle leaves a path of 497.
+    let path: Vec<String> = (0..999).map(|i| format!("{i}-{}", i + 1)).collect();
+    let cycle: Vec<String> = (0..500)
+        .map(|i| format!("{}-{}", 2000 + i, 2000 + (i + 1) % 500))
+        .collect();
+    let expr = format!("node-kayles {} {}", path.join(" "), cycle.join(" "));
+    let v = json(&grundy(&["analyze", &expr, "--json"]));
+    let heap = |n: &str| {
+        json(&grundy(&["analyze", &format!("dawson {n}"), "--json"]))["value"]
+            .as_u64()
+            .expect("a value")
+    };
+    let expected = heap("1000") ^ u64::from(heap("497") == 0);
+    assert_eq!(v["value"].as_u64(), Some(expected), "{v}");
+    let why = v["explanation"].to_string();
+    assert!(
+        why.contains("every connected part is a path or a cycle (1 path, 1 cycle)")
+            && why.contains("Dawson's chess (0.137)"),
+        "{why}"
+    );
+}

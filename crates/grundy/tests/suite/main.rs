@@ -1,0 +1,36 @@
+//! The library's integration tests: reference values with their sources (under `../data`),
+//! property tests against slow engines written from the definitions, bounds and budgets.
+//!
+//! One test binary for the crate (one link step instead of one per file): each file is a
+//! module; run one with `cargo test -p grundy --test suite MODULE::`.
+
+mod boards;
+mod bounds;
+mod budget_holes;
+mod chomp_published;
+mod coins;
+mod common;
+mod cram;
+mod expressions;
+mod fast_paths;
+mod generic_engine;
+mod graph_properties;
+mod grundys_game;
+mod hackenbush;
+mod heap_properties;
+mod heap_reference;
+mod misere_canonical;
+mod misere_form_genus;
+mod misere_gamma;
+mod misere_genus;
+mod misere_genus_cgsuite;
+mod misere_kayles;
+mod misere_mixed_sums;
+mod misere_periodicity;
+mod misere_quotient;
+mod misere_recal;
+mod parsers;
+mod reference_values;
+mod rule_kinds;
+mod scripted;
+mod sparse_histograms;
