@@ -6,7 +6,8 @@
 //! and SIGTERM into cancellation, and prints the typed results as text, CSV or JSON.
 
 use crate::Failure;
-use grundy::api::{SequenceReport, SequenceRequest};
+use grundy::api::{Preset, SequenceReport, SequenceRequest, Task};
+use grundy::control::Budget;
 use grundy::control::Control;
 use grundy::heap::period::Period;
 use grundy::heap::report::{value_rows, value_rows_from};
@@ -66,8 +67,10 @@ pub struct Args {
     /// Misère play: the genus of each heap size and where the game stops being tame.
     #[arg(long, conflicts_with_all = ["prove", "plot", "stats", "checkpoint"])]
     misere: bool,
-    /// With --misere: the most units of work [default: 250000000].
-    #[arg(long, value_name = "N", requires = "misere")]
+    /// The most units of work (a unit is a value computed or a few options listed; the
+    /// default is seconds to about twenty of one core): a longer run is refused with the
+    /// figure, or stopped keeping (and saving) its values [default: 250000000].
+    #[arg(long, value_name = "N")]
     max_work: Option<u64>,
     /// With --misere: the most positions or quotient states stored [default: 20000000].
     #[arg(long, value_name = "N", requires = "misere")]
@@ -92,7 +95,10 @@ impl Args {
             max: self.prove.then_some(self.max),
             stats: self.stats,
             plot: self.plot.is_some(),
-            limits: Default::default(),
+            limits: grundy::api::LimitRequest {
+                max_work: self.max_work,
+                ..Default::default()
+            },
         }
     }
 }
@@ -174,12 +180,18 @@ pub fn run(args: Args) -> Result<(), Failure> {
     let mut control = Control::none()
         .with_progress(&mut progress)
         .with_cancel(&cancel);
-    let result = seq.run(&mut control);
+    let limits = args
+        .request()
+        .limits
+        .resolve(Preset::Standard, Task::Sequence)
+        .map_err(|e| Failure::input(e.message))?;
+    let budget = Budget::with_cancel_flag(limits, std::sync::Arc::clone(&cancel));
+    let result = seq.run_within(&mut control, &budget);
     let report = match result {
         Ok(r) => r,
         Err(e) => {
             bar.abandon();
-            return Err(run_failure(&e, goal));
+            return Err(run_failure(&e, goal, args.checkpoint.as_deref()));
         }
     };
     if report.status == RunStatus::Interrupted {
@@ -246,7 +258,7 @@ fn start_failure(e: &RunError) -> Failure {
 }
 
 /// A run that stopped with an error: what the library says, and the flag that helps.
-fn run_failure(e: &RunError, goal: Goal) -> Failure {
+fn run_failure(e: &RunError, goal: Goal, saved_to: Option<&Path>) -> Failure {
     match e {
         RunError::Memory {
             values,
@@ -271,6 +283,19 @@ fn run_failure(e: &RunError, goal: Goal) -> Failure {
         )),
         RunError::Unprovable { .. } => Failure::input(format!(
             "{e}; use --to N to see the values and an apparent period"
+        )),
+        RunError::Budget {
+            computed,
+            error: grundy::control::BudgetError::Work { limit },
+            ..
+        } => Failure::compute(format!(
+            "{e}; give --max-work with more than {limit} to go on ({} computed{})",
+            grundy::words::count(*computed, "value"),
+            if saved_to.is_some() {
+                ", saved: continue with --resume"
+            } else {
+                ""
+            }
         )),
         _ => Failure::compute(e.to_string()),
     }

@@ -58,6 +58,16 @@ pub trait ImpartialGame {
         0
     }
 
+    /// The work, in units, of listing the `options` options of one position beyond what
+    /// the engines charge for copying them (one unit, 10 to 100 ns, an option and a word).
+    /// 0 (the default) for games whose moves are computed in Rust; a rule script's call
+    /// costs microseconds, and says so here, so that the work limit stops a script game in
+    /// about the time it states.
+    fn listing_units(&self, options: u64) -> u64 {
+        let _ = options;
+        0
+    }
+
     /// A dense index of `position`, where the game has a natural one: a number the generic
     /// engine ([`crate::solve::Solver`]) uses as the position's place in an array of values
     /// instead of hashing the position into its table (a heap's size; a Wythoff queen's

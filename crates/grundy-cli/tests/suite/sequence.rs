@@ -478,3 +478,48 @@ fn assert_resumes_as_direct(rule: &str, to: &str, ckpt: &str) {
     let direct = json(&grundy(&["sequence", rule, "--to", to, "--json"]));
     assert_eq!(resumed["values"], direct["values"], "{rule} to {to}");
 }
+
+/// `sequence` runs under the same default work limit as `analyze` (seconds to about twenty):
+/// `0.fa`, whose every value lists some n²/2 splits, is refused with the figure and the
+/// flag, keeping the values computed in the checkpoint; a larger `--max-work` goes on from
+/// them with `--resume`.
+#[test]
+fn sequence_runs_under_a_work_limit_and_keeps_its_values() {
+    let o = grundy(&["sequence", "0.fa", "--prove", "--max", "20000"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let e = stderr(&o);
+    assert!(e.contains("more than 250000000 steps of work"), "{e}");
+    assert!(
+        e.contains("give --max-work with more than 250000000"),
+        "{e}"
+    );
+
+    let ckpt = scratch("budget").join("0.fa.ckpt");
+    let path = ckpt.to_str().unwrap();
+    let o = grundy(&[
+        "sequence",
+        "0.fa",
+        "--to",
+        "3000",
+        "--max-work",
+        "2000000",
+        "--checkpoint",
+        path,
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let e = stderr(&o);
+    assert!(e.contains("more than 2000000 steps of work"), "{e}");
+    assert!(e.contains("saved: continue with --resume"), "{e}");
+    let o = grundy(&[
+        "sequence",
+        "0.fa",
+        "--to",
+        "300",
+        "--json",
+        "--checkpoint",
+        path,
+        "--resume",
+    ]);
+    let v = json(&o);
+    assert_eq!(v["computed"], 301);
+}

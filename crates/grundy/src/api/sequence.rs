@@ -175,7 +175,7 @@ impl Session {
         options.memory_available = crate::control::memory::available_memory();
         let mut run = SequenceRun::new(rule, options).map_err(run_error)?;
         let mut control = Control::none().with_cancel(budget.cancel_flag());
-        let report = run.run(&mut control).map_err(run_error)?;
+        let report = run.run_within(&mut control, budget).map_err(run_error)?;
         if report.status == crate::heap::run::RunStatus::Interrupted {
             return Err(ApiError::interrupted());
         }
@@ -227,6 +227,10 @@ fn script_sequence(
 /// A run that could not start or stopped with an error.
 fn run_error(e: RunError) -> ApiError {
     match e {
+        RunError::Budget { values, error, .. } => ApiError::budget(
+            error,
+            format_args!("computing g(0) to g({})", values.saturating_sub(1)),
+        ),
         RunError::Memory { .. } | RunError::TooLong { .. } | RunError::Unprovable { .. } => {
             ApiError::input(e.to_string())
         }

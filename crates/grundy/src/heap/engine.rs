@@ -15,7 +15,10 @@ use std::fmt;
 #[derive(Debug, thiserror::Error)]
 pub enum SequenceError {
     /// A value does not fit the engines' 16-bit storage.
-    #[error("g({heap}) is larger than 65535, the largest value the sequence engines store")]
+    #[error(
+        "g({heap}) is larger than 65535, the largest value the sequence engines store \
+         (`analyze` reads larger values of one heap off a proven period)"
+    )]
     ValueTooLarge {
         /// The heap whose value overflowed.
         heap: u64,

@@ -44,8 +44,10 @@ use super::options::{for_each_option, option_count_bound};
 use super::period::{Period, ProofStep, find_period, next_proof_step};
 use super::report::histogram;
 use super::rules::HeapRule;
-use super::sequence::{SequenceEngine, SequenceError, engine_for};
-use crate::control::Control;
+use super::sequence::{
+    ExtendError, SequenceEngine, SequenceError, engine_for, estimated_units, extend_under,
+};
+use crate::control::{Budget, BudgetError, Control};
 use serde::Serialize;
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -259,6 +261,17 @@ pub enum RunError {
     /// The engine failed.
     #[error(transparent)]
     Sequence(#[from] SequenceError),
+    /// The run passed its work or memory limit (the values computed so far are kept, and
+    /// saved to the checkpoint if there is one).
+    #[error("computing g(0) to g({}): {error}", values.saturating_sub(1))]
+    Budget {
+        /// How many values the step asked for.
+        values: u64,
+        /// How many values were computed when it stopped.
+        computed: u64,
+        /// The limit passed.
+        error: BudgetError,
+    },
 }
 
 /// A byte count for people: MiB below a GiB, GiB above.
@@ -440,11 +453,32 @@ impl SequenceRun {
     /// Computes towards the goal, saving the checkpoint on the schedule and at the end
     /// (finished or cancelled; also when the engine fails after computing new values).
     pub fn run(&mut self, control: &mut Control) -> Result<RunReport, RunError> {
+        self.run_inner(control, None)
+    }
+
+    /// As [`run`](Self::run), under `budget`: a step whose estimated work passes the work
+    /// limit is refused before it starts, every chunk computed is charged (the cost model of
+    /// [`heap_value_within`](super::sequence::heap_value_within)), and the budget's cancel
+    /// flag stops the run as Ctrl-C does. A refusal is [`RunError::Budget`]; the values
+    /// computed before it are kept and saved.
+    pub fn run_within(
+        &mut self,
+        control: &mut Control,
+        budget: &Budget,
+    ) -> Result<RunReport, RunError> {
+        self.run_inner(control, Some(budget))
+    }
+
+    fn run_inner(
+        &mut self,
+        control: &mut Control,
+        budget: Option<&Budget>,
+    ) -> Result<RunReport, RunError> {
         let started = Instant::now();
         let before = self.engine.values().len();
         let result = match self.options.goal {
-            Goal::Values(count) => self.run_values(count, control),
-            Goal::Prove { max } => self.run_proof(max, control),
+            Goal::Values(count) => self.run_values(count, control, budget),
+            Goal::Prove { max } => self.run_proof(max, control, budget),
         };
         let seconds = started.elapsed().as_secs_f64();
         let (status, proof, shown, period) = match result {
@@ -532,8 +566,9 @@ impl SequenceRun {
         &mut self,
         count: u64,
         control: &mut Control,
+        budget: Option<&Budget>,
     ) -> Result<(RunStatus, ProofStatus, u64, Option<Period>), RunError> {
-        let done = self.compute(count, control)?;
+        let done = self.compute(count, control, budget)?;
         let shown = count.min(self.engine.values().len() as u64);
         let period = find_period(&self.rule, self.shown(shown));
         let status = if done {
@@ -548,6 +583,7 @@ impl SequenceRun {
         &mut self,
         max: u64,
         control: &mut Control,
+        budget: Option<&Budget>,
     ) -> Result<(RunStatus, ProofStatus, u64, Option<Period>), RunError> {
         loop {
             let shown = max.min(self.engine.values().len() as u64);
@@ -565,7 +601,7 @@ impl SequenceRun {
                     });
                 }
                 ProofStep::Extend(n) => {
-                    if !self.compute(n, control)? {
+                    if !self.compute(n, control, budget)? {
                         let shown = max.min(self.engine.values().len() as u64);
                         let period = find_period(&self.rule, self.shown(shown));
                         return Ok((
@@ -577,6 +613,15 @@ impl SequenceRun {
                     }
                 }
             }
+        }
+    }
+
+    /// The refusal of a step of `count` values by the budget.
+    fn over_budget(&self, count: u64, error: BudgetError) -> RunError {
+        RunError::Budget {
+            values: count,
+            computed: self.engine.values().len() as u64,
+            error,
         }
     }
 
@@ -595,11 +640,23 @@ impl SequenceRun {
 
     /// Computes the values of heaps `0..count` in chunks, saving on the schedule; `false`
     /// when cancelled.
-    fn compute(&mut self, count: u64, control: &mut Control) -> Result<bool, RunError> {
+    fn compute(
+        &mut self,
+        count: u64,
+        control: &mut Control,
+        budget: Option<&Budget>,
+    ) -> Result<bool, RunError> {
         if (self.engine.values().len() as u64) >= count {
             return Ok(true);
         }
         self.check_memory(count)?;
+        if let Some(budget) = budget {
+            let have = self.engine.values().len() as u64;
+            let estimate = estimated_units(&self.rule, self.engine.as_ref(), have, count);
+            budget
+                .afford(estimate)
+                .map_err(|error| self.over_budget(count, error))?;
+        }
         let chunk = self.options.chunk.max(1);
         let flag = control.cancel_flag();
         control.report(self.engine.values().len() as u64, count);
@@ -607,13 +664,34 @@ impl SequenceRun {
             let next = (self.engine.values().len() as u64)
                 .saturating_add(chunk)
                 .min(count);
-            // The engine reports against the chunk; the caller sees the whole step.
-            let mut report = |done: u64, _chunk_end: u64| control.report(done, count);
-            let mut inner = Control::none().with_progress(&mut report);
-            if let Some(flag) = flag {
-                inner = inner.with_cancel(flag);
-            }
-            let finished = self.engine.extend_to_len(next, &mut inner)?;
+            let finished = match budget {
+                Some(budget) => {
+                    match extend_under(&self.rule, self.engine.as_mut(), next, budget) {
+                        Ok(()) => {
+                            control.report(self.engine.values().len() as u64, count);
+                            true
+                        }
+                        Err(ExtendError::Budget(BudgetError::Cancelled)) => false,
+                        Err(ExtendError::Budget(error)) => {
+                            let e = self.over_budget(count, error);
+                            if self.options.checkpoint.is_some() {
+                                self.save()?;
+                            }
+                            return Err(e);
+                        }
+                        Err(ExtendError::Sequence(e)) => return Err(e.into()),
+                    }
+                }
+                None => {
+                    // The engine reports against the chunk; the caller sees the whole step.
+                    let mut report = |done: u64, _chunk_end: u64| control.report(done, count);
+                    let mut inner = Control::none().with_progress(&mut report);
+                    if let Some(flag) = flag {
+                        inner = inner.with_cancel(flag);
+                    }
+                    self.engine.extend_to_len(next, &mut inner)?
+                }
+            };
             if !finished || control.is_cancelled() {
                 return Ok(false);
             }

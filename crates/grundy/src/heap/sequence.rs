@@ -352,7 +352,12 @@ fn sparse_steps(stats: &SparseStats) -> u64 {
 /// A lower estimate of the work, in units, to compute the heaps `from..to` on `engine`
 /// (the plain engine's option counts, by the midpoint rule; one unit a value otherwise),
 /// to refuse up front what cannot fit the budget.
-fn estimated_units(rule: &HeapRule, engine: &dyn SequenceEngine, from: u64, to: u64) -> u64 {
+pub(crate) fn estimated_units(
+    rule: &HeapRule,
+    engine: &dyn SequenceEngine,
+    from: u64,
+    to: u64,
+) -> u64 {
     let count = to.saturating_sub(from);
     if engine.name() != "plain" || count == 0 {
         return count;
@@ -368,12 +373,12 @@ fn estimated_units(rule: &HeapRule, engine: &dyn SequenceEngine, from: u64, to: 
 /// ([`SequenceEngine::work_steps`]), and one unit a value), so a long computation
 /// stops at the work limit; the budget's cancellation stops it within a chunk. A computation
 /// whose estimate alone passes the limit is refused before it starts.
-fn extend_under(
+pub(crate) fn extend_under(
     rule: &HeapRule,
     engine: &mut dyn SequenceEngine,
     len: u64,
     budget: &Budget,
-) -> Result<(), HeapValueError> {
+) -> Result<(), ExtendError> {
     // A budget already spent (by an earlier refusal) answers nothing more, even from values
     // the refused chunk computed: they wait in the engine for the next budget.
     budget.charge(0)?;
@@ -484,6 +489,36 @@ impl Entry {
     }
 }
 
+/// Why [`extend_under`] stopped.
+#[derive(Debug)]
+pub(crate) enum ExtendError {
+    /// The engine failed.
+    Sequence(SequenceError),
+    /// The budget refused, or was cancelled.
+    Budget(BudgetError),
+}
+
+impl From<SequenceError> for ExtendError {
+    fn from(e: SequenceError) -> Self {
+        ExtendError::Sequence(e)
+    }
+}
+
+impl From<BudgetError> for ExtendError {
+    fn from(e: BudgetError) -> Self {
+        ExtendError::Budget(e)
+    }
+}
+
+impl From<ExtendError> for HeapValueError {
+    fn from(e: ExtendError) -> Self {
+        match e {
+            ExtendError::Sequence(e) => HeapValueError::Sequence(e),
+            ExtendError::Budget(e) => HeapValueError::Budget(e),
+        }
+    }
+}
+
 /// What is known of `rule`'s sequence, enough to answer `g(n)` for every heap up to `n`
 /// (computing and caching more values, and proving a period, as needed), with no budget but
 /// the rule's own limits ([`known_within`] with a fresh default [`Budget`]).
@@ -535,11 +570,25 @@ pub fn known_within(
     }
     // Grow geometrically so that heaps asked one after another do not recompute the period.
     let len = entry.known.values.len() as u64;
-    entry.extend(
+    let grown = entry.extend(
         n.saturating_add(1).max(len.saturating_mul(2)).min(limit),
         budget,
-    )?;
-    Ok(Arc::clone(&entry.known))
+    );
+    match grown {
+        // Values past 65535 are not stored: an arithmetic-periodic rule (`0.8`) answers them
+        // from its proven period and saltus, which a proof attempt finds from the values below.
+        Err(HeapValueError::Sequence(SequenceError::ValueTooLarge { .. }))
+            if !entry.proof_tried =>
+        {
+            entry.try_proof(budget)?;
+            if entry.known.value(n).is_some() {
+                Ok(Arc::clone(&entry.known))
+            } else {
+                grown.map(|()| Arc::clone(&entry.known))
+            }
+        }
+        _ => grown.map(|()| Arc::clone(&entry.known)),
+    }
 }
 
 /// `g(n)` for a heap of `n` under `rule`.
@@ -597,6 +646,25 @@ mod tests {
             k.proven_period().map(|p| (p.period, p.preperiod)),
             Some((12, 71))
         );
+    }
+
+    #[test]
+    fn values_past_65535_below_the_proof_heap_come_from_the_proven_saltus() {
+        // `0.8` (values about n/3) overflows the stored 16 bits at heap 196609, below the
+        // heap (2^20) from which a proof was first tried: the overflow tries it.
+        for (code, first_large) in [("0.8", 196_609u64), ("0.c", 131_073), ("0.0f", 131_072)] {
+            let rule = HeapRule::parse(code).unwrap();
+            for n in first_large - 2..first_large + 40 {
+                let v = heap_value(&rule, n).unwrap();
+                let k = known(&rule, n).unwrap();
+                let p = k.proven_period().expect("a proven arithmetic period");
+                assert!(p.saltus > 0, "{code}: {p:?}");
+                // The saltus relation, one period down, from values that fit 16 bits.
+                let below = heap_value(&rule, n - p.period).unwrap();
+                assert_eq!(v, below + p.saltus, "{code} {n}");
+            }
+            assert!(heap_value(&rule, first_large).unwrap() > 65535, "{code}");
+        }
     }
 
     #[test]

@@ -186,12 +186,26 @@ fn is_heaps(p: &Pos) -> bool {
     }
 }
 
+/// The work charged for one call of a script's `moves`, in units of 10 to 100 ns: a call
+/// costs a few microseconds (`cargo bench -p grundy --bench scripted`).
+pub const CALL_UNITS: u64 = 64;
+
+/// The work charged for each move a script returns: a move made, checked and converted
+/// costs about a microsecond.
+pub const MOVE_UNITS: u64 = 16;
+
 /// The game as the generic engine sees it.
 #[derive(Debug, Clone)]
 struct Shared(Arc<ScriptGame>);
 
 impl ImpartialGame for Shared {
     type Position = Pos;
+    fn listing_units(&self, options: u64) -> u64 {
+        CALL_UNITS.saturating_add(options.saturating_mul(MOVE_UNITS))
+    }
+    fn position_words(&self, p: &Pos) -> u64 {
+        p.words()
+    }
     fn options(&self, p: &Pos) -> Vec<Pos> {
         if self.0.failed() {
             return Vec::new();

@@ -27,6 +27,19 @@ pub enum Pos {
 }
 
 impl Pos {
+    /// The 64-bit words this position owns on the heap (a string's bytes, an array's items
+    /// and what they own), for the engines' memory and work accounting.
+    pub fn words(&self) -> u64 {
+        match self {
+            Pos::Int(_) | Pos::Bool(_) | Pos::Char(_) => 0,
+            Pos::Str(s) => (s.len() as u64).div_ceil(8),
+            Pos::List(items) => items.iter().fold(
+                (items.len() as u64).saturating_mul(std::mem::size_of::<Pos>() as u64 / 8),
+                |sum, p| sum.saturating_add(p.words()),
+            ),
+        }
+    }
+
     /// Converts a script value; `Err` names the type that cannot be a position.
     pub fn from_dynamic(value: &Dynamic) -> Result<Pos, String> {
         Self::convert(value, 0)

@@ -42,14 +42,15 @@ pub struct ScriptLimits {
 
 impl ScriptLimits {
     /// One million operations per call (some tens of milliseconds), 64 nested calls and
-    /// expressions, strings of 1 MiB, arrays of 2^18 = 262,144 elements (4 MiB of values)
+    /// expressions, strings of 1 MiB, arrays of 2^15 = 32,768 elements (Rhai walks an array after each
+    /// push to check its size, so filling one costs n²/2 steps: 2^15 is about half a second)
     /// and maps of 2^14 entries. A script that outgrows them stops within about a second.
     pub const DEFAULT: ScriptLimits = ScriptLimits {
         max_operations: 1_000_000,
         max_call_levels: 64,
         max_expr_depth: 64,
         max_string_size: 1 << 20,
-        max_array_size: 1 << 18,
+        max_array_size: 1 << 15,
         max_map_size: 1 << 14,
     };
 }

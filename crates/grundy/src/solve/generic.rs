@@ -360,6 +360,10 @@ impl<G: ImpartialGame> Solver<G> {
         let mut slot = None;
         let admitted = memory::charge_listing(&self.budget, end - first, opening.words)
             .and_then(|()| {
+                self.budget
+                    .charge(self.game.listing_units((end - first) as u64))
+            })
+            .and_then(|()| {
                 // The value of a position with k options is at most k: k + 1 bits hold
                 // every value that can matter to its mex.
                 let words = (end - first) / 64 + 1;

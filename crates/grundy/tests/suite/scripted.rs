@@ -311,6 +311,35 @@ fn scripts_whose_data_grows_forever_stop_with_an_error() {
     assert!(e.to_string().contains("10 elements"), "{e}");
 }
 
+/// A game that never ends (each move grows the heap) is charged for every script call and
+/// every move it returns, so the work limit refuses it, naming the limit, long before the
+/// process's memory runs out; a script that fills one array move by move stops at the array
+/// limit.
+#[test]
+fn scripts_that_grow_are_charged_and_refused_within_the_budget() {
+    let rule = ScriptRule::compile(
+        "const NAME = \"grow\"; const HEAP = true; fn moves(n) { [n + 1] }",
+        "grow.rhai",
+        ScriptLimits::DEFAULT,
+    )
+    .unwrap();
+    let limits = Limits {
+        max_work: 200_000,
+        ..Limits::DEFAULT
+    };
+    let budget = Budget::new(limits);
+    let e = rule.nim_sequence(5, &budget).unwrap_err();
+    assert!(e.to_string().contains("200000 steps of work"), "{e}");
+    // Charged per call (64 units) and per move (16): at most 200,000 / 80 calls were made.
+    assert!(budget.work_done() >= 200_000, "{}", budget.work_done());
+
+    let e = run_error(
+        "const NAME = \"x\";\nfn moves(p) {\n  let a = []; for i in 0..200000 { a.push(i); }\n  []\n}",
+        "x 1",
+    );
+    assert!(e.contains("32768 elements for an array"), "{e}");
+}
+
 /// A script error travels back as the script's own error: the budget's cancellation flag (in
 /// the command-line tool, the Ctrl-C flag) is never touched, and the same budget and rule go
 /// on working afterwards.
