@@ -2,7 +2,7 @@
 //! play positions, and the JSON API under `/api/` that the page uses.
 //!
 //! Safe to leave running in a classroom: it binds to 127.0.0.1 unless told otherwise; request
-//! bodies are limited to [`MAX_BODY`] bytes and expressions to [`api::MAX_EXPRESSION`]
+//! heads are limited to [`MAX_HEAD`] bytes, bodies to [`MAX_BODY`] bytes and expressions to [`api::MAX_EXPRESSION`]
 //! characters; every request's work runs on the blocking pool under its own work budget and a
 //! time limit (on timeout its budget is cancelled and the client gets a 503 with a JSON
 //! message); at most [`MAX_JOBS`] computations run at once, so one slow request cannot take
@@ -27,6 +27,10 @@ const PAGE: &str = include_str!("page.html");
 
 /// The largest request body accepted, in bytes.
 pub const MAX_BODY: usize = 16 * 1024;
+
+/// The largest read buffer of one connection, in bytes: a request head (request line and
+/// headers) must fit in it; a longer one is answered 431 and the connection closed.
+pub const MAX_HEAD: usize = 32 * 1024;
 
 /// The most computations running at once.
 pub const MAX_JOBS: usize = 4;
@@ -116,11 +120,31 @@ pub fn run(args: Args) -> Result<(), Failure> {
         let idle = args.idle_timeout.max(args.timeout.saturating_add(5));
         let idle = Duration::from_secs(idle.min(86_400));
         let listener = guard::GuardedListener::new(listener, idle);
-        axum::serve(listener, app(Duration::from_secs(args.timeout)))
-            .with_graceful_shutdown(async {
-                let _ = tokio::signal::ctrl_c().await;
-            })
-            .await
-            .map_err(|e| Failure::compute(format!("the server stopped: {e}")))
+        serve(listener, app(Duration::from_secs(args.timeout))).await;
+        Ok(())
     })
+}
+
+/// Serves HTTP/1.1 on the guarded connections until Ctrl-C, each connection's buffer capped
+/// at [`MAX_HEAD`] bytes (hyper's default lets a request head reach about 400 KB, so 512
+/// clients each sending an endless header held 128 MB).
+async fn serve(mut listener: guard::GuardedListener, app: Router) {
+    use axum::serve::Listener;
+    let stop = tokio::signal::ctrl_c();
+    tokio::pin!(stop);
+    loop {
+        let (stream, _) = tokio::select! {
+            accepted = listener.accept() => accepted,
+            _ = &mut stop => return,
+        };
+        let service = hyper_util::service::TowerToHyperService::new(app.clone());
+        tokio::spawn(async move {
+            // A connection's failure (a reset, a head too large, a silent client) is its
+            // own: hyper has answered what can be answered; the server goes on.
+            let _ = hyper::server::conn::http1::Builder::new()
+                .max_buf_size(MAX_HEAD)
+                .serve_connection(hyper_util::rt::TokioIo::new(stream), service)
+                .await;
+        });
+    }
 }

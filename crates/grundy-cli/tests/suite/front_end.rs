@@ -280,3 +280,117 @@ fn sigterm_saves_a_sequence_checkpoint() {
     assert!(std::fs::metadata(&ckpt).unwrap().len() > 100);
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+/// Files are written only to regular files: a device node (made with `mknod` where this runs
+/// as root, as in CI), a FIFO and a directory are refused by name and left as they were, with
+/// exit status 1; a symlink is written through to the regular file it names, never replaced.
+#[test]
+fn outputs_refuse_device_nodes_fifos_and_write_through_symlinks() {
+    use std::os::unix::fs::FileTypeExt;
+    let dir = common::scratch("targets");
+    // Named .svg, as `--plot` asks.
+    let folder = dir.join("folder.svg");
+    std::fs::create_dir_all(&folder).unwrap();
+    let fifo = dir.join("fifo.svg");
+    let _ = std::fs::remove_file(&fifo);
+    let device = dir.join("full.svg");
+    let _ = std::fs::remove_file(&device);
+    let mut targets = vec![(folder, "directory")];
+    if std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .is_ok_and(|s| s.success())
+    {
+        targets.push((fifo.clone(), "FIFO"));
+    }
+    // The device of /dev/full (1, 7), as the review made it; only root may.
+    if std::process::Command::new("mknod")
+        .args(["-m", "666"])
+        .arg(&device)
+        .args(["c", "1", "7"])
+        .status()
+        .is_ok_and(|s| s.success())
+    {
+        targets.push((device.clone(), "character device"));
+    } else {
+        eprintln!("mknod is not allowed here: the device-node case uses /dev/full itself");
+    }
+    let o = grundy(&[
+        "sequence",
+        "0.137",
+        "--to",
+        "9",
+        "--checkpoint",
+        "/dev/full",
+        "--force",
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("/dev/full is a character device"),
+        "{}",
+        stderr(&o)
+    );
+    for (target, kind) in &targets {
+        let t = target.to_str().unwrap();
+        for args in [
+            vec![
+                "sequence",
+                "0.137",
+                "--to",
+                "100",
+                "--checkpoint",
+                t,
+                "--force",
+            ],
+            vec!["sequence", "0.137", "--to", "100", "--plot", t],
+            vec!["graph", "--expr", "nim 2 3", "--dot", t],
+        ] {
+            let o = grundy(&args);
+            assert_eq!(o.status.code(), Some(1), "{args:?}: {}", stderr(&o));
+            let e = stderr(&o);
+            assert!(e.contains(t) && e.contains(kind), "{args:?}: {e}");
+        }
+    }
+    if targets.iter().any(|(_, k)| *k == "FIFO") {
+        assert!(
+            std::fs::symlink_metadata(&fifo)
+                .unwrap()
+                .file_type()
+                .is_fifo()
+        );
+    }
+    if device.exists() {
+        assert!(
+            std::fs::symlink_metadata(&device)
+                .unwrap()
+                .file_type()
+                .is_char_device()
+        );
+    }
+
+    // A symlink to a regular file: written through, the link kept.
+    let real = dir.join("real.ckpt");
+    let link = dir.join("link.ckpt");
+    let _ = std::fs::remove_file(&real);
+    let _ = std::fs::remove_file(&link);
+    std::fs::write(&real, "old").unwrap();
+    std::os::unix::fs::symlink(&real, &link).unwrap();
+    let o = grundy(&[
+        "sequence",
+        "0.137",
+        "--to",
+        "100",
+        "--checkpoint",
+        link.to_str().unwrap(),
+        "--force",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    assert!(std::fs::metadata(&real).unwrap().len() > 100);
+    let _ = std::fs::remove_file(&device);
+}

@@ -20,5 +20,6 @@ mod play;
 mod rule_scripts;
 mod sequence;
 mod serve;
+mod serve_memory;
 mod sweep;
 mod wording;

@@ -38,6 +38,17 @@ impl Server {
         Server { child, address }
     }
 
+    /// The server's resident memory, in KiB (`VmRSS` of /proc/PID/status; Linux).
+    pub fn resident_kib(&self) -> u64 {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id()))
+            .expect("the server's /proc status");
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix("VmRSS:"))
+            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+            .expect("a VmRSS line")
+    }
+
     /// The page's URL.
     pub fn url(&self) -> String {
         format!("http://{}/", self.address)
