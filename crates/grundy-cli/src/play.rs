@@ -2,7 +2,6 @@
 //! (so it can be scripted: `printf '1\nhint\n' | grundy play nim 3 4 5`).
 
 use crate::Failure;
-use grundy::control::Limits;
 use grundy::play::{Choice, Game, PlayError, Player, Status};
 use grundy::sum::{Context, Engine};
 use std::io::{BufRead, Write};
@@ -52,16 +51,15 @@ struct Session {
     graph: Option<grundy::graph::GameGraph>,
 }
 
-fn context() -> Context {
-    // Each command gets a fresh budget: a request never inherits another's spent work.
-    Context::new(
-        Engine::Fast,
-        Limits {
-            max_positions: 2_000_000,
-            max_work: 200_000_000,
-            ..Limits::DEFAULT
-        },
-    )
+fn context(misere: bool) -> Context {
+    // Each command gets a fresh budget: a request never inherits another's spent work. The
+    // limits are the library's, as everywhere else (a misère search stores whole positions).
+    let task = if misere {
+        grundy::api::Task::AnalyzeMisere
+    } else {
+        grundy::api::Task::Play
+    };
+    Context::new(Engine::Fast, grundy::api::Preset::Standard.limits(task))
 }
 
 pub fn run(args: Args) -> Result<(), Failure> {
@@ -134,7 +132,7 @@ impl Session {
         )?;
         let mut show_moves = true;
         loop {
-            let ctx = context();
+            let ctx = context(self.misere);
             // `None`: the position cannot be played here (said once; the game is not over).
             let status = match self.game.status_in(&ctx) {
                 Ok(s) => Some(s),
@@ -260,7 +258,7 @@ impl Session {
     }
 
     fn computer_moves(&mut self, out: &mut dyn Write) -> std::io::Result<()> {
-        let ctx = context();
+        let ctx = context(self.misere);
         match self.game.reply(&ctx) {
             Ok(reply) => {
                 writeln!(out)?;
@@ -317,7 +315,7 @@ impl Session {
     }
 
     fn hint(&self, out: &mut dyn Write) -> std::io::Result<()> {
-        let ctx = context();
+        let ctx = context(self.misere);
         match self.game.hint(&ctx) {
             Ok(hint) => {
                 writeln!(out, "Hint: {}", hint.outcome.describe())?;

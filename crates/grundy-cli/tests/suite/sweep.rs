@@ -2,11 +2,14 @@
 //! --nocapture`. Random sums over the whole catalogue, with hostile sizes (0, 2^16, 2^32,
 //! 2^64 − 1, 2^64, −1, "1e9", empty, ...), through `analyze` (normal, misère, JSON, the
 //! generic engine), `sequence` (normal and misère) and `quotient`, each run by the real binary
-//! under the default limits. Every run must end by itself with a status of 0, 1 or 2 and no
-//! panic, within a generous time cap and an address-space cap of 6 GB; runs over 15 s are
-//! printed (slow refusals are worth a look, not a failure). `sequence` in normal play is the
-//! one command without a work budget (a long run by design, checkpointed, with progress):
-//! past the time cap it gets a Ctrl-C and must stop within seconds with status 130. This
+//! under the default limits, and rule scripts (the examples and hostile ones: moves that grow
+//! the position, arrays and maps grown without end, endless loops and recursions) through
+//! `analyze` and `sequence`, and outputs (`--checkpoint`, `--plot`, `--dot`) aimed at device
+//! nodes, a directory, a FIFO and a symlink, which must be left what they were. Every run
+//! must end by itself with a status of 0, 1 or 2 and no panic, within a generous time cap and
+//! an address-space cap of 6 GB; runs over 15 s are printed (slow refusals are worth a look,
+//! not a failure). `sequence` in normal play past the time cap (a large `--max-work` given
+//! on purpose) gets a Ctrl-C and must stop within seconds with status 130. This
 //! sweep found the wrong genus past heap 512, the misère search's unbounded positions and
 //! interner, the tame rule's reading of an unlistable component as one without moves, and
 //! `sequence half` running the definition (hours) where a closed form answers.
@@ -146,10 +149,141 @@ fn heap_rule() -> impl Strategy<Value = String> {
     prop::sample::select(HEAP_RULES).prop_map(str::to_string)
 }
 
+/// Hostile rule scripts (name, source): moves that grow the position, an array filled move
+/// by move, a map grown key by key, a recursion without end, a loop without end, a wrong
+/// answer. Each is written into the sweep's folder; the examples of `examples/games` are
+/// drawn too.
+const HOSTILE_SCRIPTS: &[(&str, &str)] = &[
+    ("grow", "fn moves(n) { [n + 1] }"),
+    (
+        "push",
+        "fn moves(n) { let a = []; for i in 0..1000000 { a.push(i); } [] }",
+    ),
+    (
+        "keys",
+        "fn moves(n) { let m = #{}; for i in 0..1000000 { m[\"k\" + i] = i; } [] }",
+    ),
+    ("deep", "fn f(x) { f(x + 1) } fn moves(n) { f(n) }"),
+    ("spin", "fn moves(n) { loop { } }"),
+    ("wrong", "fn moves(n) { [\"x\", 1.5] }"),
+    (
+        "split",
+        "fn moves(n) { if n < 2 { [] } else { [[n - 1, n - 1], n - 1] } }",
+    ),
+];
+
+const EXAMPLE_SCRIPTS: &[(&str, &str)] = &[
+    ("dim-plus.rhai", "dim+"),
+    ("euclid.rhai", "euclid"),
+    ("kayles.rhai", "kayles-script"),
+    ("powers-of-two.rhai", "powers-of-two"),
+    ("subtract-square.rhai", "square"),
+    ("wythoff.rhai", "wythoff-script"),
+];
+
+/// The sweep's scripts (path, rule name): the hostile ones written once into a scratch folder.
+fn scripts() -> &'static [(String, String)] {
+    static SCRIPTS: std::sync::OnceLock<Vec<(String, String)>> = std::sync::OnceLock::new();
+    SCRIPTS.get_or_init(|| {
+        let dir = crate::common::scratch("sweep-scripts");
+        let mut all: Vec<(String, String)> = HOSTILE_SCRIPTS
+            .iter()
+            .map(|(name, body)| {
+                let path = dir.join(format!("{name}.rhai"));
+                std::fs::write(
+                    &path,
+                    format!("const NAME = \"{name}\"; const HEAP = true;\n{body}\n"),
+                )
+                .unwrap();
+                (path.display().to_string(), name.to_string())
+            })
+            .collect();
+        let examples = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/games");
+        for (file, name) in EXAMPLE_SCRIPTS {
+            let path = format!("{examples}/{file}");
+            let text = std::fs::read_to_string(&path).unwrap_or_default();
+            // The rule's name as the script declares it.
+            let declared = text
+                .lines()
+                .find_map(|l| l.trim().strip_prefix("const NAME = \""))
+                .and_then(|r| r.split('"').next())
+                .unwrap_or(name)
+                .to_string();
+            all.push((path, declared));
+        }
+        all
+    })
+}
+
+/// Output targets that are not regular files, and a symlink (path, what it is): each must be
+/// refused, or written through, and left what it was.
+fn targets() -> &'static [(String, &'static str)] {
+    static TARGETS: std::sync::OnceLock<Vec<(String, &'static str)>> = std::sync::OnceLock::new();
+    TARGETS.get_or_init(|| {
+        let dir = crate::common::scratch("sweep-targets");
+        let folder = dir.join("folder.svg");
+        std::fs::create_dir_all(&folder).unwrap();
+        let fifo = dir.join("fifo.svg");
+        let _ = std::fs::remove_file(&fifo);
+        let _ = Command::new("mkfifo").arg(&fifo).status();
+        let real = dir.join("real.svg");
+        std::fs::write(&real, "x").unwrap();
+        let link = dir.join("link.svg");
+        let _ = std::fs::remove_file(&link);
+        std::os::unix::fs::symlink(&real, &link).unwrap();
+        vec![
+            ("/dev/full".to_string(), "device"),
+            ("/dev/null".to_string(), "device"),
+            (folder.display().to_string(), "directory"),
+            (fifo.display().to_string(), "fifo"),
+            (link.display().to_string(), "symlink"),
+        ]
+    })
+}
+
+/// Whether `path` is still what it was.
+fn unchanged(path: &str, what: &str) -> bool {
+    use std::os::unix::fs::FileTypeExt;
+    let Ok(meta) = std::fs::symlink_metadata(path) else {
+        return false;
+    };
+    let t = meta.file_type();
+    match what {
+        "device" => t.is_char_device(),
+        "directory" => t.is_dir(),
+        "fifo" => t.is_fifo(),
+        "symlink" => t.is_symlink(),
+        _ => true,
+    }
+}
+
 /// One command line of the sweep.
 fn command() -> impl Strategy<Value = Vec<String>> {
     let s = |v: &[&str]| v.iter().map(|a| a.to_string()).collect::<Vec<_>>();
+    let script = || (0..scripts().len()).prop_map(|i| scripts()[i].clone());
+    let target = || (0..targets().len()).prop_map(|i| targets()[i].0.clone());
     prop_oneof![
+        (script(), size()).prop_map(move |((path, name), n)| s(&[
+            "analyze",
+            "--rules",
+            &path,
+            &format!("{name} {n} + nim 3")
+        ])),
+        (script(), size()).prop_map(move |((path, name), n)| s(&[
+            "sequence", "--rules", &path, &name, "--to", &n
+        ])),
+        (heap_rule(), target()).prop_map(move |(r, t)| s(&[
+            "sequence",
+            &r,
+            "--to",
+            "100",
+            "--checkpoint",
+            &t,
+            "--force"
+        ])),
+        (heap_rule(), target())
+            .prop_map(move |(r, t)| s(&["sequence", &r, "--to", "100", "--plot", &t])),
+        (expression(), target()).prop_map(move |(e, t)| s(&["graph", "--expr", &e, "--dot", &t])),
         expression().prop_map(move |e| s(&["analyze", &e])),
         expression().prop_map(move |e| s(&["analyze", &e, "--misere"])),
         expression().prop_map(move |e| s(&["analyze", &e, "--json"])),
@@ -240,6 +374,9 @@ fn random_commands_over_the_catalogue_end_cleanly() {
     let tally = std::cell::RefCell::new(std::collections::BTreeMap::<String, u32>::new());
     let result = runner.run(&command(), |args| {
         let (code, err, took) = run(&args);
+        if let Some((t, what)) = targets().iter().find(|(t, _)| args.contains(t)) {
+            prop_assert!(unchanged(t, what), "grundy {args:?} changed the {what} {t}");
+        }
         *tally.borrow_mut().entry(format!("{code:?}")).or_default() += 1;
         let tail: String = err
             .chars()
