@@ -129,6 +129,7 @@ pub fn census(
         )));
     }
     let (rules, left_out) = expand_all(patterns)?;
+    atlas.set_journal(true)?;
     let known = atlas.known()?;
     let todo: Vec<HeapRule> = rules
         .iter()
@@ -216,7 +217,9 @@ pub fn census(
         (None, false) => "finished",
     };
     let counts = [games, summary.computed, summary.skipped, summary.refused];
-    let ended = atlas.end_run(run_id, status, counts);
+    let ended = atlas
+        .end_run(run_id, status, counts)
+        .and_then(|()| atlas.set_journal(false));
     if let Some(e) = failure {
         return Err(e);
     }

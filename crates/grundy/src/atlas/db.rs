@@ -384,6 +384,22 @@ impl Atlas {
         Ok(())
     }
 
+    /// Sets how commits reach the disk: during a census (`fast`), a write-ahead log with
+    /// `synchronous = NORMAL` (a commit survives the process being killed, without a disk
+    /// flush per game); after it, the one-file rollback journal again (the `-wal` file is
+    /// folded back in).
+    pub(crate) fn set_journal(&mut self, fast: bool) -> Result<(), AtlasError> {
+        let (mode, sync) = if fast {
+            ("WAL", "NORMAL")
+        } else {
+            ("DELETE", "FULL")
+        };
+        self.conn
+            .pragma_update_and_check(None, "journal_mode", mode, |r| r.get::<_, String>(0))
+            .and_then(|_| self.conn.pragma_update(None, "synchronous", sync))
+            .map_err(|e| self.db_error(e))
+    }
+
     /// Records the start of a census; its id.
     pub(crate) fn begin_run(&mut self, patterns: &str, target: u64) -> Result<i64, AtlasError> {
         self.conn

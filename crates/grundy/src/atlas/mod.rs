@@ -33,7 +33,7 @@ pub mod query;
 pub use census::{CensusEvent, CensusOptions, CensusSummary, census};
 pub use db::{Atlas, GameRow, GameStatus, RunRow, SCHEMA_VERSION};
 pub use family::{Family, FamilyError, MAX_FAMILY};
-pub use query::{FamilyRows, Filter, SqlAnswer, Twin};
+pub use query::{FamilyRows, Filter, GameCard, SqlAnswer, Twin};
 
 use std::path::PathBuf;
 

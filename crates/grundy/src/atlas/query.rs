@@ -47,6 +47,15 @@ pub struct Twin {
     pub length: u64,
 }
 
+/// One game's card: its row and the games with the same sequence.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct GameCard {
+    /// The game's row.
+    pub game: GameRow,
+    /// The games whose sequences agree with it ([`Atlas::same_as`]).
+    pub same_as: Vec<Twin>,
+}
+
 /// The answer to a raw SQL query.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct SqlAnswer {
@@ -69,6 +78,15 @@ impl Atlas {
     /// The row of the game `rule` names (`0.137`, `kayles`, `sub(1,2)`), if the atlas has it.
     pub fn game(&self, rule: &str) -> Result<Option<GameRow>, AtlasError> {
         self.game_row(&canonical(rule)?)
+    }
+
+    /// The card of the game `rule` names, if the atlas has it.
+    pub fn card(&self, rule: &str) -> Result<Option<GameCard>, AtlasError> {
+        let Some(game) = self.game(rule)? else {
+            return Ok(None);
+        };
+        let same_as = self.same_as(&game.code)?.unwrap_or_default();
+        Ok(Some(GameCard { game, same_as }))
     }
 
     /// The rows of a family's games that pass `filter`.
