@@ -5,7 +5,7 @@
 //! - [`db`]: the database, one SQLite file with a versioned schema ([`Atlas`]; the schema is
 //!   documented there): a row per game, a row per census run, checksums of prefixes of each
 //!   sequence.
-//! - [`census`]: every game of the families computed to a heap or until its period is
+//! - [`census`](mod@census): every game of the families computed to a heap or until its period is
 //!   proven, on every core, one transaction per game, resumable ([`census()`]).
 //! - [`query`]: what the database answers: a game's card, a family's rows (open, solved),
 //!   the games with the same sequence, read-only SQL.
