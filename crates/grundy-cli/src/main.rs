@@ -1,6 +1,8 @@
 //! The `grundy` command: a thin layer over the `grundy` library.
 
 mod analyze;
+mod atlas;
+mod census;
 mod draw;
 mod front;
 mod graph;
@@ -42,6 +44,8 @@ enum Command {
     Play(play::Args),
     Serve(serve::Args),
     Quotient(quotient::Args),
+    Census(census::Args),
+    Atlas(atlas::Args),
     Schema(SchemaArgs),
 }
 
@@ -77,6 +81,8 @@ fn main() -> ExitCode {
         Command::Play(args) => play::run(args),
         Command::Serve(args) => serve::run(args),
         Command::Quotient(args) => quotient::run(args),
+        Command::Census(args) => census::run(args),
+        Command::Atlas(args) => atlas::run(args),
         Command::Schema(SchemaArgs {}) => emit_json(&grundy::api::schema()),
     };
     match result {

@@ -39,6 +39,8 @@
 //! Top to bottom; each uses only the ones below it (front ends — the `grundy` binary, the web
 //! page, the Python package — sit above them all and speak [`api`]):
 //! - **API.** [`api`]: typed requests and responses, limit presets, one error type.
+//! - **Atlas** (feature `atlas`). `atlas`: censuses over families of heap rules, kept in an
+//!   SQLite database with a versioned schema; its queries.
 //! - **Analysis and play.** [`analysis`]: value, outcome, every winning move and the reason,
 //!   one report per component whatever route answered, notes that teach and pictures.
 //!   [`play`]: a game in progress against a perfect opponent, with hints and undo.
@@ -67,6 +69,8 @@
 
 pub mod analysis;
 pub mod api;
+#[cfg(feature = "atlas")]
+pub mod atlas;
 pub mod boards;
 pub mod catalog;
 pub mod classic;

@@ -5,6 +5,7 @@
 //! module; run one with `cargo test -p grundy-cli --test suite MODULE::`.
 
 mod analyze;
+mod atlas;
 mod boards_cli;
 mod browser;
 mod codes;

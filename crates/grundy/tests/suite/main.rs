@@ -4,6 +4,8 @@
 //! One test binary for the crate (one link step instead of one per file): each file is a
 //! module; run one with `cargo test -p grundy --test suite MODULE::`.
 
+#[cfg(feature = "atlas")]
+mod atlas;
 mod boards;
 mod bounds;
 mod budget_holes;

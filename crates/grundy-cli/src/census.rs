@@ -1,0 +1,157 @@
+//! `grundy census`: every game of some families computed into the atlas database.
+//!
+//! The census itself — families, engines, proofs, the database, resuming — is the library's
+//! `grundy::atlas::census`; this module parses the arguments, draws the progress bar,
+//! turns Ctrl-C into cancellation and prints the summary.
+
+use crate::Failure;
+use grundy::atlas::{Atlas, AtlasError, CensusEvent, CensusOptions, CensusSummary, GameStatus};
+use grundy::control::Control;
+use std::path::PathBuf;
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+/// Compute every game of some families into the atlas database: the nim-sequence to g(N)
+/// or until its period is proven, and the facts a researcher asks of it.
+///
+/// A family is an octal code with `?` wildcards (each an octal digit 0-7), a range of
+/// subtraction or all-but sets (every nonempty subset), or one heap rule:
+///
+///   grundy census "0.???" --to 1048576        every code 0.d1d2d3
+///   grundy census "4.??" "0.?" "sub(1..8)" --to 65536
+///   grundy census kayles 0.137 --to 100000 --db classics.sqlite
+///
+/// Games already in the database computed to N or further, or with a proven period, are
+/// skipped: a census stopped by Ctrl-C (or killed) continues where it stopped when run
+/// again. Each game is written in its own transaction.
+#[derive(Debug, clap::Args)]
+#[command(verbatim_doc_comment)]
+pub struct Args {
+    /// The families: code patterns (0.???, 4.?7), set ranges (sub(1..8), allbut(1..4)) or
+    /// single heap rules (0.137, kayles, sub(1,3,4)).
+    #[arg(required = true, value_name = "PATTERN")]
+    patterns: Vec<String>,
+    /// Compute g(0) to g(N) (or fewer, when the period is proven first).
+    #[arg(long, value_name = "N")]
+    to: u64,
+    /// The database file.
+    #[arg(long, value_name = "FILE", default_value = "atlas.sqlite")]
+    db: PathBuf,
+    /// The most seconds one game may take; a game past it is recorded as refused (with the
+    /// values it reached) and the census goes on.
+    #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
+    max_seconds: f64,
+    /// Print the summary as one JSON object.
+    #[arg(long)]
+    json: bool,
+}
+
+/// The most refused games named in the text summary.
+const REFUSED_SHOWN: usize = 10;
+
+pub fn run(args: Args) -> Result<(), Failure> {
+    if !(args.max_seconds.is_finite() && args.max_seconds > 0.0 && args.max_seconds < 1e9) {
+        return Err(Failure::input(format!(
+            "--max-seconds {}: expected a positive number of seconds",
+            args.max_seconds
+        )));
+    }
+    // Bad patterns are reported before the database is touched.
+    grundy::atlas::family::expand_all(&args.patterns).map_err(|e| Failure::input(e.to_string()))?;
+    let mut atlas = Atlas::create_or_open(&args.db).map_err(failure)?;
+    let mut options = CensusOptions::new(args.to);
+    options.game_time = Duration::from_secs_f64(args.max_seconds);
+    options.memory_available = grundy::control::memory::available_memory();
+    let cancel = crate::front::interrupt_flag()?;
+    let bar = crate::front::bar(0, "census".into(), "games");
+    let mut refused: Vec<(String, String)> = Vec::new();
+    let mut progress = |event: CensusEvent<'_>| match event {
+        CensusEvent::Planned { to_compute, .. } => bar.set_length(to_compute),
+        CensusEvent::Game { row, done, .. } => {
+            if row.status == GameStatus::Refused {
+                refused.push((row.code.clone(), row.reason.clone().unwrap_or_default()));
+            }
+            bar.set_message(row.code.clone());
+            bar.set_position(done);
+        }
+    };
+    let control = Control::none().with_cancel(&cancel);
+    let result = grundy::atlas::census(
+        &mut atlas,
+        &args.patterns,
+        &options,
+        &mut progress,
+        &control,
+    );
+    bar.finish_and_clear();
+    let summary = result.map_err(failure)?;
+    if args.json {
+        crate::emit_json(&summary)?;
+    } else {
+        crate::emit(&render(&summary, &refused, &args))?;
+    }
+    if summary.interrupted && cancel.load(Ordering::SeqCst) {
+        return Err(Failure {
+            message: format!(
+                "interrupted after {} of {}; every game finished is in {} (run the same census \
+                 again to continue)",
+                summary.computed,
+                grundy::words::count(summary.computed + remaining(&summary), "game"),
+                args.db.display()
+            ),
+            code: crate::front::INTERRUPTED,
+        });
+    }
+    Ok(())
+}
+
+fn remaining(s: &CensusSummary) -> u64 {
+    s.games - s.skipped - s.computed
+}
+
+fn render(s: &CensusSummary, refused: &[(String, String)], args: &Args) -> String {
+    use grundy::words::count;
+    let mut out = format!(
+        "{} to g({}): {}",
+        args.patterns.join(" "),
+        s.to,
+        count(s.games, "game")
+    );
+    if s.left_out > 0 {
+        out += &format!(
+            " ({} left out as no game, such as {})",
+            count(s.left_out, "code"),
+            s.left_out_first.as_deref().unwrap_or("?")
+        );
+    }
+    out += &format!(
+        "\ncomputed {} in {:.1} s: {} proven, {} apparent, {} with no period seen, {} refused\n",
+        s.computed, s.seconds, s.proven, s.apparent, s.no_period, s.refused
+    );
+    out += &format!(
+        "skipped {} already in {} (computed to g({}) or proven)\n",
+        s.skipped,
+        args.db.display(),
+        s.to
+    );
+    for (code, why) in refused.iter().take(REFUSED_SHOWN) {
+        out += &format!("refused {code}: {why}\n");
+    }
+    if refused.len() > REFUSED_SHOWN {
+        out += &format!(
+            "... and {} more refused (grundy atlas --sql \"SELECT code, reason FROM games WHERE status = 'refused'\")\n",
+            refused.len() - REFUSED_SHOWN
+        );
+    }
+    out
+}
+
+/// A library error as a failure: a bad pattern, figure, file or query is bad input (2), a
+/// database that fails is status 1, an interruption 130.
+pub fn failure(e: AtlasError) -> Failure {
+    match e {
+        AtlasError::Interrupted => crate::front::interrupted(),
+        AtlasError::Database { .. } => Failure::compute(e.to_string()),
+        _ => Failure::input(e.to_string()),
+    }
+}
