@@ -272,6 +272,8 @@ fn sigterm_saves_a_sequence_checkpoint() {
             "5000000",
             "--checkpoint",
             ckpt.to_str().unwrap(),
+            "--max-work",
+            "1000000000000000",
         ],
         "-TERM",
     );

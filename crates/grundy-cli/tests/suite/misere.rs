@@ -495,8 +495,18 @@ fn misere_sequence_honours_the_budget_flags() {
     // The heaps finished before the limit are printed.
     assert!(stdout(&o).contains("0^120"), "{}", stdout(&o));
     // The flags belong to --misere.
-    let o = grundy(&["sequence", "kayles", "--to", "6", "--max-work", "100000"]);
+    let o = grundy(&[
+        "sequence",
+        "kayles",
+        "--to",
+        "6",
+        "--max-positions",
+        "100000",
+    ]);
     assert_eq!(o.status.code(), Some(2));
+    // --max-work is every sequence's (normal play too).
+    let o = grundy(&["sequence", "kayles", "--to", "6", "--max-work", "100000"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let o = grundy(&[
         "sequence",
         "kayles",

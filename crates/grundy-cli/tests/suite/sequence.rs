@@ -180,7 +180,14 @@ fn bad_input_is_refused_with_a_clear_message() {
     );
     // Past the engines' 32-bit heaps: refused after the first chunk (or before it, where the
     // machine has not the memory), never after hours of work.
-    let o = grundy(&["sequence", "grundys-game", "--to", "4294967295"]);
+    let o = grundy(&[
+        "sequence",
+        "grundys-game",
+        "--to",
+        "4294967295",
+        "--max-work",
+        "1000000000000",
+    ]);
     assert_eq!(o.status.code(), Some(2));
     assert!(
         stderr(&o).contains("ask for at most --to 4294967294") || stderr(&o).contains("available"),
@@ -254,6 +261,9 @@ fn start_long_run(checkpoint: &str) -> Child {
             "5000000",
             "--checkpoint",
             checkpoint,
+            // A long run on purpose: stopped by the signal, not by the work limit.
+            "--max-work",
+            "1000000000000000",
         ])
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::piped())
