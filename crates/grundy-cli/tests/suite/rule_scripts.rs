@@ -305,3 +305,45 @@ fn ctrl_c_stops_a_script_sequence_with_130() {
     assert_eq!(err.trim(), "error: interrupted");
     assert!(took < std::time::Duration::from_secs(10), "{took:?}");
 }
+
+/// A game whose moves grow the position never ends: `analyze` and `sequence` refuse it at the
+/// work limit (each script call is charged), naming the limit and the flag, exit status 1.
+#[test]
+fn a_script_whose_moves_grow_the_position_is_refused_at_the_work_limit() {
+    let dir = scratch("script-grow");
+    let path = dir.join("grow.rhai");
+    std::fs::write(
+        &path,
+        "const NAME = \"grow\"; const HEAP = true;\nfn moves(n) { [n + 1] }\n",
+    )
+    .unwrap();
+    let p = path.to_str().unwrap();
+    for args in [
+        vec![
+            "analyze",
+            "--rules",
+            p,
+            "grow 5 + nim 1",
+            "--max-work",
+            "20000000",
+        ],
+        vec![
+            "sequence",
+            "--rules",
+            p,
+            "grow",
+            "--to",
+            "50",
+            "--max-work",
+            "20000000",
+        ],
+    ] {
+        let o = grundy(&args);
+        assert_eq!(o.status.code(), Some(1), "{args:?}: {}", stderr(&o));
+        let e = stderr(&o);
+        assert!(
+            e.contains("more than 20000000 steps of work"),
+            "{args:?}: {e}"
+        );
+    }
+}

@@ -372,12 +372,21 @@ fn random_commands_over_the_catalogue_end_cleanly() {
         ..Config::default()
     });
     let tally = std::cell::RefCell::new(std::collections::BTreeMap::<String, u32>::new());
+    let kinds = std::cell::RefCell::new(std::collections::BTreeMap::<String, u32>::new());
     let result = runner.run(&command(), |args| {
         let (code, err, took) = run(&args);
         if let Some((t, what)) = targets().iter().find(|(t, _)| args.contains(t)) {
             prop_assert!(unchanged(t, what), "grundy {args:?} changed the {what} {t}");
         }
+        let kind = if args.iter().any(|a| a == "--rules") {
+            "script"
+        } else if targets().iter().any(|(t, _)| args.contains(t)) {
+            "file target"
+        } else {
+            args[0].as_str()
+        };
         *tally.borrow_mut().entry(format!("{code:?}")).or_default() += 1;
+        *kinds.borrow_mut().entry(kind.to_string()).or_default() += 1;
         let tail: String = err
             .chars()
             .rev()
@@ -406,6 +415,7 @@ fn random_commands_over_the_catalogue_end_cleanly() {
         }
     });
     println!("runs by exit code: {:?}", tally.borrow());
+    println!("runs by kind: {:?}", kinds.borrow());
     if let Err(e) = result {
         panic!("{e}");
     }

@@ -62,6 +62,7 @@ use crate::nimber::Nimber;
 use crate::solve::{SolveError, Solver};
 use crate::sum::{AnalysisError, Component, Context, Move};
 use rhai::{Array, Dynamic};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 /// Why a scripted game could not be solved.
@@ -105,11 +106,17 @@ struct ScriptGame {
     heap: bool,
     has_components: bool,
     failure: Mutex<Option<ScriptError>>,
+    /// Nanoseconds spent in calls of `moves` not yet charged to a budget.
+    unpaid_nanos: AtomicU64,
 }
 
 impl ScriptGame {
     fn moves(&self, p: &Pos) -> Result<Vec<Pos>, ScriptError> {
-        let out = self.script.call("moves", p.to_dynamic())?;
+        let started = std::time::Instant::now();
+        let out = self.script.call("moves", p.to_dynamic());
+        let nanos = u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX);
+        self.unpaid_nanos.fetch_add(nanos, Ordering::Relaxed);
+        let out = out?;
         let array = out.try_cast::<Array>().ok_or_else(|| {
             ScriptError::new(
                 self.script.origin(),
@@ -194,6 +201,12 @@ pub const CALL_UNITS: u64 = 64;
 /// costs about a microsecond.
 pub const MOVE_UNITS: u64 = 16;
 
+/// A script call is charged at least its time at this many nanoseconds a unit: a list built
+/// by `push` costs the square of its length (Rhai checks the list's size after each push),
+/// which no count of moves foresees, and the work limit is to hold in time as it does for
+/// built-in games (2.5·10^8 units is then 16 s of script time).
+pub const NANOS_PER_UNIT: u64 = 64;
+
 /// The game as the generic engine sees it.
 #[derive(Debug, Clone)]
 struct Shared(Arc<ScriptGame>);
@@ -201,7 +214,9 @@ struct Shared(Arc<ScriptGame>);
 impl ImpartialGame for Shared {
     type Position = Pos;
     fn listing_units(&self, options: u64) -> u64 {
-        CALL_UNITS.saturating_add(options.saturating_mul(MOVE_UNITS))
+        let counted = CALL_UNITS.saturating_add(options.saturating_mul(MOVE_UNITS));
+        let timed = self.0.unpaid_nanos.swap(0, Ordering::Relaxed) / NANOS_PER_UNIT;
+        counted.max(timed)
     }
     fn position_words(&self, p: &Pos) -> u64 {
         p.words()
@@ -330,6 +345,7 @@ impl ScriptRule {
                 heap,
                 has_components,
                 failure: Mutex::new(None),
+                unpaid_nanos: AtomicU64::new(0),
             }),
             solver: Mutex::new(None),
         })
