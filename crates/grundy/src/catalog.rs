@@ -30,8 +30,10 @@
 //! ```
 
 use crate::expr::{ExprError, Rule, Spec, parse_spec};
+#[cfg(feature = "scripts")]
 use crate::scripted::{ScriptError, ScriptLimits, ScriptRule};
 use crate::sum::Sum;
+#[cfg(feature = "scripts")]
 use std::sync::Arc;
 
 /// Every rule the language knows, family by family.
@@ -76,6 +78,7 @@ pub fn check(spec: &Spec) -> Result<Sum, ExprError> {
 /// The built-in rules and the rule scripts loaded: what an expression may use.
 #[derive(Clone, Debug, Default)]
 pub struct Catalog {
+    #[cfg(feature = "scripts")]
     scripts: Vec<Arc<ScriptRule>>,
 }
 
@@ -85,6 +88,7 @@ impl Catalog {
         Catalog::default()
     }
 
+    #[cfg(feature = "scripts")]
     /// Compiles a rule script and adds its rule, under the default limits; `origin` (usually
     /// the file name) names it in messages. A name already taken is an error.
     pub fn load_script(
@@ -95,6 +99,7 @@ impl Catalog {
         self.load_script_with(source, origin, ScriptLimits::DEFAULT)
     }
 
+    #[cfg(feature = "scripts")]
     /// [`Catalog::load_script`] under these limits.
     pub fn load_script_with(
         &mut self,
@@ -123,11 +128,13 @@ impl Catalog {
         Ok(rule)
     }
 
+    #[cfg(feature = "scripts")]
     /// The script rule of this name, if one is loaded.
     pub fn script(&self, name: &str) -> Option<&Arc<ScriptRule>> {
         self.scripts.iter().find(|r| r.name() == name)
     }
 
+    #[cfg(feature = "scripts")]
     /// The script rules loaded, in order.
     pub fn scripts(&self) -> &[Arc<ScriptRule>] {
         &self.scripts
@@ -137,12 +144,27 @@ impl Catalog {
     pub fn help(&self) -> Vec<(String, String)> {
         rules()
             .map(|r| (r.usage.to_string(), r.summary.to_string()))
-            .chain(
-                self.scripts
-                    .iter()
-                    .map(|r| (r.usage().to_string(), r.summary().to_string())),
-            )
+            .chain(self.script_help())
             .collect()
+    }
+
+    /// The rule scripts' usages and summaries (none without the `scripts` feature).
+    fn script_help(&self) -> impl Iterator<Item = (String, String)> + '_ {
+        #[cfg(feature = "scripts")]
+        return self
+            .scripts
+            .iter()
+            .map(|r| (r.usage().to_string(), r.summary().to_string()));
+        #[cfg(not(feature = "scripts"))]
+        return std::iter::empty();
+    }
+
+    /// The rule scripts' names (none without the `scripts` feature).
+    fn script_names(&self) -> impl Iterator<Item = String> + '_ {
+        #[cfg(feature = "scripts")]
+        return self.scripts.iter().map(|r| r.name().to_string());
+        #[cfg(not(feature = "scripts"))]
+        return std::iter::empty();
     }
 
     /// Parses and checks an expression.
@@ -155,15 +177,14 @@ impl Catalog {
         let mut components = Vec::new();
         for term in &spec.terms {
             let name = &term.rule.value;
+            #[cfg(feature = "scripts")]
             if let Some(rule) = self.script(name) {
                 components.extend(rule.build(term)?);
                 continue;
             }
             let rule = find_rule(name).ok_or_else(|| {
-                let known: Vec<&str> = rules()
-                    .map(|r| r.name)
-                    .chain(self.scripts.iter().map(|r| r.name()))
-                    .collect();
+                let mut known: Vec<String> = rules().map(|r| r.name.to_string()).collect();
+                known.extend(self.script_names());
                 ExprError::new(
                     term.rule.span.clone(),
                     format!("unknown rule `{}`", crate::expr::shorten(name)),

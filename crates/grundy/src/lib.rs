@@ -85,6 +85,7 @@ pub mod misere;
 pub mod nimber;
 pub mod play;
 mod plot;
+#[cfg(feature = "scripts")]
 pub mod scripted;
 pub mod search;
 pub mod solve;

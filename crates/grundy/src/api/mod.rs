@@ -234,7 +234,7 @@ impl Session {
 
     /// Every rule of the expression language, then the rule scripts' rules.
     pub fn rules(&self) -> Vec<RuleInfo> {
-        let mut out: Vec<RuleInfo> = crate::catalog::rules()
+        let out: Vec<RuleInfo> = crate::catalog::rules()
             .map(|r| RuleInfo {
                 name: r.name.to_string(),
                 usage: r.usage.to_string(),
@@ -242,12 +242,17 @@ impl Session {
                 origin: None,
             })
             .collect();
-        out.extend(self.catalog.scripts().iter().map(|s| RuleInfo {
-            name: s.name().to_string(),
-            usage: s.usage().to_string(),
-            summary: s.summary().to_string(),
-            origin: Some(s.origin().to_string()),
-        }));
+        #[cfg(feature = "scripts")]
+        let out = {
+            let mut out = out;
+            out.extend(self.catalog.scripts().iter().map(|s| RuleInfo {
+                name: s.name().to_string(),
+                usage: s.usage().to_string(),
+                summary: s.summary().to_string(),
+                origin: Some(s.origin().to_string()),
+            }));
+            out
+        };
         out
     }
 

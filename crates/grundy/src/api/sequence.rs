@@ -3,10 +3,14 @@
 
 use super::{ApiError, ErrorKind, LimitRequest, Preset, Session};
 use crate::control::{Budget, Control};
-use crate::heap::period::{PeriodSummary, apparent_period};
+use crate::heap::period::PeriodSummary;
+#[cfg(feature = "scripts")]
+use crate::heap::period::apparent_period;
 use crate::heap::rules::HeapRule;
 use crate::heap::run::{Goal, ProofStatus, RunError, RunOptions, RunReport, RunStats, SequenceRun};
+#[cfg(feature = "scripts")]
 use crate::scripted::ScriptFailure;
+#[cfg(feature = "scripts")]
 use crate::solve::SolveError;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -150,6 +154,7 @@ impl Session {
         budget: &Budget,
     ) -> Result<SequenceReport, ApiError> {
         let goal = req.goal()?;
+        #[cfg(feature = "scripts")]
         if let Some(script) = self.catalog.script(&req.rule) {
             return script_sequence(script, req, goal, budget);
         }
@@ -183,6 +188,7 @@ impl Session {
     }
 }
 
+#[cfg(feature = "scripts")]
 /// A script rule's sequence: its values and apparent period.
 fn script_sequence(
     script: &crate::scripted::ScriptRule,

@@ -34,5 +34,6 @@ mod misere_recal;
 mod parsers;
 mod reference_values;
 mod rule_kinds;
+#[cfg(feature = "scripts")]
 mod scripted;
 mod sparse_histograms;
