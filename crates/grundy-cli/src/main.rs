@@ -15,6 +15,11 @@ mod serve;
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
+/// Counts each thread's memory, so that a rule script's ceiling holds (see
+/// `grundy::scripted::CountingAllocator`).
+#[global_allocator]
+static ALLOCATOR: grundy::scripted::CountingAllocator = grundy::scripted::CountingAllocator;
+
 /// Analyse impartial combinatorial games: who wins, with which move, and why.
 ///
 /// Positions are written in the game-expression language: a sum of terms joined by `+`,

@@ -19,6 +19,11 @@ mod nimber;
 mod pygame;
 mod run;
 
+/// Counts each thread's memory, so that a rule script's ceiling holds (see
+/// `grundy::scripted::CountingAllocator`).
+#[global_allocator]
+static ALLOCATOR: grundy::scripted::CountingAllocator = grundy::scripted::CountingAllocator;
+
 /// The native module.
 #[pymodule]
 fn _grundy(m: &Bound<'_, PyModule>) -> PyResult<()> {

@@ -347,3 +347,50 @@ fn a_script_whose_moves_grow_the_position_is_refused_at_the_work_limit() {
         );
     }
 }
+
+/// Scripts that grow a container by index assignment, which Rhai's size limits do not see:
+/// strings of 512 KiB as map keys or array elements, an array copied into every element of
+/// another. Without the memory ceiling each took more than 2 GiB within seconds and aborted
+/// the process on a failed allocation; here each is refused at 64 MiB, exit status 1, under
+/// an address-space limit of 2 GiB that an unbounded run would hit.
+#[test]
+fn scripts_that_grow_by_index_assignment_stop_at_the_memory_ceiling() {
+    let dir = scratch("script-memory");
+    let big = "let s = \"x\"; for i in 0..19 { s += s; }";
+    for (name, body) in [
+        (
+            "keys",
+            format!("{big} let m = #{{}}; for i in 0..100000 {{ m[s + i] = 1; }}"),
+        ),
+        (
+            "elements",
+            format!("{big} let a = []; a.pad(30000, 0); for i in 0..30000 {{ a[i] = s + i; }}"),
+        ),
+        (
+            "nested",
+            "let b = []; b.pad(30000, 0); let a = []; a.pad(30000, 0); \
+             for i in 0..30000 { a[i] = b; }"
+                .to_string(),
+        ),
+    ] {
+        let path = dir.join(format!("{name}.rhai"));
+        std::fs::write(
+            &path,
+            format!("const NAME = \"bomb\";\nfn moves(n) {{\n  {body}\n  []\n}}\n"),
+        )
+        .unwrap();
+        let o = std::process::Command::new("sh")
+            .arg("-c")
+            .arg("ulimit -v 2097152 && exec \"$0\" analyze --rules \"$1\" 'bomb 3'")
+            .arg(env!("CARGO_BIN_EXE_grundy"))
+            .arg(&path)
+            .output()
+            .unwrap();
+        let e = stderr(&o);
+        assert_eq!(o.status.code(), Some(1), "{name}: {e}");
+        assert!(
+            e.contains("more than 64 MiB of memory in one call") && e.contains("in `moves`"),
+            "{name}: {e}"
+        );
+    }
+}

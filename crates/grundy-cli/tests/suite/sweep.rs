@@ -150,7 +150,8 @@ fn heap_rule() -> impl Strategy<Value = String> {
 }
 
 /// Hostile rule scripts (name, source): moves that grow the position, an array filled move
-/// by move, a map grown key by key, a recursion without end, a loop without end, a wrong
+/// by move, a map grown key by key (with small keys, and with keys of 512 KiB), an array
+/// copied into every element of another, a recursion without end, a loop without end, a wrong
 /// answer. Each is written into the sweep's folder; the examples of `examples/games` are
 /// drawn too.
 const HOSTILE_SCRIPTS: &[(&str, &str)] = &[
@@ -162,6 +163,16 @@ const HOSTILE_SCRIPTS: &[(&str, &str)] = &[
     (
         "keys",
         "fn moves(n) { let m = #{}; for i in 0..1000000 { m[\"k\" + i] = i; } [] }",
+    ),
+    (
+        "big-keys",
+        "fn moves(n) { let s = \"x\"; for i in 0..19 { s += s; } let m = #{}; \
+         for i in 0..100000 { m[s + i] = 1; } [] }",
+    ),
+    (
+        "copies",
+        "fn moves(n) { let b = []; b.pad(30000, 0); let a = []; a.pad(30000, 0); \
+         for i in 0..30000 { a[i] = b; } [] }",
     ),
     ("deep", "fn f(x) { f(x + 1) } fn moves(n) { f(n) }"),
     ("spin", "fn moves(n) { loop { } }"),

@@ -46,12 +46,16 @@
 //! list with `pad` and `map`, against 0.5 µs for the built-in moves through the same engine.
 //!
 //! Scripts run sandboxed (`script`): no file, network or clock access, and limits on the
-//! operations of each call and the depth of recursion. Errors carry the script's name, line
-//! and column ([`ScriptError`]).
+//! operations of each call, the depth of recursion, the sizes of data and the memory a call
+//! takes ([`ScriptLimits`]). The memory ceiling is counted by [`CountingAllocator`], which a
+//! program that runs scripts installs as its global allocator (`meter`). Errors carry the
+//! script's name, line and column ([`ScriptError`]).
 
+mod meter;
 mod position;
 pub(crate) mod script;
 
+pub use meter::{CountingAllocator, counting};
 pub use position::{MAX_DEPTH, Pos};
 pub use script::{Script, ScriptError, ScriptLimits};
 

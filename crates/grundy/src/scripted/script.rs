@@ -4,13 +4,18 @@
 //! read) and has no file, network, process or clock functions: a script can only compute.
 //! `print` and `debug` go nowhere (the library never prints), `eval` is disabled, and every
 //! call runs under limits ([`ScriptLimits`]): operations per call, call depth, expression
-//! depth, and the sizes of strings, arrays and maps. A script that loops or recurses forever,
+//! depth, the sizes of strings, arrays and maps, and the memory a call gains (counted by the
+//! [`CountingAllocator`](super::CountingAllocator)). A script that loops or recurses forever,
 //! or whose data grows without end, is stopped by them with an error, never by the process
 //! running out of stack or memory. Rhai reports these limits without a place in the script,
 //! so their errors name the function that was called (`in `moves``) instead of a line.
 
+use super::meter::{self, CallMark};
 use rhai::{AST, CallFnOptions, Dynamic, Engine, EvalAltResult, ParseError, Scope};
 use std::fmt;
+
+/// What the progress hook stops a call with when it passes [`ScriptLimits::max_memory`].
+const MEMORY_TOKEN: &str = "grundy: memory ceiling";
 
 /// The limits every call into a script runs under.
 ///
@@ -38,13 +43,19 @@ pub struct ScriptLimits {
     /// The most entries of one object map, counting the maps inside it (0: no limit). With
     /// all three sizes 0 no size is checked, and nothing stops data that grows forever.
     pub max_map_size: usize,
+    /// The most bytes one call may gain (0: no limit). Rhai checks the sizes above when it
+    /// checks, and not when a container grows by index assignment (`m[k] = v`, `a[i] = v`);
+    /// this ceiling holds whatever the script does, counted by
+    /// [`CountingAllocator`](super::CountingAllocator) when the program installs it.
+    pub max_memory: usize,
 }
 
 impl ScriptLimits {
     /// One million operations per call (some tens of milliseconds), 64 nested calls and
     /// expressions, strings of 1 MiB, arrays of 2^15 = 32,768 elements (Rhai walks an array after each
     /// push to check its size, so filling one costs n²/2 steps: 2^15 is about half a second)
-    /// and maps of 2^14 entries. A script that outgrows them stops within about a second.
+    /// and maps of 2^14 entries, and 64 MiB of memory gained in one call. A script that
+    /// outgrows them stops within about a second.
     pub const DEFAULT: ScriptLimits = ScriptLimits {
         max_operations: 1_000_000,
         max_call_levels: 64,
@@ -52,6 +63,7 @@ impl ScriptLimits {
         max_string_size: 1 << 20,
         max_array_size: 1 << 15,
         max_map_size: 1 << 14,
+        max_memory: 64 << 20,
     };
 }
 
@@ -139,6 +151,12 @@ impl Script {
             .set_max_map_size(limits.max_map_size)
             .set_max_variables(10_000)
             .set_max_functions(10_000);
+        if limits.max_memory > 0 {
+            let ceiling = limits.max_memory;
+            engine.on_progress(move |_| {
+                (meter::gained_in_call() > ceiling).then(|| Dynamic::from(MEMORY_TOKEN))
+            });
+        }
         engine.on_print(|_| {});
         engine.on_debug(|_, _, _| {});
         engine.disable_symbol("eval");
@@ -161,6 +179,7 @@ impl Script {
     /// Runs the top level of the script once and returns its variables and constants.
     pub fn globals(&self) -> Result<Vec<(String, Dynamic)>, ScriptError> {
         let mut scope = Scope::new();
+        let _mark = CallMark::start();
         self.engine
             .run_ast_with_scope(&mut scope, &self.ast)
             .map_err(|e| self.runtime_error(&e, None))?;
@@ -180,6 +199,7 @@ impl Script {
     /// Calls the script's function `name` with one argument.
     pub fn call(&self, name: &str, argument: Dynamic) -> Result<Dynamic, ScriptError> {
         let options = CallFnOptions::new().eval_ast(false).rewind_scope(true);
+        let _mark = CallMark::start();
         self.engine
             .call_fn_with_options::<Dynamic>(
                 options,
@@ -205,6 +225,18 @@ impl Script {
                 "function calls nest deeper than {} levels{place}: does it recurse forever?",
                 self.limits.max_call_levels
             ),
+            EvalAltResult::ErrorTerminated(token, _) if token.to_string() == MEMORY_TOKEN => {
+                let max = self.limits.max_memory;
+                let max = if max % (1 << 20) == 0 {
+                    format!("{} MiB", max >> 20)
+                } else {
+                    format!("{max} bytes")
+                };
+                format!(
+                    "the script took more than {max} of memory in one call{place}: does its \
+                     data grow forever?"
+                )
+            }
             EvalAltResult::ErrorDataTooLarge(what, _) => {
                 let limit = match what.as_str() {
                     w if w.contains("string") => {

@@ -37,3 +37,9 @@ mod rule_kinds;
 #[cfg(feature = "scripts")]
 mod scripted;
 mod sparse_histograms;
+
+/// Counts each thread's memory, as the command-line tool does, so the script tests see the
+/// memory ceiling hold.
+#[cfg(feature = "scripts")]
+#[global_allocator]
+static ALLOCATOR: grundy::scripted::CountingAllocator = grundy::scripted::CountingAllocator;

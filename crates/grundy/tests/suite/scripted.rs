@@ -295,6 +295,30 @@ fn scripts_whose_data_grows_forever_stop_with_an_error() {
             "{body}: {e}"
         );
     }
+    // Containers grown by index assignment, which Rhai's size checks do not see, stop at
+    // the memory ceiling (counted by the allocator this test binary installs, as the
+    // command-line tool and the Python module do).
+    assert!(grundy::scripted::counting());
+    let big = "let s = \"x\"; for i in 0..19 { s += s; }";
+    for body in [
+        format!("{big} let m = #{{}}; for i in 0..100000 {{ m[s + i] = 1; }}"),
+        format!("{big} let a = []; a.pad(30000, 0); for i in 0..30000 {{ a[i] = s + i; }}"),
+        "let b = []; b.pad(30000, 0); let a = []; a.pad(30000, 0); for i in 0..30000 { a[i] = b; }"
+            .to_string(),
+    ] {
+        let source = format!("const NAME = \"x\";\nfn moves(p) {{\n  {body}\n  []\n}}");
+        let e = run_error(&source, "x 3");
+        assert!(
+            e.contains("more than 64 MiB of memory in one call (in `moves`)"),
+            "{body}: {e}"
+        );
+    }
+    // A map grown key by key to 100,000 small entries stays under the ceiling (some 10 MB)
+    // and is allowed: the entry count is Rhai's, checked only when it checks.
+    let many = "const NAME = \"x\";\nfn moves(p) {\n  let m = #{}; for i in 0..100000 { m[`k${i}`] = i; }\n  []\n}";
+    let mut c = Catalog::new();
+    c.load_script(many, "many.rhai").unwrap();
+    assert_eq!(value(&c, "x 3"), 0);
     // The limits are the caller's to choose.
     let small = ScriptLimits {
         max_array_size: 10,
