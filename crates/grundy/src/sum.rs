@@ -209,6 +209,40 @@ pub enum Family {
     Script,
 }
 
+/// A component's typed identity, as a move's result names it: its family, with the rule and
+/// the arguments an expression writes (`heap`, `0.137`, `["7"]`). Two components with equal
+/// identities are the same position.
+#[derive(
+    Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize, schemars::JsonSchema,
+)]
+pub struct ComponentId {
+    /// Its family.
+    pub family: Family,
+    /// Its rule as written in expressions, with parameters (`nim`, `moore(2)`, `0.137`).
+    pub rule: String,
+    /// Its arguments as written in expressions (`["13"]`, `["3", "5"]`).
+    pub args: Vec<String>,
+}
+
+impl ComponentId {
+    /// The identity of `c`.
+    pub fn of(c: &dyn Component) -> Self {
+        ComponentId {
+            family: c.family(),
+            rule: c.rule(),
+            args: c.args(),
+        }
+    }
+
+    /// The identities of the components a move leaves in place of the one that moved.
+    pub fn all(components: &[Box<dyn Component>]) -> Vec<Self> {
+        components
+            .iter()
+            .map(|c| ComponentId::of(c.as_ref()))
+            .collect()
+    }
+}
+
 /// One independent part of a sum, of any family.
 ///
 /// Implementors provide printing (rule and arguments), the fast value, the generic value and

@@ -24,7 +24,7 @@ use crate::misere::generators::Generators;
 use crate::misere::outcome::{Part, sum_verdict_of_parts, winning_moves_of_parts};
 use crate::misere::periodicity::{NotCovered, ReportedPeriod, needed_heap, proves};
 use crate::misere::quotient::{HeapQuotient, MapPeriod, compute};
-use crate::sum::{AnalysisError, Component, Context, Sum};
+use crate::sum::{AnalysisError, Component, ComponentId, Context, Sum};
 use crate::value::Outcome;
 use std::sync::Arc;
 
@@ -386,6 +386,7 @@ fn moves(
                                 component: m.heap,
                                 description: nim_move.description,
                                 result: sum.replaced(m.heap, &nim_move.result).to_string(),
+                                becomes: ComponentId::all(&nim_move.result),
                             });
                         }
                     }
@@ -411,6 +412,7 @@ fn moves(
                         component: m.heap,
                         description,
                         result: sum.replaced(m.heap, &result).to_string(),
+                        becomes: ComponentId::all(&result),
                     });
                 }
             }

@@ -15,7 +15,7 @@ use crate::misere::MisereError;
 use crate::misere::canonical::{FormId, Forms};
 use crate::misere::genus::{Genus, GenusSolver, tame_sum_is_p};
 use crate::misere::kayles;
-use crate::sum::{AnalysisError, Component, Context, Engine, Sum};
+use crate::sum::{AnalysisError, Component, ComponentId, Context, Engine, Sum};
 use crate::value::Outcome;
 use rustc_hash::FxHashMap;
 use std::sync::Arc;
@@ -127,6 +127,7 @@ fn by_kayles(sum: &Sum, ctx: &Context) -> Route {
                         component: i,
                         description: o.describe(heaps[i]),
                         result: sum.replaced(i, &result).to_string(),
+                        becomes: ComponentId::all(&result),
                     });
                 }
             }

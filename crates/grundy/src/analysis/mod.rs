@@ -19,7 +19,7 @@ use crate::catalog;
 use crate::classic::misere_nim_is_p;
 use crate::expr::ExprError;
 use crate::misere::genus::Genus;
-use crate::sum::{AnalysisError, Component, Context, Family, Move, Sum};
+use crate::sum::{AnalysisError, Component, ComponentId, Context, Family, Move, Sum};
 use crate::value::Outcome;
 
 /// What to analyse and how.
@@ -78,6 +78,9 @@ pub struct WinningMove {
     pub description: String,
     /// The whole position after the move, as an expression.
     pub result: String,
+    /// What the moving component becomes, as typed identities: none when it vanishes, one,
+    /// or several (a heap split in two); the other components stay as they were.
+    pub becomes: Vec<ComponentId>,
 }
 
 /// The result of an analysis.
@@ -227,6 +230,7 @@ pub(crate) fn winning(
     moves.into_iter().map(move |m| WinningMove {
         component: index,
         result: sum.replaced(index, &m.result).to_string(),
+        becomes: ComponentId::all(&m.result),
         description: m.description,
     })
 }

@@ -49,7 +49,7 @@ use crate::analysis::{Analysis, Options, analyze_sum};
 use crate::catalog;
 use crate::expr::ExprError;
 use crate::nimber::Nimber;
-use crate::sum::{AnalysisError, Context, Sum};
+use crate::sum::{AnalysisError, ComponentId, Context, Sum};
 use crate::value::Outcome;
 
 pub use opponent::{EXACT_POSITIONS, Reason, Reply, Solved, solve_exact};
@@ -111,6 +111,9 @@ pub struct Choice {
     pub description: String,
     /// The whole position after the move, as an expression.
     pub result: String,
+    /// What the moving component becomes, as typed identities: none when it vanishes, one,
+    /// or several (a heap split in two); the other components stay as they were.
+    pub becomes: Vec<ComponentId>,
     /// The position after the move.
     #[serde(skip)]
     pub position: Sum,
@@ -296,6 +299,7 @@ impl Game {
             from: self.position.components[i].to_string(),
             description: m.description,
             result: position.to_string(),
+            becomes: ComponentId::all(&m.result),
             position,
         }
     }
@@ -406,6 +410,7 @@ impl Game {
                         from: c.to_string(),
                         description: m.description,
                         result: position.to_string(),
+                        becomes: ComponentId::all(&m.result),
                         position,
                     });
                 }
@@ -602,6 +607,7 @@ impl Game {
                     from: self.position.components.get(w.component)?.to_string(),
                     description: w.description.clone(),
                     result: w.result.clone(),
+                    becomes: w.becomes.clone(),
                     position,
                 })
             })

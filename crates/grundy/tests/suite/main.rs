@@ -37,6 +37,7 @@ mod rule_kinds;
 #[cfg(feature = "scripts")]
 mod scripted;
 mod sparse_histograms;
+mod typed_moves;
 
 /// Counts each thread's memory, as the command-line tool does, so the script tests see the
 /// memory ceiling hold.
