@@ -386,6 +386,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
             KernelError::TooLarge { .. } => Failure::compute(format!(
                 "{e}\nhint: raise the limit with --max-kernel-draws if time allows"
             )),
+            KernelError::NoSolver { .. } => Failure::compute(e.to_string()),
         })?)
     } else {
         None

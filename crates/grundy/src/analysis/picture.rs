@@ -14,18 +14,25 @@
 //!   preperiod a dashed line and one period shaded.
 
 use crate::control::Control;
-use crate::graph::{self, csr::Csr, explore::explore};
+use crate::graph::{self, GameGraph, csr::Csr, explore::explore};
 use crate::hackenbush::{GROUND, Picture, value as hackenbush_value};
 use crate::heap::period::Period;
 use crate::plot::{Frame, dot};
 use crate::sum::{AnalysisError, Context, Sum};
 use crate::value::Outcome;
+#[cfg(feature = "svg")]
 use layout::backends::svg::SVGWriter;
+#[cfg(feature = "svg")]
 use layout::core::base::Orientation;
+#[cfg(feature = "svg")]
 use layout::core::color::Color;
+#[cfg(feature = "svg")]
 use layout::core::style::{LineStyleKind, StyleAttr};
+#[cfg(feature = "svg")]
 use layout::std_shapes::render::get_shape_size;
+#[cfg(feature = "svg")]
 use layout::std_shapes::shapes::{Arrow, Element, LineEndKind, ShapeKind};
+#[cfg(feature = "svg")]
 use layout::topo::layout::VisualGraph;
 use std::collections::VecDeque;
 use std::fmt::Write;
@@ -45,6 +52,10 @@ pub enum PictureError {
     /// A component's moves could not be listed.
     #[error(transparent)]
     Analysis(#[from] AnalysisError),
+    /// This build has no layout (the Cargo feature `svg`).
+    #[cfg(not(feature = "svg"))]
+    #[error("this build of grundy was made without the SVG layout (the Cargo feature `svg`)")]
+    NoLayout,
 }
 
 /// The game graph of a small position as SVG, coloured by outcome, with the winning moves
@@ -87,6 +98,23 @@ pub fn game_graph_svg(sum: &Sum, misere: bool, ctx: &Context) -> Result<String, 
             .collect();
         (s.outcomes().to_vec(), labels)
     };
+    lay_out(&g, &outcomes, &labels)
+}
+
+#[cfg(not(feature = "svg"))]
+fn lay_out(
+    _g: &GameGraph,
+    _outcomes: &[Outcome],
+    _labels: &[String],
+) -> Result<String, PictureError> {
+    Err(PictureError::NoLayout)
+}
+
+/// The explored graph laid out, each position with its label and the colour of its outcome,
+/// the winning moves from the start in red.
+#[cfg(feature = "svg")]
+fn lay_out(g: &GameGraph, outcomes: &[Outcome], labels: &[String]) -> Result<String, PictureError> {
+    let n = g.vertex_count();
     let mut vg = VisualGraph::new(Orientation::TopToBottom);
     let handles: Vec<_> = (0..n as u32)
         .map(|v| {
@@ -473,6 +501,7 @@ mod tests {
     use crate::catalog::parse;
     use crate::heap::period::apparent_period;
 
+    #[cfg(feature = "svg")]
     #[test]
     fn game_graph_marks_the_winning_move() {
         let ctx = Context::default();

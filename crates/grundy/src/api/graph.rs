@@ -316,6 +316,9 @@ impl Session {
             let k = find_kernel_within(&graph.csr, &solution, req.max_kernel_draws, budget)
                 .map_err(|e| match e {
                     KernelError::Budget(b) => ApiError::budget(b, "the kernel search"),
+                    e @ KernelError::NoSolver { .. } => {
+                        ApiError::new(ErrorKind::Unsupported, e.to_string())
+                    }
                     e => ApiError::new(ErrorKind::Limit, e.to_string()),
                 })?;
             Some(KernelSummary {

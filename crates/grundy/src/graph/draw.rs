@@ -14,12 +14,19 @@
 use super::csr::Csr;
 use super::{GameGraph, GraphSolution};
 use crate::value::Outcome;
+#[cfg(feature = "svg")]
 use layout::backends::svg::SVGWriter;
+#[cfg(feature = "svg")]
 use layout::core::base::Orientation;
+#[cfg(feature = "svg")]
 use layout::core::color::Color;
+#[cfg(feature = "svg")]
 use layout::core::style::StyleAttr;
+#[cfg(feature = "svg")]
 use layout::std_shapes::render::get_shape_size;
+#[cfg(feature = "svg")]
 use layout::std_shapes::shapes::{Arrow, Element, ShapeKind};
+#[cfg(feature = "svg")]
 use layout::topo::layout::VisualGraph;
 use std::fmt::Write;
 
@@ -46,6 +53,12 @@ pub enum DrawError {
         /// The limit.
         limit: u64,
     },
+    /// This build has no layout (the Cargo feature `svg`).
+    #[error(
+        "this build of grundy was made without the SVG layout (the Cargo feature `svg`); write \
+         DOT and render it with Graphviz (dot -Tsvg FILE -o out.svg)"
+    )]
+    NoLayout,
 }
 
 /// The fill colour of an outcome.
@@ -165,6 +178,16 @@ pub fn check_svg(graph: &Csr) -> Result<(), DrawError> {
 /// layout would take too long.
 pub fn to_svg(graph: &GameGraph, solution: &GraphSolution) -> Result<String, DrawError> {
     check_svg(&graph.csr)?;
+    lay_out(graph, solution)
+}
+
+#[cfg(not(feature = "svg"))]
+fn lay_out(_graph: &GameGraph, _solution: &GraphSolution) -> Result<String, DrawError> {
+    Err(DrawError::NoLayout)
+}
+
+#[cfg(feature = "svg")]
+fn lay_out(graph: &GameGraph, solution: &GraphSolution) -> Result<String, DrawError> {
     let n = graph.vertex_count();
     let mut vg = VisualGraph::new(Orientation::TopToBottom);
     let handles: Vec<_> = (0..n as u32)
@@ -231,7 +254,10 @@ mod tests {
         let e = check_svg(&g.csr).unwrap_err();
         let DrawError::TooLarge {
             vertices, edges, ..
-        } = e;
+        } = e
+        else {
+            panic!("{e}")
+        };
         assert_eq!((vertices, edges), (301, 45_150));
         // A path of n vertices needs no dummy node.
         let path: Vec<Vec<u32>> = (0..900)
@@ -241,6 +267,7 @@ mod tests {
         assert!(check_svg(&Csr::from_adjacency(&path)).is_ok());
     }
 
+    #[cfg(feature = "svg")]
     #[test]
     fn svg_is_drawn_for_graphs_with_cycles() {
         let (g, s) = example();

@@ -27,8 +27,11 @@ use super::GraphSolution;
 use super::csr::Csr;
 use crate::control::{Budget, BudgetError};
 use crate::value::Outcome;
+#[cfg(feature = "sat")]
 use batsat::callbacks::Callbacks;
+#[cfg(feature = "sat")]
 use batsat::{Lit, Solver, SolverInterface, SolverOpts, Var, lbool};
+#[cfg(feature = "sat")]
 use std::cell::Cell;
 
 /// The default limit on the draws handed to the SAT solver.
@@ -55,8 +58,18 @@ pub enum KernelError {
     /// The search was cancelled or passed the work limit before it could decide.
     #[error("the kernel search stopped: {0}")]
     Budget(#[from] BudgetError),
+    /// The graph has draws, and this build has no SAT solver to search their kernels.
+    #[error(
+        "the graph has {draws} draw vertices, whose kernels need the SAT solver, and this \
+         build of grundy was made without it (the Cargo feature `sat`)"
+    )]
+    NoSolver {
+        /// The draw vertices.
+        draws: usize,
+    },
 }
 
+#[cfg(feature = "sat")]
 /// The solver's callbacks: before each search step, charge the budget and stop on a
 /// refusal (remembered, to report it).
 struct Stop<'a> {
@@ -64,6 +77,7 @@ struct Stop<'a> {
     refused: Cell<Option<BudgetError>>,
 }
 
+#[cfg(feature = "sat")]
 impl Callbacks for Stop<'_> {
     fn stop(&self) -> bool {
         if self.refused.get().is_some() {
@@ -79,6 +93,7 @@ impl Callbacks for Stop<'_> {
     }
 }
 
+#[cfg(feature = "sat")]
 /// Runs the solver: `Some(true)` satisfiable, `Some(false)` not, an error when the budget
 /// stopped it before an answer.
 fn solve(solver: &mut Solver<Stop<'_>>) -> Result<bool, KernelError> {
@@ -148,6 +163,30 @@ pub fn find_kernel_within(
     });
     budget.afford(clause_work)?;
     budget.charge(clause_work)?;
+    kernel_with_draws(graph, losing, &draws, budget)
+}
+
+/// Without the SAT solver: refused, naming the draws and the feature.
+#[cfg(not(feature = "sat"))]
+fn kernel_with_draws(
+    _graph: &Csr,
+    _losing: Vec<u32>,
+    draws: &[u32],
+    _budget: &Budget,
+) -> Result<KernelReport, KernelError> {
+    Err(KernelError::NoSolver { draws: draws.len() })
+}
+
+/// The kernels among the draws, by the SAT solver; the P-positions `losing` join the one
+/// found.
+#[cfg(feature = "sat")]
+fn kernel_with_draws(
+    graph: &Csr,
+    losing: Vec<u32>,
+    draws: &[u32],
+    budget: &Budget,
+) -> Result<KernelReport, KernelError> {
+    let n = graph.vertex_count();
     // Variable index of each draw vertex.
     let mut var_of = vec![u32::MAX; n];
     let mut solver = Solver::new(
@@ -247,6 +286,23 @@ mod tests {
         assert_eq!(e, KernelError::TooLarge { draws: 3, limit: 2 });
     }
 
+    /// Without the SAT solver a graph with draws is refused, naming the draws and the
+    /// feature; one without draws still has its kernel, the P-positions
+    /// (`cargo test -p grundy --no-default-features --lib graph::kernel`).
+    #[cfg(not(feature = "sat"))]
+    #[test]
+    fn without_the_solver_draws_are_refused_by_name() {
+        let g = Csr::from_adjacency(&[vec![1], vec![2], vec![0]]);
+        let s = crate::graph::solve(&g, &mut crate::control::Control::none()).unwrap();
+        let e = find_kernel(&g, &s, 100).unwrap_err();
+        assert_eq!(e, KernelError::NoSolver { draws: 3 });
+        assert!(e.to_string().contains("the Cargo feature `sat`"), "{e}");
+        let g = Csr::from_adjacency(&[vec![1], vec![]]);
+        let s = crate::graph::solve(&g, &mut crate::control::Control::none()).unwrap();
+        assert_eq!(find_kernel(&g, &s, 100).unwrap().kernel, Some(vec![1]));
+    }
+
+    #[cfg(feature = "sat")]
     #[test]
     fn odd_cycles_have_no_kernel_and_even_ones_two() {
         assert_eq!(kernel_of(&[vec![1], vec![2], vec![0]]).kernel, None);

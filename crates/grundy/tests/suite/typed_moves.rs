@@ -45,7 +45,10 @@ fn every_winning_move_becomes_what_its_result_says() {
         let a = analyze(text, &options).unwrap_or_else(|e| panic!("{text}: {e}"));
         assert!(a.winning_moves_complete, "{text}");
         if a.outcome == grundy::Outcome::N {
-            assert!(!a.winning_moves.is_empty(), "{text}: an N-position with no move");
+            assert!(
+                !a.winning_moves.is_empty(),
+                "{text}: an N-position with no move"
+            );
         }
         for w in &a.winning_moves {
             // The result's components are the position's, the moving one replaced by `becomes`.
