@@ -125,6 +125,9 @@ fn nim_and_kayles_by_clicks_at_phone_and_desktop_widths() {
                 &mut timings,
             )
             .await;
+            if width == 1280 {
+                chooser_and_hackenbush(&c, &server.url()).await;
+            }
             c.close().await.unwrap();
         }
     });
@@ -312,6 +315,85 @@ async fn click_piece(c: &Client, component: u64, index: u64) {
     .click()
     .await
     .unwrap();
+}
+
+/// A click that several legal moves match opens a chooser of exactly those moves; a
+/// Hackenbush edge is cut by a click.
+async fn chooser_and_hackenbush(c: &Client, url: &str) {
+    // In 4.07 (take 2 leaving up to two heaps, or split a heap in two) taking the last two of
+    // six tokens leaves 4, 1 + 3 or 2 + 2.
+    c.goto(&format!("{url}?e=4.07+6&play=1")).await.unwrap();
+    let s = settled(c, 0).await;
+    assert_eq!(s["position"], "4.07 6");
+    click_piece(c, 0, 4).await;
+    let chooser = c.find(Locator::Id("chooser")).await.unwrap();
+    let mut options = Vec::new();
+    for b in chooser.find_all(Locator::Css("button")).await.unwrap() {
+        options.push(b.text().await.unwrap());
+    }
+    options.sort();
+    assert_eq!(
+        options,
+        [
+            "Cancel",
+            "take 2, leaving 1 and 3",
+            "take 2, leaving 2 and 2",
+            "take 2, leaving 4"
+        ],
+        "{s}"
+    );
+    c.find(Locator::XPath(
+        "//div[@id='chooser']//button[text()='take 2, leaving 1 and 3']",
+    ))
+    .await
+    .unwrap()
+    .click()
+    .await
+    .unwrap();
+    settled(c, 1).await;
+    let first = c
+        .find(Locator::Css("#log li"))
+        .await
+        .unwrap()
+        .attr("data-result")
+        .await
+        .unwrap();
+    assert_eq!(first.as_deref(), Some("4.07 1 3"));
+
+    // Hackenbush: cutting the edge 1-2 of the tree leaves 0-1 and 1-3.
+    c.goto(url).await.unwrap();
+    c.find(Locator::XPath(
+        "//ul[@id='puzzles']//a[text()='hackenbush 0-1 1-2 1-3']",
+    ))
+    .await
+    .unwrap()
+    .click()
+    .await
+    .unwrap();
+    settled(c, 0).await;
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let edge = loop {
+        if let Ok(edge) = c
+            .find(Locator::Css(
+                "#board g.edge[data-edge='1-2'][role='button']",
+            ))
+            .await
+        {
+            break edge;
+        }
+        assert!(Instant::now() < deadline, "no edge to cut");
+        tokio::time::sleep(Duration::from_millis(30)).await;
+    };
+    edge.click().await.unwrap();
+    settled(c, 1).await;
+    let first = c
+        .find(Locator::Css("#log li"))
+        .await
+        .unwrap()
+        .attr("data-result")
+        .await
+        .unwrap();
+    assert_eq!(first.as_deref(), Some("hackenbush 0-1 1-3"));
 }
 
 /// Opens the page's link to the game and checks that it shows the same game.
