@@ -164,7 +164,9 @@ function isHeapRule(head) {
 function components(position) {
   const out = [];
   for (const [head, ...args] of terms(position)) {
-    if (isHeapRule(head) && args.length && args.every((a) => /^\d+$/.test(a))) {
+    if (head === "cram" && args.length) {
+      for (const a of args) out.push({head: head, board: a, expr: head + " " + a});
+    } else if (isHeapRule(head) && args.length && args.every((a) => /^\d+$/.test(a))) {
       for (const a of args) out.push({head: head, n: Number(a), expr: head + " " + a});
     } else {
       out.push({head: head, expr: [head, ...args].join(" ")});
@@ -211,7 +213,7 @@ function drawBoard(answer, changed) {
   const byComponent = new Map();
   for (const m of answer.moves) {
     const c = comps[m.component];
-    if (!c || (c.n !== undefined && c.expr !== m.from)) {
+    if (!c || ((c.n !== undefined || c.board !== undefined) && c.expr !== m.from)) {
       // The position is not read as the API reads it: play from the list.
       $("board-help").textContent = "";
       return;
@@ -222,7 +224,19 @@ function drawBoard(answer, changed) {
   let drawn = 0;
   let pins = false;
   const highlight = changed || new Map();
+  let cells = false;
   comps.forEach((c, i) => {
+    if (c.board !== undefined) {
+      const row = document.createElement("div");
+      row.className = "heap" + (highlight.has(i) ? " changed" : "");
+      row.dataset.component = i;
+      row.dataset.expr = c.expr;
+      row.appendChild(text("div", "Board: " + c.expr + (highlight.has(i) ? "  ← the computer's move" : ""), "label"));
+      row.appendChild(cramBoard(i, c, byComponent.get(i) || [], highlight.get(i)));
+      board.appendChild(row);
+      cells = true;
+      return;
+    }
     if (c.n === undefined) return;
     const moves = byComponent.get(i) || [];
     const ghosts = highlight.has(i) ? highlight.get(i) : null;
@@ -253,6 +267,7 @@ function drawBoard(answer, changed) {
   if (drawn) help.push(pins
     ? "Click a pin, then the same pin to knock it down alone or another pin of the row to knock down the pins between."
     : "Click a token to take it and every token to its right.");
+  if (cells) help.push("Click two neighbouring free cells to place a domino on them.");
   if (trees.length) help.push("Click an edge to cut it: whatever is no longer joined to the ground falls.");
   $("board-help").textContent = help.join(" ");
 }
@@ -300,6 +315,50 @@ async function hackenbushBoard(answer, trees, byComponent) {
       piece(edge, "cut edge " + edge.dataset.edge + " of " + c.expr, !!cut, () => move(cut.number));
     }
   });
+}
+
+// Cram: a grid of cells (`.` free, `#` covered); a click on a free cell, then on a free
+// neighbour, places the domino the API lists on those two cells.
+function cramBoard(i, c, moves, last) {
+  const size = /^(\d+)x(\d+)$/.exec(c.board);
+  const rows = size
+    ? Array.from({length: Number(size[1])}, () => ".".repeat(Number(size[2])))
+    : c.board.split("/");
+  const width = Math.max(...rows.map((r) => r.length));
+  const s = svg("svg", {viewBox: "0 0 " + width * CELL + " " + rows.length * CELL, width: width * CELL, height: rows.length * CELL, role: "group", "aria-label": c.expr});
+  const cellName = (r, k) => "(" + (r + 1) + "," + (k + 1) + ")";
+  rows.forEach((row, r) => {
+    for (let k = 0; k < row.length; k++) {
+      const name = cellName(r, k);
+      const g = svg("g", {"data-cell": name, class: "cell" + (last && last.has(name) ? " last" : "")});
+      g.appendChild(svg("rect", {class: "shape", x: k * CELL + 2, y: r * CELL + 2, width: CELL - 4, height: CELL - 4, rx: 5}));
+      const free = row[k] === ".";
+      if (!free) g.classList.add("covered");
+      const inMove = free && moves.some((m) => m.move.includes(name));
+      piece(g, "cell " + name + " of " + c.expr, inMove, () => cellClick(i, name, moves, g));
+      s.appendChild(g);
+    }
+  });
+  return s;
+}
+
+function cellClick(i, name, moves, g) {
+  const sel = game.selected;
+  if (!sel || sel.component !== i || sel.index === name) {
+    if (sel) { sel.g.classList.remove("lift"); sel.g.removeAttribute("aria-pressed"); }
+    if (sel && sel.component === i && sel.index === name) { game.selected = null; return; }
+    game.selected = {component: i, index: name, g: g};
+    g.classList.add("lift");
+    g.setAttribute("aria-pressed", "true");
+    $("board-help").textContent = "Cell " + name + " chosen: click a free neighbour to place the domino.";
+    return;
+  }
+  const found = moves.find((m) => m.move === "domino " + sel.index + "-" + name || m.move === "domino " + name + "-" + sel.index);
+  sel.g.classList.remove("lift");
+  sel.g.removeAttribute("aria-pressed");
+  game.selected = null;
+  if (found) { move(found.number); return; }
+  $("board-help").textContent = "No domino fits on " + sel.index + " and " + name + ": choose again.";
 }
 
 function piece(g, label, enabled, act) {
@@ -407,6 +466,12 @@ function replyRows(before, choice, after) {
   const was = components(before);
   const now = components(after);
   const from = was[choice.component];
+  const domino = /^domino (\(\d+,\d+\))-(\(\d+,\d+\))$/.exec(choice.move);
+  if (from && from.board !== undefined && domino && was.length === now.length) {
+    // A domino on a Cram board: its two cells.
+    rows.set(choice.component, new Set([domino[1], domino[2]]));
+    return rows;
+  }
   if (!from || from.n === undefined) return rows;
   const here = now[choice.component];
   if (was.length === now.length && here && here.head === from.head && here.n <= from.n) {
