@@ -127,6 +127,7 @@ fn nim_and_kayles_by_clicks_at_phone_and_desktop_widths() {
             .await;
             if width == 1280 {
                 chooser_and_hackenbush(&c, &server.url()).await;
+                cram(&c, &server.url()).await;
             }
             c.close().await.unwrap();
         }
@@ -394,6 +395,37 @@ async fn chooser_and_hackenbush(c: &Client, url: &str) {
         .await
         .unwrap();
     assert_eq!(first.as_deref(), Some("hackenbush 0-1 1-3"));
+}
+
+/// Cram: a click on a free cell, then on its neighbour, places that domino.
+async fn cram(c: &Client, url: &str) {
+    c.goto(&format!("{url}?e=cram+3x4&play=1")).await.unwrap();
+    settled(c, 0).await;
+    for cell in ["(1,1)", "(2,1)"] {
+        c.find(Locator::Css(&format!(
+            "#board g.cell[data-cell='{cell}'][role='button']"
+        )))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    }
+    settled(c, 1).await;
+    let first = c
+        .find(Locator::Css("#log li"))
+        .await
+        .unwrap()
+        .attr("data-result")
+        .await
+        .unwrap();
+    assert_eq!(first.as_deref(), Some("cram #.../#.../...."));
+    // The computer's domino is marked: two cells.
+    let marked = c
+        .find_all(Locator::Css("#board g.cell.last"))
+        .await
+        .unwrap();
+    assert_eq!(marked.len(), 2);
 }
 
 /// Opens the page's link to the game and checks that it shows the same game.
