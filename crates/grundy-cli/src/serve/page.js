@@ -164,7 +164,9 @@ function isHeapRule(head) {
 function components(position) {
   const out = [];
   for (const [head, ...args] of terms(position)) {
-    if (head === "cram" && args.length) {
+    if (head === "staircase" && args.length && args.every((a) => /^\d+$/.test(a))) {
+      out.push({head: head, steps: args.map(Number), expr: [head, ...args].join(" ")});
+    } else if (head === "cram" && args.length) {
       for (const a of args) out.push({head: head, board: a, expr: head + " " + a});
     } else if (isHeapRule(head) && args.length && args.every((a) => /^\d+$/.test(a))) {
       for (const a of args) out.push({head: head, n: Number(a), expr: head + " " + a});
@@ -213,7 +215,7 @@ function drawBoard(answer, changed) {
   const byComponent = new Map();
   for (const m of answer.moves) {
     const c = comps[m.component];
-    if (!c || ((c.n !== undefined || c.board !== undefined) && c.expr !== m.from)) {
+    if (!c || ((c.n !== undefined || c.board !== undefined || c.steps) && c.expr !== m.from)) {
       // The position is not read as the API reads it: play from the list.
       $("board-help").textContent = "";
       return;
@@ -225,16 +227,18 @@ function drawBoard(answer, changed) {
   let pins = false;
   const highlight = changed || new Map();
   let cells = false;
+  let stairs = false;
   comps.forEach((c, i) => {
-    if (c.board !== undefined) {
+    if (c.board !== undefined || c.steps) {
       const row = document.createElement("div");
       row.className = "heap" + (highlight.has(i) ? " changed" : "");
       row.dataset.component = i;
       row.dataset.expr = c.expr;
-      row.appendChild(text("div", "Board: " + c.expr + (highlight.has(i) ? "  ← the computer's move" : ""), "label"));
-      row.appendChild(cramBoard(i, c, byComponent.get(i) || [], highlight.get(i)));
+      row.appendChild(text("div", (c.steps ? "Staircase: " : "Board: ") + c.expr + (highlight.has(i) ? "  ← the computer's move" : ""), "label"));
+      const moves = byComponent.get(i) || [];
+      row.appendChild(c.steps ? staircase(i, c, moves, answer.position) : cramBoard(i, c, moves, highlight.get(i)));
       board.appendChild(row);
-      cells = true;
+      if (c.steps) stairs = true; else cells = true;
       return;
     }
     if (c.n === undefined) return;
@@ -267,6 +271,7 @@ function drawBoard(answer, changed) {
   if (drawn) help.push(pins
     ? "Click a pin, then the same pin to knock it down alone or another pin of the row to knock down the pins between."
     : "Click a token to take it and every token to its right.");
+  if (stairs) help.push("Click a coin to move it and every coin to its right one step down (off the staircase from step 1).");
   if (cells) help.push("Click two neighbouring free cells to place a domino on them.");
   if (trees.length) help.push("Click an edge to cut it: whatever is no longer joined to the ground falls.");
   $("board-help").textContent = help.join(" ");
@@ -315,6 +320,49 @@ async function hackenbushBoard(answer, trees, byComponent) {
       piece(edge, "cut edge " + edge.dataset.edge + " of " + c.expr, !!cut, () => move(cut.number));
     }
   });
+}
+
+// Staircase Nim: a row of coins a step, the top step first; a click on a coin moves it and
+// the coins to its right one step down, the move the API lists with that result.
+function staircase(i, c, moves, position) {
+  const wrap = document.createElement("div");
+  const counts = (position) => {
+    const n = position.split(/\s+/).slice(1).map(Number);
+    while (n.length && n[n.length - 1] === 0) n.pop();
+    return n.join(" ");
+  };
+  const stairsOf = (p) => terms(p).filter((t) => t[0] === "staircase").map((t) => counts(t.join(" ")));
+  const others = stairsOf(position);
+  others.splice(others.indexOf(counts(c.expr)), 1);
+  for (let step = c.steps.length; step >= 1; step--) {
+    const n = c.steps[step - 1];
+    const row = document.createElement("div");
+    row.className = "step";
+    row.style.marginLeft = Math.min(step - 1, 6) * 10 + "px";
+    row.appendChild(text("div", "Step " + step + ": " + n + (n === 1 ? " coin" : " coins"), "label"));
+    const s = svg("svg", {viewBox: "0 0 " + Math.max(n, 1) * CELL + " " + CELL, width: Math.max(n, 1) * CELL, height: CELL, role: "group", "aria-label": "step " + step});
+    for (let k = 0; k < n; k++) {
+      const after = c.steps.slice();
+      after[step - 1] = k;
+      if (step > 1) after[step - 2] += n - k;
+      const want = counts("staircase " + after.join(" "));
+      const found = moves.find((m) => {
+        // The staircase the move left: the result's staircases but the others of the position.
+        const left = stairsOf(m.result);
+        for (const o of others) if (left.includes(o)) left.splice(left.indexOf(o), 1);
+        return left.length ? left.length === 1 && left[0] === want : want === "";
+      });
+      const g = svg("g", {"data-step": step, "data-index": k});
+      g.appendChild(svg("rect", {class: "hit", x: k * CELL, y: 0, width: CELL, height: CELL}));
+      g.appendChild(svg("circle", {class: "shape", cx: k * CELL + CELL / 2, cy: CELL / 2, r: CELL / 2 - 5}));
+      const moved = n - k;
+      piece(g, "move " + moved + (moved === 1 ? " coin" : " coins") + " from step " + step + (step > 1 ? " to step " + (step - 1) : " off the staircase"), !!found, () => move(found.number));
+      s.appendChild(g);
+    }
+    row.appendChild(s);
+    wrap.appendChild(row);
+  }
+  return wrap;
 }
 
 // Cram: a grid of cells (`.` free, `#` covered); a click on a free cell, then on a free
@@ -466,6 +514,10 @@ function replyRows(before, choice, after) {
   const was = components(before);
   const now = components(after);
   const from = was[choice.component];
+  if (from && from.steps && was.length === now.length) {
+    rows.set(choice.component, true);
+    return rows;
+  }
   const domino = /^domino (\(\d+,\d+\))-(\(\d+,\d+\))$/.exec(choice.move);
   if (from && from.board !== undefined && domino && was.length === now.length) {
     // A domino on a Cram board: its two cells.
