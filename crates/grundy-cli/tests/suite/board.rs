@@ -128,6 +128,7 @@ fn nim_and_kayles_by_clicks_at_phone_and_desktop_widths() {
             if width == 1280 {
                 chooser_and_hackenbush(&c, &server.url()).await;
                 cram(&c, &server.url()).await;
+                staircase(&c, &server.url()).await;
             }
             c.close().await.unwrap();
         }
@@ -395,6 +396,37 @@ async fn chooser_and_hackenbush(c: &Client, url: &str) {
         .await
         .unwrap();
     assert_eq!(first.as_deref(), Some("hackenbush 0-1 1-3"));
+}
+
+/// Staircase Nim: a click on the first coin of step 2 moves both its coins to step 1.
+async fn staircase(c: &Client, url: &str) {
+    c.goto(url).await.unwrap();
+    c.find(Locator::XPath(
+        "//ul[@id='puzzles']//a[text()='staircase 3 2 1']",
+    ))
+    .await
+    .unwrap()
+    .click()
+    .await
+    .unwrap();
+    settled(c, 0).await;
+    c.find(Locator::Css(
+        "#board .step g[data-step='2'][data-index='0'][role='button']",
+    ))
+    .await
+    .unwrap()
+    .click()
+    .await
+    .unwrap();
+    settled(c, 1).await;
+    let first = c
+        .find(Locator::Css("#log li"))
+        .await
+        .unwrap()
+        .attr("data-result")
+        .await
+        .unwrap();
+    assert_eq!(first.as_deref(), Some("staircase 5 0 1"));
 }
 
 /// Cram: a click on a free cell, then on its neighbour, places that domino.
