@@ -607,8 +607,9 @@ async function startGame() {
 }
 
 // Plays the player's move: its number in the list, or (typed) the position it leaves.
+// Whether the move was played.
 async function move(input) {
-  if (!game || game.busy) return;
+  if (!game || game.busy) return false;
   $("play-error").textContent = "";
   game.busy = true;
   try {
@@ -627,7 +628,11 @@ async function move(input) {
     const first = onBoard && $("board").querySelector("[tabindex='0']");
     if (first) first.focus();
     window.lastReplyDrawn = performance.now();
-  } catch (e) { $("play-error").textContent = e.message; } finally { if (game) game.busy = false; }
+    return true;
+  } catch (e) {
+    $("play-error").textContent = e.message;
+    return false;
+  } finally { if (game) game.busy = false; }
 }
 
 async function hint() {
@@ -743,8 +748,8 @@ document.addEventListener("keydown", (e) => {
   if (params.get("play") === "1") {
     await startGame();
     for (const m of params.getAll("m")) {
-      if (!game || $("status").dataset.state !== "your-turn") break;
-      await move(m);
+      // A move the game does not allow stops the replay (the error says why).
+      if (!game || $("status").dataset.state !== "your-turn" || !(await move(m))) break;
     }
     document.body.dataset.restored = "1";
   }
