@@ -129,6 +129,7 @@ fn nim_and_kayles_by_clicks_at_phone_and_desktop_widths() {
                 chooser_and_hackenbush(&c, &server.url()).await;
                 cram(&c, &server.url()).await;
                 staircase(&c, &server.url()).await;
+                bad_link(&c, &server.url()).await;
             }
             c.close().await.unwrap();
         }
@@ -429,6 +430,27 @@ async fn staircase(c: &Client, url: &str) {
     assert_eq!(first.as_deref(), Some("staircase 5 0 1"));
 }
 
+/// A link whose moves the game does not allow replays up to the first such move and says why.
+async fn bad_link(c: &Client, url: &str) {
+    c.goto(&format!(
+        "{url}?e=nim+3+4+5&play=1&m=nim+1+4+5&m=nim+9+9&m=nim+0+0+0"
+    ))
+    .await
+    .unwrap();
+    restored(c).await;
+    let s = settled(c, 2).await;
+    assert_eq!(s["position"], "nim 0 4 5", "{s}");
+    let error = c
+        .find(Locator::Id("play-error"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(error.contains("nim 9 9"), "{error}");
+    assert_eq!(s["link"], format!("{url}?e=nim+3+4+5&play=1&m=nim+1+4+5"));
+}
+
 /// Cram: a click on a free cell, then on its neighbour, places that domino.
 async fn cram(c: &Client, url: &str) {
     c.goto(&format!("{url}?e=cram+3x4&play=1")).await.unwrap();
@@ -460,20 +482,26 @@ async fn cram(c: &Client, url: &str) {
     assert_eq!(marked.len(), 2);
 }
 
+/// Waits until the page has replayed the moves of the link it was opened with.
+async fn restored(c: &Client) {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let r = snapshot(c).await;
+        if r["restored"] == "1" {
+            return;
+        }
+        assert!(Instant::now() < deadline, "the link never reopened: {r}");
+        tokio::time::sleep(Duration::from_millis(30)).await;
+    }
+}
+
 /// Opens the page's link to the game and checks that it shows the same game.
 async fn reopen(c: &Client, s: &Value) {
     let link = s["link"].as_str().unwrap().to_string();
     assert!(link.contains("m="), "{link}");
     c.goto(&link).await.unwrap();
-    let deadline = Instant::now() + Duration::from_secs(20);
-    let reopened = loop {
-        let r = snapshot(c).await;
-        if r["restored"] == "1" {
-            break settled(c, s["log"].as_u64().unwrap()).await;
-        }
-        assert!(Instant::now() < deadline, "the link never reopened: {r}");
-        tokio::time::sleep(Duration::from_millis(30)).await;
-    };
+    restored(c).await;
+    let reopened = settled(c, s["log"].as_u64().unwrap()).await;
     for key in ["position", "story", "log", "link", "state", "rows"] {
         assert_eq!(reopened[key], s[key], "{key} after reopening {link}");
     }
