@@ -9,7 +9,7 @@ const PUZZLES = [
   ["sub(1,3,4) 17", "Take 1, 3 or 4: the values repeat every 7, and the heaps that leave 0 or 2 over a multiple of 7 are lost for the player to move."],
   ["staircase 3 2 1", "Staircase Nim: only the coins on odd steps count; it is Nim on them."],
   ["kayles 7", "Kayles: knock down one pin or two neighbours. The first player wins by splitting the row into two equal halves, then copying."],
-  ["dawson-kayles 8", "Dawson's Kayles: knock down two neighbouring pins; its values repeat every 34."],
+  ["dawson-kayles 8", "Dawson's Kayles: knock down two neighbouring pins; from 53 pins on, its values repeat every 34."],
   ["hackenbush 0-1 1-2 1-3", "Green Hackenbush: branches meeting at a point are worth their nim-sum, and the stalk under them adds 1."],
 ];
 // The heap rules drawn as pins (a move knocks down a run of neighbouring pins).
@@ -751,6 +751,8 @@ document.addEventListener("keydown", (e) => {
       // A move the game does not allow stops the replay (the error says why).
       if (!game || $("status").dataset.state !== "your-turn" || !(await move(m))) break;
     }
+    // On a phone the board is below the position: bring the game into view.
+    if (!matchMedia("(min-width: 900px)").matches) $("play-section").scrollIntoView();
     document.body.dataset.restored = "1";
   }
   if (params.get("draw") === "1") await draw();
