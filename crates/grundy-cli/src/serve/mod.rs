@@ -16,14 +16,17 @@ mod guard;
 use crate::Failure;
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
+use axum::http::header::CONTENT_TYPE;
 use axum::response::Html;
 use axum::routing::{get, post};
 use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 use std::time::Duration;
 
-/// The page, built into the binary.
+/// The page, built into the binary: its HTML, its style and its script.
 const PAGE: &str = include_str!("page.html");
+const PAGE_CSS: &str = include_str!("page.css");
+const PAGE_JS: &str = include_str!("page.js");
 
 /// The largest request body accepted, in bytes.
 pub const MAX_BODY: usize = 16 * 1024;
@@ -80,6 +83,14 @@ pub fn app(timeout: Duration) -> Router {
     });
     Router::new()
         .route("/", get(|| async { Html(PAGE) }))
+        .route(
+            "/page.css",
+            get(|| async { ([(CONTENT_TYPE, "text/css; charset=utf-8")], PAGE_CSS) }),
+        )
+        .route(
+            "/page.js",
+            get(|| async { ([(CONTENT_TYPE, "text/javascript; charset=utf-8")], PAGE_JS) }),
+        )
         .route("/api/rules", get(api::rules))
         .route("/api/analyze", post(api::analyze))
         .route("/api/play", post(api::play))

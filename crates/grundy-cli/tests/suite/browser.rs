@@ -12,7 +12,7 @@ use server::{Server, nim_sum};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-fn found(program: &str) -> bool {
+pub(crate) fn found(program: &str) -> bool {
     Command::new(program)
         .arg("--version")
         .stdout(Stdio::null())
@@ -21,7 +21,7 @@ fn found(program: &str) -> bool {
         .is_ok_and(|s| s.success())
 }
 
-struct Driver(Child);
+pub(crate) struct Driver(pub(crate) Child);
 
 impl Drop for Driver {
     fn drop(&mut self) {
@@ -30,7 +30,7 @@ impl Drop for Driver {
     }
 }
 
-fn free_port() -> u16 {
+pub(crate) fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
         .local_addr()

@@ -6,6 +6,7 @@
 
 mod analyze;
 mod atlas;
+mod board;
 mod boards_cli;
 mod browser;
 mod codes;
