@@ -198,6 +198,30 @@ fn card_text(card: &GameCard) -> String {
             .join(", ")
     };
     line("same sequence", twins);
+    if let Some(m) = &card.misere {
+        let text = if m.computed {
+            let period = match (m.period, m.preperiod, m.period_proven) {
+                (Some(p), Some(e), Some(true)) => {
+                    format!("; heap map period {p} from heap {e}, proven")
+                }
+                (Some(p), Some(e), _) => format!("; heap map period {p} from heap {e}, observed"),
+                _ => String::new(),
+            };
+            format!(
+                "order {}, P-portion {} (heaps 1 to {}{period})",
+                opt(m.order),
+                opt(m.p_portion),
+                opt(m.computed_to)
+            )
+        } else {
+            format!(
+                "heaps 1 to {} refused: {}",
+                m.max_heap,
+                m.reason.as_deref().unwrap_or("no reason recorded")
+            )
+        };
+        line("misère quotient", text);
+    }
     line(
         "written",
         format!(

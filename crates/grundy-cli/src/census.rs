@@ -41,6 +41,10 @@ pub struct Args {
     /// values it reached) and the census goes on.
     #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
     max_seconds: f64,
+    /// Also each game's bounded misère quotient of heaps 1 to MAXHEAP (at most 1000; order,
+    /// P-portion, the heap map's period), under the standard work limit per game.
+    #[arg(long, value_name = "MAXHEAP")]
+    misere: Option<u64>,
     /// Print the summary as one JSON object.
     #[arg(long)]
     json: bool,
@@ -62,16 +66,27 @@ pub fn run(args: Args) -> Result<(), Failure> {
     let mut options = CensusOptions::new(args.to);
     options.game_time = Duration::from_secs_f64(args.max_seconds);
     options.memory_available = grundy::control::memory::available_memory();
+    options.misere = args.misere;
     let cancel = crate::front::interrupt_flag()?;
     let bar = crate::front::bar(0, "census".into(), "games");
     let mut refused: Vec<(String, String)> = Vec::new();
     let mut progress = |event: CensusEvent<'_>| match event {
         CensusEvent::Planned { to_compute, .. } => bar.set_length(to_compute),
-        CensusEvent::Game { row, done, .. } => {
-            if row.status == GameStatus::Refused {
+        CensusEvent::Game {
+            code,
+            row,
+            misere,
+            done,
+            ..
+        } => {
+            if let Some(row) = row.filter(|r| r.status == GameStatus::Refused) {
                 refused.push((row.code.clone(), row.reason.clone().unwrap_or_default()));
             }
-            bar.set_message(row.code.clone());
+            if let Some(m) = misere.filter(|m| !m.computed) {
+                let why = m.reason.clone().unwrap_or_default();
+                refused.push((format!("{} (misère quotient)", m.code), why));
+            }
+            bar.set_message(code.to_string());
             bar.set_position(done);
         }
     };
@@ -128,6 +143,13 @@ fn render(s: &CensusSummary, refused: &[(String, String)], args: &Args) -> Strin
         "\ncomputed {} in {:.1} s: {} proven, {} apparent, {} with no period seen, {} refused\n",
         s.computed, s.seconds, s.proven, s.apparent, s.no_period, s.refused
     );
+    if let Some(m) = args.misere {
+        out += &format!(
+            "misère quotients of heaps 1 to {m}: {} computed, {} refused\n",
+            s.quotients - s.quotients_refused,
+            s.quotients_refused
+        );
+    }
     out += &format!(
         "skipped {} already in {} (computed to g({}) or proven)\n",
         s.skipped,

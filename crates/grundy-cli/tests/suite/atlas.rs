@@ -155,7 +155,7 @@ fn refusals_name_what_and_where() {
 
     let future = dir.join("future.sqlite");
     let conn = rusqlite::Connection::open(&future).unwrap();
-    conn.pragma_update(None, "user_version", 2).unwrap();
+    conn.pragma_update(None, "user_version", 3).unwrap();
     conn.execute_batch("CREATE TABLE games (code TEXT)")
         .unwrap();
     drop(conn);
@@ -163,7 +163,7 @@ fn refusals_name_what_and_where() {
     let out = grundy(&["atlas", "0.1", "--db", &future]);
     assert_eq!(out.status.code(), Some(2));
     assert!(
-        stderr(&out).contains("schema version 2, newer"),
+        stderr(&out).contains("schema version 3, newer"),
         "{}",
         stderr(&out)
     );
@@ -218,4 +218,35 @@ fn an_interrupted_census_keeps_its_games_and_resumes() {
     assert_eq!(skipped["rows"][0][0].as_u64(), Some(kept));
     assert!(count(&db) >= kept);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `census --misere MAXHEAP` keeps each game's bounded misère quotient; the card shows it
+/// (0.75's is Plambeck and Siegel's R8: order 8, P-portion of 2); a MAXHEAP out of range is
+/// bad input.
+#[test]
+fn census_with_misere_quotients_and_the_card() {
+    let dir = scratch("atlas-misere");
+    let db = db(&dir);
+    let out = ok_stdout(&grundy(&[
+        "census", "0.75", "0.07", "--to", "200", "--misere", "16", "--db", &db,
+    ]));
+    assert!(
+        out.contains("misère quotients of heaps 1 to 16: 2 computed, 0 refused"),
+        "{out}"
+    );
+    let card = ok_stdout(&grundy(&["atlas", "0.75", "--db", &db]));
+    assert!(
+        card.contains("misère quotient       order 8, P-portion 2 (heaps 1 to"),
+        "{card}"
+    );
+    let card = json(&grundy(&["atlas", "0.75", "--db", &db, "--json"]));
+    assert_eq!(card["misere"]["order"], 8);
+    assert_eq!(card["misere"]["max_heap"], 16);
+    let bad = grundy(&["census", "0.75", "--to", "20", "--misere", "0", "--db", &db]);
+    assert_eq!(bad.status.code(), Some(2), "{}", stderr(&bad));
+    assert!(
+        stderr(&bad).contains("--misere 0 is out of range"),
+        "{}",
+        stderr(&bad)
+    );
 }

@@ -17,6 +17,7 @@
 
 use super::db::{Atlas, GameRow, GameStatus};
 use super::family::expand_all;
+use super::misere::{MAX_MISERE_HEAP, MisereRow};
 use super::{AtlasError, Fnv};
 use crate::control::Control;
 use crate::heap::period::{Period, ProofMethod, find_period, proof_method};
@@ -26,7 +27,7 @@ use rayon::prelude::*;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc;
+use std::sync::{Arc, mpsc};
 use std::time::{Duration, Instant};
 
 /// The largest N of a census: heaps are kept in 32 bits by the engines.
@@ -45,6 +46,9 @@ pub struct CensusOptions {
     /// The bytes the machine leaves to the census, if known: a game whose next step needs
     /// more than its share (this over the threads) is refused before it starts.
     pub memory_available: Option<u64>,
+    /// Also each game's bounded misère quotient of heaps 1 to this (at most
+    /// [`MAX_MISERE_HEAP`]), kept in the table `misere` ([`super::misere`]).
+    pub misere: Option<u64>,
 }
 
 impl CensusOptions {
@@ -54,6 +58,7 @@ impl CensusOptions {
             to,
             game_time: Duration::from_secs(60),
             memory_available: None,
+            misere: None,
         }
     }
 }
@@ -72,8 +77,12 @@ pub enum CensusEvent<'a> {
     },
     /// A game is written to the atlas.
     Game {
-        /// Its row.
-        row: &'a GameRow,
+        /// The game's canonical name.
+        code: &'a str,
+        /// Its row, when this census computed it.
+        row: Option<&'a GameRow>,
+        /// Its misère quotient's row, when this census computed it.
+        misere: Option<&'a MisereRow>,
         /// Games written so far by this census.
         done: u64,
         /// Games this census computes.
@@ -106,6 +115,10 @@ pub struct CensusSummary {
     pub no_period: u64,
     /// Of those computed: refused.
     pub refused: u64,
+    /// Misère quotients computed (`--misere`).
+    pub quotients: u64,
+    /// Misère quotients refused (the work limit, too many elements).
+    pub quotients_refused: u64,
     /// Whether the census was interrupted before every game was computed.
     pub interrupted: bool,
     /// Seconds the census took.
@@ -128,17 +141,35 @@ pub fn census(
             options.to
         )));
     }
+    if let Some(m) = options.misere
+        && !(1..=MAX_MISERE_HEAP).contains(&m)
+    {
+        return Err(AtlasError::Input(format!(
+            "--misere {m} is out of range: the quotients are of heaps 1 to at least 1 and at \
+             most {MAX_MISERE_HEAP}"
+        )));
+    }
     let (rules, left_out) = expand_all(patterns)?;
     atlas.set_journal(true)?;
     let known = atlas.known()?;
-    let todo: Vec<HeapRule> = rules
+    let known_misere = atlas.known_misere()?;
+    let todo: Vec<Task> = rules
         .iter()
-        .filter(|r| match known.get(r.name()) {
-            Some((GameStatus::Proven, _)) => false,
-            Some((_, Some(to))) => *to < options.to,
-            _ => true,
+        .filter_map(|r| {
+            let game = match known.get(r.name()) {
+                Some((GameStatus::Proven, _)) => false,
+                Some((_, Some(to))) => *to < options.to,
+                _ => true,
+            };
+            let misere = options
+                .misere
+                .filter(|&m| known_misere.get(r.name()).is_none_or(|&k| k < m));
+            (game || misere.is_some()).then(|| Task {
+                rule: r.clone(),
+                game,
+                misere,
+            })
         })
-        .cloned()
         .collect();
     let games = rules.len() as u64;
     let to_compute = todo.len() as u64;
@@ -154,6 +185,8 @@ pub fn census(
         apparent: 0,
         no_period: 0,
         refused: 0,
+        quotients: 0,
+        quotients_refused: 0,
         interrupted: false,
         seconds: 0.0,
     };
@@ -171,45 +204,91 @@ pub fn census(
         || halt.load(Ordering::Relaxed) || user.is_some_and(|f| f.load(Ordering::Relaxed));
     let run_id = summary.run_id;
     let mut failure = None;
+    // The quotients' budgets stop on this flag, which a watcher sets when the census stops.
+    let quotient_cancel = Arc::new(AtomicBool::new(false));
+    let finished = AtomicBool::new(false);
+    let mut done = 0u64;
     std::thread::scope(|scope| {
         let (sender, receiver) = mpsc::channel();
         let per_game = &per_game;
         let stopped = &stopped;
+        let cancel = &quotient_cancel;
+        let finished = &finished;
         scope.spawn(move || {
-            todo.into_par_iter().for_each_with(sender, |sender, rule| {
+            while !finished.load(Ordering::Relaxed) {
+                if stopped() {
+                    cancel.store(true, Ordering::Relaxed);
+                    return;
+                }
+                std::thread::sleep(Duration::from_millis(50));
+            }
+        });
+        scope.spawn(move || {
+            todo.into_par_iter().for_each_with(sender, |sender, task| {
                 if stopped() {
                     return;
                 }
-                if let Some(done) = compute_game(&rule, per_game, stopped) {
-                    let _ = sender.send(done);
+                let game = if task.game {
+                    match compute_game(&task.rule, per_game, stopped) {
+                        Some(done) => Some(done),
+                        None => return,
+                    }
+                } else {
+                    None
+                };
+                let misere = task
+                    .misere
+                    .map(|m| super::misere::compute(&task.rule, m, Arc::clone(cancel)));
+                if stopped() {
+                    return;
                 }
+                let _ = sender.send((task.rule.name().to_string(), game, misere));
             });
         });
-        for (mut row, checksums) in receiver {
+        for (code, game, misere) in receiver {
             if failure.is_some() {
                 continue;
             }
-            row.run_id = Some(run_id);
-            if let Err(e) = atlas.write_game(&row, &checksums) {
-                halt.store(true, Ordering::Relaxed);
-                failure = Some(e);
-                continue;
+            let mut written = None;
+            if let Some((mut row, checksums)) = game {
+                row.run_id = Some(run_id);
+                if let Err(e) = atlas.write_game(&row, &checksums) {
+                    halt.store(true, Ordering::Relaxed);
+                    failure = Some(e);
+                    continue;
+                }
+                summary.computed += 1;
+                match row.status {
+                    GameStatus::Proven => summary.proven += 1,
+                    GameStatus::Apparent => summary.apparent += 1,
+                    GameStatus::None => summary.no_period += 1,
+                    GameStatus::Refused => summary.refused += 1,
+                }
+                written = Some(row);
             }
-            summary.computed += 1;
-            match row.status {
-                GameStatus::Proven => summary.proven += 1,
-                GameStatus::Apparent => summary.apparent += 1,
-                GameStatus::None => summary.no_period += 1,
-                GameStatus::Refused => summary.refused += 1,
+            if let Some(row) = &misere {
+                if let Err(e) = atlas.write_misere(row) {
+                    halt.store(true, Ordering::Relaxed);
+                    failure = Some(e);
+                    continue;
+                }
+                summary.quotients += 1;
+                if !row.computed {
+                    summary.quotients_refused += 1;
+                }
             }
+            done += 1;
             progress(CensusEvent::Game {
-                row: &row,
-                done: summary.computed,
+                code: &code,
+                row: written.as_ref(),
+                misere: misere.as_ref(),
+                done,
                 to_compute,
             });
         }
+        finished.store(true, Ordering::Relaxed);
     });
-    summary.interrupted = summary.computed < to_compute;
+    summary.interrupted = done < to_compute;
     summary.seconds = started.elapsed().as_secs_f64();
     let status = match (&failure, summary.interrupted) {
         (Some(_), _) => "failed",
@@ -229,6 +308,13 @@ pub fn census(
 
 /// A game's row and its prefix checksums.
 type Computed = (GameRow, Vec<(u64, String)>);
+
+/// A game a census works on: its sequence, its misère quotient, or both.
+struct Task {
+    rule: HeapRule,
+    game: bool,
+    misere: Option<u64>,
+}
 
 /// Computes one game; `None` when the census was stopped while it ran.
 fn compute_game(

@@ -54,11 +54,15 @@
 //! );
 //! ```
 //!
+//! Version 2 adds the table `misere` (a game's bounded misère quotient, see
+//! [`misere`](super::misere)); a version 1 file opened to write gains it.
+//!
 //! Sequences are not stored whole: the first values, the period and the checksums are what
 //! a reader needs to verify a recomputation. A proven period extends the sequence for the
 //! checksums: they cover g(0) to g(N) (as far as values fit in 16 bits).
 
 use super::AtlasError;
+use super::misere::MISERE_TABLE;
 use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -66,7 +70,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 /// The schema version this build reads and writes.
-pub const SCHEMA_VERSION: i64 = 1;
+pub const SCHEMA_VERSION: i64 = 2;
 
 const SCHEMA: &str = "
 CREATE TABLE runs (
@@ -89,7 +93,7 @@ CREATE INDEX checksums_by_value ON checksums (length, checksum);
 ";
 
 /// The UTC time now, as SQLite writes it.
-const NOW: &str = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')";
+pub(crate) const NOW: &str = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')";
 
 /// Where a game's proof stands, or that it was refused.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -204,11 +208,11 @@ pub(crate) const GAME_COLUMNS: &str = "code, status, target, computed_to, engine
     first_values, checksum, rare_mask, rare_values, rare_count, last_rare, reason, seconds, \
     run_id, finished_at";
 
-fn int(x: u64) -> i64 {
+pub(crate) fn int(x: u64) -> i64 {
     i64::try_from(x).unwrap_or(i64::MAX)
 }
 
-fn nat(r: &rusqlite::Row<'_>, i: usize) -> rusqlite::Result<Option<u64>> {
+pub(crate) fn nat(r: &rusqlite::Row<'_>, i: usize) -> rusqlite::Result<Option<u64>> {
     Ok(r.get::<_, Option<i64>>(i)?
         .map(|v| u64::try_from(v).unwrap_or(0)))
 }
@@ -361,6 +365,7 @@ impl Atlas {
                 message: e.to_string(),
             })?;
             tx.execute_batch(SCHEMA)
+                .and_then(|()| tx.execute_batch(MISERE_TABLE))
                 .and_then(|()| tx.pragma_update(None, "user_version", SCHEMA_VERSION))
                 .and_then(|()| tx.commit())
                 .map_err(|e| AtlasError::Database {
@@ -380,6 +385,22 @@ impl Atlas {
             .map_err(|e| self.not_atlas(e.to_string()))?;
         if ours != 3 {
             return Err(self.not_atlas("the tables games, runs and checksums are not all there"));
+        }
+        // Version 1 had no table `misere`: a file opened to write gains it (a file opened to
+        // read answers without it).
+        if version == 1 && create {
+            let path = self.path.clone();
+            let tx = self.conn.transaction().map_err(|e| AtlasError::Database {
+                path: path.clone(),
+                message: e.to_string(),
+            })?;
+            tx.execute_batch(MISERE_TABLE)
+                .and_then(|()| tx.pragma_update(None, "user_version", SCHEMA_VERSION))
+                .and_then(|()| tx.commit())
+                .map_err(|e| AtlasError::Database {
+                    path,
+                    message: e.to_string(),
+                })?;
         }
         Ok(())
     }

@@ -28,11 +28,13 @@
 pub mod census;
 pub mod db;
 pub mod family;
+pub mod misere;
 pub mod query;
 
 pub use census::{CensusEvent, CensusOptions, CensusSummary, census};
 pub use db::{Atlas, GameRow, GameStatus, RunRow, SCHEMA_VERSION};
 pub use family::{Family, FamilyError, MAX_FAMILY};
+pub use misere::MisereRow;
 pub use query::{FamilyRows, Filter, GameCard, SqlAnswer, Twin};
 
 use std::path::PathBuf;

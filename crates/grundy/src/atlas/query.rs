@@ -4,6 +4,7 @@
 use super::AtlasError;
 use super::db::{Atlas, GAME_COLUMNS, GameRow, GameStatus, game_of_row};
 use super::family::{Family, FamilyError};
+use super::misere::MisereRow;
 use crate::heap::rules::HeapRule;
 use rusqlite::types::ValueRef;
 use schemars::JsonSchema;
@@ -47,13 +48,15 @@ pub struct Twin {
     pub length: u64,
 }
 
-/// One game's card: its row and the games with the same sequence.
+/// One game's card: its row, the games with the same sequence and its misère quotient.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct GameCard {
     /// The game's row.
     pub game: GameRow,
     /// The games whose sequences agree with it ([`Atlas::same_as`]).
     pub same_as: Vec<Twin>,
+    /// Its bounded misère quotient, when a census computed it (`--misere`).
+    pub misere: Option<MisereRow>,
 }
 
 /// The answer to a raw SQL query.
@@ -86,7 +89,12 @@ impl Atlas {
             return Ok(None);
         };
         let same_as = self.same_as(&game.code)?.unwrap_or_default();
-        Ok(Some(GameCard { game, same_as }))
+        let misere = self.misere_row(&game.code)?;
+        Ok(Some(GameCard {
+            game,
+            same_as,
+            misere,
+        }))
     }
 
     /// The rows of a family's games that pass `filter`.

@@ -395,3 +395,103 @@ fn raw_sql_is_read_only() {
     assert!(e.to_string().contains("LIMIT"), "{e}");
     assert!(atlas.sql("SELEC 1", 3, None).is_err());
 }
+
+/// `--misere MAXHEAP`: each game's bounded misère quotient is kept beside its sequence. 0.75's
+/// is Plambeck and Siegel's R8 (order 8, P-portion of 2: `../data/misere/quotients.txt`);
+/// every other row is the quotient the library computes for the game directly; a resumed
+/// census computes no quotient again unless asked for more heaps; a version 1 file (no
+/// table `misere`) is read as it is and gains the table when opened to write.
+#[test]
+fn misere_quotients_are_kept_and_resumed() {
+    use grundy::heap::rules::HeapRule;
+    use grundy::misere::periodicity::heap_quotient_as_asked;
+    let path = scratch("misere");
+    let with_misere = |m: u64| {
+        let mut atlas = Atlas::create_or_open(&path).unwrap();
+        let mut options = CensusOptions::new(300);
+        options.misere = Some(m);
+        let patterns = vec!["0.7?".to_string()];
+        census(
+            &mut atlas,
+            &patterns,
+            &options,
+            &mut |_| {},
+            &Control::none(),
+        )
+        .unwrap()
+    };
+    let first = with_misere(12);
+    assert_eq!(first.quotients, 8, "{first:?}");
+    let atlas = Atlas::open(&path).unwrap();
+    let published = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/misere/quotients.txt"),
+    )
+    .unwrap();
+    let line = published
+        .lines()
+        .find(|l| l.starts_with("0.75 "))
+        .expect("0.75 is in the published quotients");
+    let f: Vec<u64> = line
+        .split_whitespace()
+        .skip(1)
+        .map(|x| x.parse().unwrap())
+        .collect();
+    let card = atlas.card("0.75").unwrap().unwrap();
+    let m = card.misere.expect("0.75 has its quotient");
+    assert!(m.computed, "{m:?}");
+    assert_eq!((m.order, m.p_portion), (Some(f[1]), Some(f[2])), "{m:?}");
+    for d in 1..8 {
+        let code = format!("0.7{d}");
+        let Some(card) = atlas.card(&code).unwrap() else {
+            continue;
+        };
+        let m = card.misere.unwrap_or_else(|| panic!("{code}: no quotient"));
+        let rule = HeapRule::parse(&card.game.code).unwrap();
+        let budget = grundy::control::Budget::default();
+        match heap_quotient_as_asked(&rule, 0, 12, &budget, 1024) {
+            Ok(q) => {
+                let r = q.report();
+                assert!(m.computed, "{code}: {m:?}");
+                assert_eq!(m.order, Some(r.order as u64), "{code}");
+                assert_eq!(m.p_portion, Some(r.p_portion.len() as u64), "{code}");
+                assert_eq!(m.computed_to, Some(r.max_heap), "{code}");
+                assert_eq!(m.period, r.period.map(|p| p.period), "{code}");
+            }
+            Err(_) => assert!(!m.computed && m.reason.is_some(), "{code}: {m:?}"),
+        }
+    }
+    drop(atlas);
+    // Resumed: nothing again; asked for more heaps: every quotient again, no sequence.
+    let again = with_misere(12);
+    assert_eq!((again.computed, again.quotients), (0, 0), "{again:?}");
+    let more = with_misere(16);
+    assert_eq!((more.computed, more.quotients), (0, 8), "{more:?}");
+    assert_eq!(
+        Atlas::open(&path)
+            .unwrap()
+            .card("0.75")
+            .unwrap()
+            .unwrap()
+            .misere
+            .unwrap()
+            .max_heap,
+        16
+    );
+
+    // A version 1 file: no table `misere`.
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    conn.execute_batch("DROP TABLE misere; PRAGMA user_version = 1;")
+        .unwrap();
+    drop(conn);
+    let old = Atlas::open(&path).unwrap();
+    let card = old.card("0.75").unwrap().unwrap();
+    assert_eq!((card.game.period, card.misere), (Some(2), None));
+    drop(old);
+    let again = with_misere(12);
+    assert_eq!(again.quotients, 8, "{again:?}");
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    let version: i64 = conn
+        .pragma_query_value(None, "user_version", |r| r.get(0))
+        .unwrap();
+    assert_eq!(version, grundy::atlas::SCHEMA_VERSION);
+}
