@@ -134,6 +134,81 @@ pub fn census(
     progress: &mut dyn FnMut(CensusEvent<'_>),
     control: &Control<'_>,
 ) -> Result<CensusSummary, AtlasError> {
+    let Plan {
+        mut summary,
+        todo,
+        started,
+    } = plan(atlas, patterns, options, progress)?;
+    let to_compute = todo.len() as u64;
+    let mut per_game = options.clone();
+    let threads = rayon::current_num_threads().max(1) as u64;
+    per_game.memory_available = options.memory_available.map(|m| m / threads);
+    let halt = AtomicBool::new(false);
+    let user = control.cancel_flag();
+    let stopped =
+        || halt.load(Ordering::Relaxed) || user.is_some_and(|f| f.load(Ordering::Relaxed));
+    let mut failure = None;
+    // The quotients' budgets stop on this flag, which a watcher sets when the census stops.
+    let quotient_cancel = Arc::new(AtomicBool::new(false));
+    let finished = AtomicBool::new(false);
+    let mut done = 0u64;
+    std::thread::scope(|scope| {
+        let (sender, receiver) = mpsc::channel();
+        let per_game = &per_game;
+        let stopped = &stopped;
+        let cancel = &quotient_cancel;
+        let finished = &finished;
+        scope.spawn(move || {
+            while !finished.load(Ordering::Relaxed) {
+                if stopped() {
+                    cancel.store(true, Ordering::Relaxed);
+                    return;
+                }
+                std::thread::sleep(Duration::from_millis(50));
+            }
+        });
+        scope.spawn(move || {
+            todo.into_par_iter().for_each_with(sender, |sender, task| {
+                if let Some(result) = work(&task, per_game, stopped, cancel) {
+                    let _ = sender.send(result);
+                }
+            });
+        });
+        for result in receiver {
+            if failure.is_some() {
+                continue;
+            }
+            match record(atlas, &mut summary, result) {
+                Ok(event) => {
+                    done += 1;
+                    progress(event.with_progress(done, to_compute));
+                }
+                Err(e) => {
+                    halt.store(true, Ordering::Relaxed);
+                    failure = Some(e);
+                }
+            }
+        }
+        finished.store(true, Ordering::Relaxed);
+    });
+    finish(atlas, summary, failure, done, to_compute, started)
+}
+
+/// A census planned: the run recorded as begun, the games to work on.
+pub(crate) struct Plan {
+    pub(crate) summary: CensusSummary,
+    pub(crate) todo: Vec<Task>,
+    pub(crate) started: Instant,
+}
+
+/// Checks the options, expands the families, reads what the atlas knows and records the
+/// run's start; tells `progress` the plan.
+pub(crate) fn plan(
+    atlas: &mut Atlas,
+    patterns: &[String],
+    options: &CensusOptions,
+    progress: &mut dyn FnMut(CensusEvent<'_>),
+) -> Result<Plan, AtlasError> {
     let started = Instant::now();
     if options.to == 0 || options.to > MAX_TO {
         return Err(AtlasError::Input(format!(
@@ -173,7 +248,7 @@ pub fn census(
         .collect();
     let games = rules.len() as u64;
     let to_compute = todo.len() as u64;
-    let mut summary = CensusSummary {
+    let summary = CensusSummary {
         run_id: atlas.begin_run(&patterns.join(" "), options.to)?,
         to: options.to,
         games,
@@ -195,99 +270,104 @@ pub fn census(
         to_compute,
         skipped: summary.skipped,
     });
-    let mut per_game = options.clone();
-    let threads = rayon::current_num_threads().max(1) as u64;
-    per_game.memory_available = options.memory_available.map(|m| m / threads);
-    let halt = AtomicBool::new(false);
-    let user = control.cancel_flag();
-    let stopped =
-        || halt.load(Ordering::Relaxed) || user.is_some_and(|f| f.load(Ordering::Relaxed));
-    let run_id = summary.run_id;
-    let mut failure = None;
-    // The quotients' budgets stop on this flag, which a watcher sets when the census stops.
-    let quotient_cancel = Arc::new(AtomicBool::new(false));
-    let finished = AtomicBool::new(false);
-    let mut done = 0u64;
-    std::thread::scope(|scope| {
-        let (sender, receiver) = mpsc::channel();
-        let per_game = &per_game;
-        let stopped = &stopped;
-        let cancel = &quotient_cancel;
-        let finished = &finished;
-        scope.spawn(move || {
-            while !finished.load(Ordering::Relaxed) {
-                if stopped() {
-                    cancel.store(true, Ordering::Relaxed);
-                    return;
-                }
-                std::thread::sleep(Duration::from_millis(50));
-            }
-        });
-        scope.spawn(move || {
-            todo.into_par_iter().for_each_with(sender, |sender, task| {
-                if stopped() {
-                    return;
-                }
-                let game = if task.game {
-                    match compute_game(&task.rule, per_game, stopped) {
-                        Some(done) => Some(done),
-                        None => return,
-                    }
-                } else {
-                    None
-                };
-                let misere = task
-                    .misere
-                    .map(|m| super::misere::compute(&task.rule, m, Arc::clone(cancel)));
-                if stopped() {
-                    return;
-                }
-                let _ = sender.send((task.rule.name().to_string(), game, misere));
-            });
-        });
-        for (code, game, misere) in receiver {
-            if failure.is_some() {
-                continue;
-            }
-            let mut written = None;
-            if let Some((mut row, checksums)) = game {
-                row.run_id = Some(run_id);
-                if let Err(e) = atlas.write_game(&row, &checksums) {
-                    halt.store(true, Ordering::Relaxed);
-                    failure = Some(e);
-                    continue;
-                }
-                summary.computed += 1;
-                match row.status {
-                    GameStatus::Proven => summary.proven += 1,
-                    GameStatus::Apparent => summary.apparent += 1,
-                    GameStatus::None => summary.no_period += 1,
-                    GameStatus::Refused => summary.refused += 1,
-                }
-                written = Some(row);
-            }
-            if let Some(row) = &misere {
-                if let Err(e) = atlas.write_misere(row) {
-                    halt.store(true, Ordering::Relaxed);
-                    failure = Some(e);
-                    continue;
-                }
-                summary.quotients += 1;
-                if !row.computed {
-                    summary.quotients_refused += 1;
-                }
-            }
-            done += 1;
-            progress(CensusEvent::Game {
-                code: &code,
-                row: written.as_ref(),
-                misere: misere.as_ref(),
-                done,
-                to_compute,
-            });
+    Ok(Plan {
+        summary,
+        todo,
+        started,
+    })
+}
+
+/// What one game's work gives: its canonical name, its row and checksums when its sequence
+/// was computed, its quotient's row when that was.
+pub(crate) type Done = (String, Option<Computed>, Option<MisereRow>);
+
+/// Works on one game: its sequence, its quotient, or both; `None` when the census was
+/// stopped meanwhile (what was computed is dropped: the game is not finished).
+pub(crate) fn work(
+    task: &Task,
+    per_game: &CensusOptions,
+    stopped: &(dyn Fn() -> bool + Sync),
+    cancel: &Arc<AtomicBool>,
+) -> Option<Done> {
+    if stopped() {
+        return None;
+    }
+    let game = if task.game {
+        Some(compute_game(&task.rule, per_game, stopped)?)
+    } else {
+        None
+    };
+    let misere = task
+        .misere
+        .map(|m| super::misere::compute(&task.rule, m, Arc::clone(cancel)));
+    if stopped() {
+        return None;
+    }
+    Some((task.rule.name().to_string(), game, misere))
+}
+
+/// What [`record`] wrote, to tell the progress callback.
+pub(crate) struct Recorded {
+    code: String,
+    row: Option<GameRow>,
+    misere: Option<MisereRow>,
+}
+
+impl Recorded {
+    /// The event, with the games done so far.
+    pub(crate) fn with_progress(&self, done: u64, to_compute: u64) -> CensusEvent<'_> {
+        CensusEvent::Game {
+            code: &self.code,
+            row: self.row.as_ref(),
+            misere: self.misere.as_ref(),
+            done,
+            to_compute,
         }
-        finished.store(true, Ordering::Relaxed);
-    });
+    }
+}
+
+/// Writes one game's results (its row and checksums, its quotient) and counts them.
+pub(crate) fn record(
+    atlas: &mut Atlas,
+    summary: &mut CensusSummary,
+    (code, game, misere): Done,
+) -> Result<Recorded, AtlasError> {
+    let mut written = None;
+    if let Some((mut row, checksums)) = game {
+        row.run_id = Some(summary.run_id);
+        atlas.write_game(&row, &checksums)?;
+        summary.computed += 1;
+        match row.status {
+            GameStatus::Proven => summary.proven += 1,
+            GameStatus::Apparent => summary.apparent += 1,
+            GameStatus::None => summary.no_period += 1,
+            GameStatus::Refused => summary.refused += 1,
+        }
+        written = Some(row);
+    }
+    if let Some(row) = &misere {
+        atlas.write_misere(row)?;
+        summary.quotients += 1;
+        if !row.computed {
+            summary.quotients_refused += 1;
+        }
+    }
+    Ok(Recorded {
+        code,
+        row: written,
+        misere,
+    })
+}
+
+/// Records the run's end: finished, interrupted (fewer games done than planned) or failed.
+pub(crate) fn finish(
+    atlas: &mut Atlas,
+    mut summary: CensusSummary,
+    failure: Option<AtlasError>,
+    done: u64,
+    to_compute: u64,
+    started: Instant,
+) -> Result<CensusSummary, AtlasError> {
     summary.interrupted = done < to_compute;
     summary.seconds = started.elapsed().as_secs_f64();
     let status = match (&failure, summary.interrupted) {
@@ -295,9 +375,14 @@ pub fn census(
         (None, true) => "interrupted",
         (None, false) => "finished",
     };
-    let counts = [games, summary.computed, summary.skipped, summary.refused];
+    let counts = [
+        summary.games,
+        summary.computed,
+        summary.skipped,
+        summary.refused,
+    ];
     let ended = atlas
-        .end_run(run_id, status, counts)
+        .end_run(summary.run_id, status, counts)
         .and_then(|()| atlas.set_journal(false));
     if let Some(e) = failure {
         return Err(e);
@@ -307,13 +392,14 @@ pub fn census(
 }
 
 /// A game's row and its prefix checksums.
-type Computed = (GameRow, Vec<(u64, String)>);
+pub(crate) type Computed = (GameRow, Vec<(u64, String)>);
 
 /// A game a census works on: its sequence, its misère quotient, or both.
-struct Task {
-    rule: HeapRule,
-    game: bool,
-    misere: Option<u64>,
+#[derive(Clone, Debug)]
+pub(crate) struct Task {
+    pub(crate) rule: HeapRule,
+    pub(crate) game: bool,
+    pub(crate) misere: Option<u64>,
 }
 
 /// Computes one game; `None` when the census was stopped while it ran.
