@@ -62,13 +62,12 @@ pub fn position_pictures(
 pub fn graph_svg(py: Python<'_>, request: &str) -> PyResult<(Option<String>, Option<String>)> {
     let req: GraphRequest = crate::expr::parse(request)?;
     let session = Session::new(Preset::Standard);
-    let budget = session.budget(&req.limits, Task::Graph).map_err(api_error)?;
+    let budget = session
+        .budget(&req.limits, Task::Graph)
+        .map_err(api_error)?;
     let drawn = detached(py, &budget, || {
         let solved = session.solve_graph(&req, &budget)?;
-        Ok::<_, grundy::api::ApiError>(grundy::graph::draw::to_svg(
-            &solved.graph,
-            &solved.solution,
-        ))
+        Ok::<_, grundy::api::ApiError>(grundy::graph::draw::to_svg(&solved.graph, &solved.solution))
     })?
     .map_err(api_error)?;
     Ok(match drawn {
