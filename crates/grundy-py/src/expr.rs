@@ -33,7 +33,7 @@ pub fn limits(
 }
 
 /// The built-in rules and these scripts, each given as (source, name).
-fn catalog(scripts: Vec<(String, String)>) -> PyResult<Catalog> {
+pub fn catalog(scripts: Vec<(String, String)>) -> PyResult<Catalog> {
     let mut catalog = Catalog::new();
     for (source, origin) in scripts {
         catalog
@@ -69,7 +69,7 @@ pub fn api_error(e: ApiError) -> PyErr {
     }
 }
 
-fn parse<T: DeserializeOwned>(request: &str) -> PyResult<T> {
+pub fn parse<T: DeserializeOwned>(request: &str) -> PyResult<T> {
     serde_json::from_str(request).map_err(|e| PyValueError::new_err(format!("bad request: {e}")))
 }
 
@@ -149,12 +149,4 @@ pub fn sequence_report(rule: &str, values: Vec<u16>) -> SequenceReport {
         stats: None,
         plot: None,
     }
-}
-
-/// The SVG plot of a nim-sequence, as the API draws it (`SequenceRequest.plot`), with its
-/// apparent period marked.
-#[pyfunction]
-pub fn svg_plot(rule: &str, values: Vec<u16>) -> String {
-    let period = apparent_period(&values, true);
-    grundy::api::sequence_plot(rule, &values, period.as_ref())
 }

@@ -9,13 +9,16 @@
 //!   work budget when Python has a pending signal (Ctrl-C);
 //! - `pygame`: games whose moves come from Python callables, solved by the library's
 //!   engines (memoised search, misère search, the loopy-graph solver);
-//! - `nimber`: the `Nimber` class (nim-sum `^`, nim-product `*`).
+//! - `nimber`: the `Nimber` class (nim-sum `^`, nim-product `*`);
+//! - `pictures`: the library's SVG pictures (sequence plots, game graphs, Hackenbush cuts)
+//!   for the notebook display.
 
 use pyo3::prelude::*;
 
 mod errors;
 mod expr;
 mod nimber;
+mod pictures;
 mod pygame;
 mod run;
 
@@ -37,7 +40,9 @@ fn _grundy(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(expr::call, m)?)?;
     m.add_function(wrap_pyfunction!(expr::rules, m)?)?;
     m.add_function(wrap_pyfunction!(expr::schema, m)?)?;
-    m.add_function(wrap_pyfunction!(expr::svg_plot, m)?)?;
+    m.add_function(wrap_pyfunction!(pictures::sequence_svg, m)?)?;
+    m.add_function(wrap_pyfunction!(pictures::position_pictures, m)?)?;
+    m.add_function(wrap_pyfunction!(pictures::graph_svg, m)?)?;
     m.add_function(wrap_pyfunction!(pygame::analyze_game, m)?)?;
     m.add_function(wrap_pyfunction!(pygame::heap_sequence, m)?)?;
     Ok(())

@@ -248,5 +248,5 @@ def test_a_field_the_package_does_not_know_does_not_break_it():
     assert a.outcome in ("P", "N")
     assert all(c.genus is not None for c in a.components)
     raw = dict(a.to_dict(), some_future_field=1)
-    rebuilt = grundy.Analysis(**grundy._known(grundy.Analysis, raw), _raw=raw)
+    rebuilt = grundy.Analysis(**grundy._api._known(grundy.Analysis, raw), _raw=raw)
     assert rebuilt.to_dict()["some_future_field"] == 1
