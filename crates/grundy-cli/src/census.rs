@@ -24,6 +24,16 @@ use std::time::Duration;
 /// Games already in the database computed to N or further, or with a proven period, are
 /// skipped: a census stopped by Ctrl-C (or killed) continues where it stopped when run
 /// again. Each game is written in its own transaction.
+///
+/// Spread over processes (on this machine or several), each started with the same hosts
+/// file (one host:port a line, process 0 first) and its own index:
+///
+///   grundy census "0.???" --to 65536 --cluster hosts.txt --process 0
+///   grundy census "0.???" --to 65536 --cluster hosts.txt --process 1
+///
+/// Process 0 plans the census from its database, writes every result and prints the
+/// summary; the others need no database and print nothing. Ctrl-C on any process stops it
+/// at once, and the others stop when they see it leave; what process 0 wrote is kept.
 #[derive(Debug, clap::Args)]
 #[command(verbatim_doc_comment)]
 pub struct Args {
@@ -48,6 +58,23 @@ pub struct Args {
     /// Print the summary as one JSON object.
     #[arg(long)]
     json: bool,
+    /// Spread the census over the processes this hosts file names (host:port lines).
+    #[arg(long, value_name = "HOSTS", requires = "process")]
+    cluster: Option<PathBuf>,
+    /// This process's index in the hosts file (0 writes the database).
+    #[arg(long, value_name = "I", requires = "cluster")]
+    process: Option<usize>,
+    /// Worker threads in this process (with --cluster).
+    #[arg(long, value_name = "N", default_value_t = 1, requires = "cluster")]
+    workers: usize,
+    /// The most seconds to wait for every process to connect (with --cluster).
+    #[arg(
+        long,
+        value_name = "SECONDS",
+        default_value_t = 30.0,
+        requires = "cluster"
+    )]
+    connect_timeout: f64,
 }
 
 /// The most refused games named in the text summary.
@@ -62,6 +89,9 @@ pub fn run(args: Args) -> Result<(), Failure> {
     }
     // Bad patterns are reported before the database is touched.
     grundy::atlas::family::expand_all(&args.patterns).map_err(|e| Failure::input(e.to_string()))?;
+    if let Some(hosts) = &args.cluster {
+        return run_cluster(&args, hosts);
+    }
     let mut atlas = Atlas::create_or_open(&args.db).map_err(failure)?;
     let mut options = CensusOptions::new(args.to);
     options.game_time = Duration::from_secs_f64(args.max_seconds);
@@ -118,6 +148,89 @@ pub fn run(args: Args) -> Result<(), Failure> {
         });
     }
     Ok(())
+}
+
+/// This process's part of a census spread over a cluster.
+fn run_cluster(args: &Args, hosts: &std::path::Path) -> Result<(), Failure> {
+    use grundy::cluster::{Cluster, ClusterError};
+    if !(args.connect_timeout.is_finite()
+        && args.connect_timeout > 0.0
+        && args.connect_timeout < 1e6)
+    {
+        return Err(Failure::input(format!(
+            "--connect-timeout {}: expected a positive number of seconds",
+            args.connect_timeout
+        )));
+    }
+    if !(1..=256).contains(&args.workers) {
+        return Err(Failure::input(format!(
+            "--workers {}: expected 1 to 256 worker threads",
+            args.workers
+        )));
+    }
+    let text = crate::front::read_text(&hosts.display().to_string())?;
+    let process = args.process.unwrap_or(0);
+    let cluster = Cluster::from_hosts(&text, &hosts.display().to_string(), process)
+        .map_err(|e| Failure::input(e.to_string()))?
+        .with_workers(args.workers)
+        .with_timeout(Duration::from_secs_f64(args.connect_timeout));
+    let mut options = CensusOptions::new(args.to);
+    options.game_time = Duration::from_secs_f64(args.max_seconds);
+    options.memory_available =
+        grundy::control::memory::available_memory().map(|m| m / args.workers as u64);
+    options.misere = args.misere;
+    // Ctrl-C stops this process at once; the others stop when its connections close.
+    let cancel = crate::front::interrupt_flag()?;
+    let watched = std::sync::Arc::clone(&cancel);
+    std::thread::spawn(move || {
+        while !watched.load(Ordering::SeqCst) {
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        eprintln!(
+            "error: interrupted: process {process} stops; the others stop when they see it leave"
+        );
+        std::process::exit(i32::from(crate::front::INTERRUPTED));
+    });
+    // Timely's threads panic when a peer leaves: that is reported as an error, not a panic.
+    std::panic::set_hook(Box::new(|_| {}));
+    let refused = std::sync::Arc::new(std::sync::Mutex::new(Vec::<(String, String)>::new()));
+    let seen = std::sync::Arc::clone(&refused);
+    let progress = Box::new(move |event: CensusEvent<'_>| {
+        if let CensusEvent::Game { row, misere, .. } = event {
+            let mut seen = seen.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some(row) = row.filter(|r| r.status == GameStatus::Refused) {
+                seen.push((row.code.clone(), row.reason.clone().unwrap_or_default()));
+            }
+            if let Some(m) = misere.filter(|m| !m.computed) {
+                let why = m.reason.clone().unwrap_or_default();
+                seen.push((format!("{} (misère quotient)", m.code), why));
+            }
+        }
+    });
+    let outcome = grundy::cluster::distributed_census(
+        &cluster,
+        args.db.clone(),
+        args.patterns.clone(),
+        options,
+        cancel,
+        progress,
+    );
+    let _ = std::panic::take_hook();
+    let summary = match outcome {
+        Ok(Some(summary)) => summary,
+        Ok(None) => return Ok(()),
+        Err(ClusterError::Atlas(e)) => return Err(failure(e)),
+        Err(e @ (ClusterError::Hosts { .. } | ClusterError::Process { .. })) => {
+            return Err(Failure::input(e.to_string()));
+        }
+        Err(e) => return Err(Failure::compute(e.to_string())),
+    };
+    let refused = refused.lock().unwrap_or_else(|e| e.into_inner()).clone();
+    if args.json {
+        crate::emit_json(&summary)
+    } else {
+        crate::emit(&render(&summary, &refused, args))
+    }
 }
 
 fn remaining(s: &CensusSummary) -> u64 {

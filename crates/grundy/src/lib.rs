@@ -74,6 +74,8 @@ pub mod atlas;
 pub mod boards;
 pub mod catalog;
 pub mod classic;
+#[cfg(feature = "cluster")]
+pub mod cluster;
 pub mod coins;
 pub mod control;
 pub mod expr;

@@ -9,6 +9,7 @@ mod atlas;
 mod board;
 mod boards_cli;
 mod browser;
+mod cluster;
 mod codes;
 mod common;
 mod docs;
