@@ -3,7 +3,7 @@
 //! One dataflow: process 0's first worker plans the census from its database (what is known
 //! is skipped, as in one process) and sends the games, numbered; game i goes to worker
 //! i mod W of the W workers of all processes; each worker computes its games with the same
-//! code as a one-process census ([`crate::atlas::census`]); the results are exchanged to
+//! code as a one-process census ([`crate::atlas::census()`]); the results are exchanged to
 //! process 0's first worker, which writes each game in its own transaction as it arrives.
 //! The other processes never open a database: they need only the hosts file and the binary.
 //!
