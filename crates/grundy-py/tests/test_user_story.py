@@ -17,6 +17,11 @@ def test_the_issue_user_story_line_by_line(tmp_path):
     assert (a.value, a.outcome) == (1, "N")
     assert a.winning_moves[0].result == "kayles 1 7 + nim 3"
     assert grundy.analyze(a.winning_moves[0].result).value == 0
+    # What the moving component becomes, typed: the heap of 10 splits into 1 and 7.
+    assert a.winning_moves[0].becomes == [
+        {"family": "heap", "rule": "kayles", "args": ["1"]},
+        {"family": "heap", "rule": "kayles", "args": ["7"]},
+    ]
 
     p = grundy.sequence("0.137", to=1000).period
     assert (p.period, p.preperiod, p.proven) == (34, 52, True)

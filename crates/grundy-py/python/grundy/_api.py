@@ -99,12 +99,15 @@ ComponentValue = ComponentReport
 
 @dataclass(frozen=True)
 class WinningMove(_Part):
-    """A winning move: which component moves (0-based), what it does, and the whole position
-    after it (`result`, an expression that `analyze` accepts)."""
+    """A winning move: which component moves (0-based), what it does, the whole position
+    after it (`result`, an expression that `analyze` accepts), and what the moving component
+    becomes as typed values (`becomes`: a list of {"family", "rule", "args"}; empty when it
+    vanishes, two items when a heap splits)."""
 
     component: int
     move: str
     result: str
+    becomes: List[Dict[str, Any]] = field(default_factory=list)
     _raw: Dict[str, Any] = field(repr=False, compare=False, default_factory=dict)
 
 
