@@ -10,9 +10,9 @@ use axum::extract::rejection::JsonRejection;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use grundy::api::{
-    Analysis, AnalyzeRequest, ApiError, ErrorKind, GraphReport, GraphRequest, PictureReport,
-    PlayReport, PlayRequest, PositionRequest, QuotientReport, QuotientRequest, RuleInfo,
-    SequenceReport, SequenceRequest, Session, Task,
+    Analysis, AnalyzeRequest, ApiError, AtlasReport, AtlasRequest, AtlasSummary, ErrorKind,
+    GraphReport, GraphRequest, PictureReport, PlayReport, PlayRequest, PositionRequest,
+    QuotientReport, QuotientRequest, RuleInfo, SequenceReport, SequenceRequest, Session, Task,
 };
 use grundy::control::Budget;
 use grundy::play::Hint;
@@ -94,7 +94,8 @@ pub async fn method_not_allowed() -> WebError {
     WebError::new(
         StatusCode::METHOD_NOT_ALLOWED,
         ErrorKind::Input,
-        "method not allowed: the API takes POST with a JSON body (GET for /, /api/rules and /api/schema)",
+        "method not allowed: the API takes POST with a JSON body (GET for /, /api/rules, \
+         /api/schema and /api/atlas)",
     )
 }
 
@@ -267,4 +268,59 @@ pub async fn graph(
     }
     let limits = req.limits;
     compute(&shared, &limits, Task::Graph, move |s, b| s.graph(&req, b)).await
+}
+
+/// The answer of the atlas routes when the server has no atlas.
+fn no_atlas() -> WebError {
+    WebError::new(
+        StatusCode::NOT_FOUND,
+        ErrorKind::Unsupported,
+        "this server has no atlas: start it with one, `grundy serve --atlas FILE` (a file \
+         made by `grundy census PATTERN --to N --db FILE`)",
+    )
+}
+
+/// Runs an atlas query on the blocking pool (the query holds the atlas's one connection),
+/// within the time limit and the limit on computations at once.
+async fn ask_atlas<T, F>(shared: &Arc<Shared>, work: F) -> Result<Json<T>, WebError>
+where
+    T: Send + 'static,
+    F: FnOnce(&Session, &grundy::atlas::Atlas) -> Result<T, ApiError> + Send + 'static,
+{
+    if shared.atlas.is_none() {
+        return Err(no_atlas());
+    }
+    let worker = Arc::clone(shared);
+    compute(
+        shared,
+        &grundy::api::LimitRequest::default(),
+        Task::Sequence,
+        move |session, _| {
+            let atlas = worker.atlas.as_ref().ok_or_else(|| no_atlas().error)?;
+            // A query that panicked poisons the lock; the atlas is read-only, so its state
+            // cannot be half-written: go on with it.
+            let atlas = atlas
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            work(session, &atlas)
+        },
+    )
+    .await
+}
+
+pub async fn atlas_summary(
+    State(shared): State<Arc<Shared>>,
+) -> Result<Json<AtlasSummary>, WebError> {
+    ask_atlas(&shared, |s, atlas| s.atlas_summary(atlas)).await
+}
+
+pub async fn atlas(
+    State(shared): State<Arc<Shared>>,
+    body: Result<Json<AtlasRequest>, JsonRejection>,
+) -> Result<Json<AtlasReport>, WebError> {
+    let Json(req) = body?;
+    for text in [&req.pattern, &req.card].into_iter().flatten() {
+        check_expression(text)?;
+    }
+    ask_atlas(&shared, move |s, atlas| s.atlas(atlas, &req)).await
 }

@@ -27,6 +27,8 @@ use std::time::Duration;
 const PAGE: &str = include_str!("page.html");
 const PAGE_CSS: &str = include_str!("page.css");
 const PAGE_JS: &str = include_str!("page.js");
+/// The atlas view's script, loaded by the page only when the server has an atlas.
+const ATLAS_JS: &str = include_str!("atlas.js");
 
 /// The largest request body accepted, in bytes.
 pub const MAX_BODY: usize = 16 * 1024;
@@ -43,7 +45,8 @@ pub const MAX_JOBS: usize = 4;
 /// Open http://127.0.0.1:8080 (the default) in a browser. The API: POST /api/analyze,
 /// /api/play, /api/hint, /api/picture, /api/sequence, /api/quotient, /api/graph with JSON
 /// bodies (the library's typed requests); GET /api/rules, and /api/schema for the JSON
-/// Schema of every request and answer.
+/// Schema of every request and answer. With --atlas FILE the page has an atlas view too:
+/// GET /api/atlas (what the atlas holds), POST /api/atlas (a family's games, a card).
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// The port to listen on (0 picks a free one and prints it).
@@ -61,6 +64,10 @@ pub struct Args {
     /// --timeout plus 5, so that no answer being computed is cut off.
     #[arg(long, value_name = "SECONDS", default_value_t = 30)]
     idle_timeout: u64,
+    /// An atlas database made by `grundy census`, opened read-only: the page gets an atlas
+    /// view of its families and games.
+    #[arg(long, value_name = "FILE")]
+    atlas: Option<std::path::PathBuf>,
 }
 
 /// What every handler shares.
@@ -72,14 +79,18 @@ pub struct Shared {
     jobs: Arc<tokio::sync::Semaphore>,
     /// The time limit of one request.
     timeout: Duration,
+    /// The atlas of `--atlas`, read-only (one query at a time: a connection is not shared
+    /// between threads).
+    atlas: Option<std::sync::Mutex<grundy::atlas::Atlas>>,
 }
 
-/// The application: the page and the API.
-pub fn app(timeout: Duration) -> Router {
+/// The application: the page and the API (and the atlas view, given an atlas).
+pub fn app(timeout: Duration, atlas: Option<grundy::atlas::Atlas>) -> Router {
     let shared = Arc::new(Shared {
         session: grundy::api::Session::new(grundy::api::Preset::Shared),
         jobs: Arc::new(tokio::sync::Semaphore::new(MAX_JOBS)),
         timeout,
+        atlas: atlas.map(std::sync::Mutex::new),
     });
     Router::new()
         .route("/", get(|| async { Html(PAGE) }))
@@ -91,7 +102,12 @@ pub fn app(timeout: Duration) -> Router {
             "/page.js",
             get(|| async { ([(CONTENT_TYPE, "text/javascript; charset=utf-8")], PAGE_JS) }),
         )
+        .route(
+            "/atlas.js",
+            get(|| async { ([(CONTENT_TYPE, "text/javascript; charset=utf-8")], ATLAS_JS) }),
+        )
         .route("/api/rules", get(api::rules))
+        .route("/api/atlas", get(api::atlas_summary).post(api::atlas))
         .route("/api/analyze", post(api::analyze))
         .route("/api/play", post(api::play))
         .route("/api/hint", post(api::hint))
@@ -110,6 +126,14 @@ pub fn run(args: Args) -> Result<(), Failure> {
     if args.timeout == 0 {
         return Err(Failure::input("--timeout must be at least 1 second"));
     }
+    // A file that is not an atlas is refused before the server starts.
+    let atlas = match &args.atlas {
+        Some(path) => Some(
+            grundy::atlas::Atlas::open(path)
+                .map_err(|e| Failure::input(format!("--atlas: {e}")))?,
+        ),
+        None => None,
+    };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -131,7 +155,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
         let idle = args.idle_timeout.max(args.timeout.saturating_add(5));
         let idle = Duration::from_secs(idle.min(86_400));
         let listener = guard::GuardedListener::new(listener, idle);
-        serve(listener, app(Duration::from_secs(args.timeout))).await;
+        serve(listener, app(Duration::from_secs(args.timeout), atlas)).await;
         Ok(())
     })
 }

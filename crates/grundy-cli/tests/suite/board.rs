@@ -145,7 +145,7 @@ fn nim_and_kayles_by_clicks_at_phone_and_desktop_widths() {
     println!("the board test took {:?}", started.elapsed());
 }
 
-async fn session(port: u16, width: u32) -> Client {
+pub(crate) async fn session(port: u16, width: u32) -> Client {
     let mut caps = serde_json::Map::new();
     let mut options = serde_json::json!({"args": ["--headless=new", "--no-sandbox",
         "--disable-gpu", "--disable-dev-shm-usage", format!("--window-size={width},800")]});

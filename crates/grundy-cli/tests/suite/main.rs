@@ -6,6 +6,7 @@
 
 mod analyze;
 mod atlas;
+mod atlas_view;
 mod board;
 mod boards_cli;
 mod browser;

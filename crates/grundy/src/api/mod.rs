@@ -22,12 +22,17 @@
 //! → [`crate::catalog`] (a checked [`crate::sum::Sum`]) → the engine that fits, under the
 //! request's [`Budget`] → a response → serialised once, at the edge.
 
+mod atlas;
 mod error;
 mod graph;
 mod limits;
 mod play;
 mod sequence;
 
+pub use atlas::{
+    AtlasPage, AtlasReport, AtlasRequest, AtlasSummary, FamilyRows, Filter, GameCard, GameRow,
+    GameStatus, MAX_ATLAS_ROWS, MisereRow, Twin,
+};
 pub use error::{ApiError, ErrorKind};
 pub use graph::{
     GraphFormat, GraphReport, GraphRequest, KernelSummary, SolvedGraph, TokenMoveReport,
@@ -316,6 +321,9 @@ struct Everything {
     picture_report: PictureReport,
     rules: Vec<RuleInfo>,
     error: ApiError,
+    atlas_request: AtlasRequest,
+    atlas_report: AtlasReport,
+    atlas_summary: AtlasSummary,
 }
 
 /// The JSON Schema of every request and response, generated from the types (draft 2020-12):
@@ -382,6 +390,10 @@ mod tests {
             "PictureReport",
             "RuleInfo",
             "ApiError",
+            "AtlasRequest",
+            "AtlasReport",
+            "AtlasSummary",
+            "GameCard",
         ] {
             assert!(
                 defs.contains_key(name),

@@ -63,6 +63,7 @@
 
 use super::AtlasError;
 use super::misere::MISERE_TABLE;
+pub use crate::api::{GameRow, GameStatus};
 use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -94,92 +95,6 @@ CREATE INDEX checksums_by_value ON checksums (length, checksum);
 
 /// The UTC time now, as SQLite writes it.
 pub(crate) const NOW: &str = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')";
-
-/// Where a game's proof stands, or that it was refused.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum GameStatus {
-    /// The period is proven.
-    Proven,
-    /// A period shows in the values computed, not proven.
-    Apparent,
-    /// No period shows in the values computed.
-    None,
-    /// The computation was refused (time limit, memory, engine limit): see `reason`.
-    Refused,
-}
-
-impl GameStatus {
-    /// The word stored in `games.status`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            GameStatus::Proven => "proven",
-            GameStatus::Apparent => "apparent",
-            GameStatus::None => "none",
-            GameStatus::Refused => "refused",
-        }
-    }
-
-    fn parse(s: &str) -> GameStatus {
-        match s {
-            "proven" => GameStatus::Proven,
-            "apparent" => GameStatus::Apparent,
-            "refused" => GameStatus::Refused,
-            _ => GameStatus::None,
-        }
-    }
-}
-
-/// A row of `games`: one game's facts (see the schema in the [module documentation](self)).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
-pub struct GameRow {
-    /// The rule's canonical name.
-    pub code: String,
-    /// Proven, apparent, none or refused.
-    pub status: GameStatus,
-    /// The N asked for.
-    pub target: u64,
-    /// The last heap computed.
-    pub computed_to: Option<u64>,
-    /// The engine.
-    pub engine: Option<String>,
-    /// The period.
-    pub period: Option<u64>,
-    /// The preperiod.
-    pub preperiod: Option<u64>,
-    /// The saltus.
-    pub saltus: Option<u64>,
-    /// How the period is proven, in words.
-    pub proof: Option<String>,
-    /// The last heap outside the period.
-    pub last_exceptional: Option<u64>,
-    /// The largest value computed.
-    pub max_value: Option<u64>,
-    /// The first heap with the largest value.
-    pub max_value_heap: Option<u64>,
-    /// How many heaps computed have value 0.
-    pub p_positions: Option<u64>,
-    /// g(0) to g(63), space-separated.
-    pub first_values: String,
-    /// FNV-1a 64 of all the values computed.
-    pub checksum: Option<String>,
-    /// The sparse engine's mask.
-    pub rare_mask: Option<u64>,
-    /// The rare values, space-separated.
-    pub rare_values: Option<String>,
-    /// How many heaps have a rare value.
-    pub rare_count: Option<u64>,
-    /// The last rare heap found.
-    pub last_rare: Option<u64>,
-    /// Why refused.
-    pub reason: Option<String>,
-    /// Seconds spent.
-    pub seconds: f64,
-    /// The census run that wrote this row.
-    pub run_id: Option<i64>,
-    /// When it was written (UTC).
-    pub finished_at: Option<String>,
-}
 
 /// A row of `runs`: one census.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]

@@ -26,12 +26,11 @@
 
 use super::AtlasError;
 use super::db::{Atlas, NOW, int, nat};
+pub use crate::api::MisereRow;
 use crate::control::{Budget, Limits};
 use crate::heap::rules::HeapRule;
 use crate::misere::periodicity::heap_quotient_as_asked;
 use rusqlite::{OptionalExtension, params};
-use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -51,36 +50,6 @@ pub const MAX_ELEMENTS: usize = 1024;
 
 /// The largest `MAXHEAP` a census takes for its quotients.
 pub const MAX_MISERE_HEAP: u64 = 1000;
-
-/// A row of `misere`: one game's bounded misère quotient, or why it was refused.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
-pub struct MisereRow {
-    /// The game (`games.code`).
-    pub code: String,
-    /// The closure of heaps 1 to this was asked for.
-    pub max_heap: u64,
-    /// Whether the quotient was computed (`false`: refused, see `reason`).
-    pub computed: bool,
-    /// The closure's largest heap.
-    pub computed_to: Option<u64>,
-    /// The quotient's order.
-    pub order: Option<u64>,
-    /// The size of its P-portion.
-    pub p_portion: Option<u64>,
-    /// The heap map's period, where one shows.
-    pub period: Option<u64>,
-    /// Its preperiod.
-    pub preperiod: Option<u64>,
-    /// Whether the period holds for every heap (the periodicity theorem), not only as far as
-    /// computed.
-    pub period_proven: Option<bool>,
-    /// Why refused.
-    pub reason: Option<String>,
-    /// Seconds spent.
-    pub seconds: f64,
-    /// When it was written (UTC).
-    pub finished_at: Option<String>,
-}
 
 /// The bounded misère quotient of `rule`'s heaps 1 to `max_heap`, under the standard work
 /// limit; `cancel` stops it (the census's interruption).

@@ -2,62 +2,16 @@
 //! and raw read-only SQL.
 
 use super::AtlasError;
-use super::db::{Atlas, GAME_COLUMNS, GameRow, GameStatus, game_of_row};
+use super::db::{Atlas, GAME_COLUMNS, GameStatus, game_of_row};
 use super::family::{Family, FamilyError};
-use super::misere::MisereRow;
+use crate::api::GameRow;
+pub use crate::api::{FamilyRows, Filter, GameCard, Twin};
 use crate::heap::rules::HeapRule;
 use rusqlite::types::ValueRef;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
-
-/// Which games of a family to list.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum Filter {
-    /// Every game the atlas has.
-    #[default]
-    All,
-    /// Games with no proven period.
-    Open,
-    /// Games with a proven period.
-    Solved,
-}
-
-/// The rows of a family's games.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
-pub struct FamilyRows {
-    /// The pattern.
-    pub pattern: String,
-    /// Games in the family.
-    pub games: u64,
-    /// Games of the family the atlas does not have.
-    pub missing: u64,
-    /// The rows that pass the filter, in the family's order.
-    pub rows: Vec<GameRow>,
-}
-
-/// A game whose sequence agrees with another's.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-pub struct Twin {
-    /// The game.
-    pub code: String,
-    /// The sequences agree on g(0) to g(length - 1) (by their checksums), the longest prefix
-    /// both have a checksum of.
-    pub length: u64,
-}
-
-/// One game's card: its row, the games with the same sequence and its misère quotient.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
-pub struct GameCard {
-    /// The game's row.
-    pub game: GameRow,
-    /// The games whose sequences agree with it ([`Atlas::same_as`]).
-    pub same_as: Vec<Twin>,
-    /// Its bounded misère quotient, when a census computed it (`--misere`).
-    pub misere: Option<MisereRow>,
-}
 
 /// The answer to a raw SQL query.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
