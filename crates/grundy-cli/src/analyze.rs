@@ -3,7 +3,8 @@
 use crate::front::{self, Watch};
 use crate::{Failure, emit};
 use grundy::api::{
-    Analysis, AnalyzeRequest, EngineChoice, LimitRequest, MISERE_POSITIONS, Preset, Session,
+    Analysis, AnalyzeRequest, EngineChoice, LimitRequest, MISERE_POSITIONS, MoveSearch, Preset,
+    Session,
 };
 use grundy::control::Limits;
 
@@ -44,6 +45,13 @@ pub struct Args {
     /// The most memory one table may take, in MiB [default: 4096, or half the memory available if less].
     #[arg(long, value_name = "MIB")]
     max_memory: Option<u64>,
+    /// The value and the outcome alone, without looking for winning moves (for a board game,
+    /// often far quicker: each candidate move costs a proof).
+    #[arg(long, conflicts_with = "one_move")]
+    no_moves: bool,
+    /// Look for one winning move only (the search stops at the first).
+    #[arg(long)]
+    one_move: bool,
     /// Load a rule script (Rhai) whose rule the expression may use; may be repeated.
     #[arg(long, value_name = "FILE")]
     rules: Vec<std::path::PathBuf>,
@@ -73,6 +81,13 @@ impl Args {
                 max_positions: self.max_positions,
                 max_work: self.max_work,
                 max_memory: self.max_memory,
+            },
+            moves: if self.no_moves {
+                MoveSearch::None
+            } else if self.one_move {
+                MoveSearch::One
+            } else {
+                MoveSearch::All
             },
         }
     }

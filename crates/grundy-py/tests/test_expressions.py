@@ -35,6 +35,16 @@ def test_analysis_attributes():
     assert any("nim-sum" in line for line in a.explanation)
 
 
+@pytest.mark.parametrize("moves,flag", [("none", "--no-moves"), ("one", "--one-move")])
+def test_the_value_alone_or_one_move_equals_the_cli(cli, moves, flag):
+    a = grundy.analyze("cram 3x5 + nim 2", moves=moves)
+    assert a.to_dict() == cli("analyze", "--json", "cram 3x5 + nim 2", flag)
+    assert a.value == 3 and not a.winning_moves_complete
+    assert len(a.winning_moves) == (0 if moves == "none" else 1)
+    with pytest.raises(ValueError, match="moves must be"):
+        grundy.analyze("nim 1", moves="some")
+
+
 def test_expression_errors_carry_the_located_message():
     with pytest.raises(grundy.ExpressionError) as e:
         grundy.analyze("nim 3 + nmi 4")

@@ -1,4 +1,5 @@
-//! The position search on big single positions: Cram 5x7, 5x8, 6x7, Node Kayles on the 3x14
+//! The position search on big single positions: Cram 5x7, 5x8, 6x7 (the 8 x 8 frame),
+//! 4x9, 4x11, 5x9 (the tall frame), Node Kayles on the 3x14
 //! grid, Chomp 10x12 and 12x14 (by the staircase table; `chomp-search:10x12` by the
 //! search). Prints the value, the time, the nodes searched and the peak table.
 //!
@@ -7,6 +8,7 @@
 //! binary in target/release/deps) for its CPU time and peak memory; the wall time printed
 //! here counts the waiting too.
 
+use grundy::boards::cram::Cells;
 use grundy::boards::staircase::StaircaseTable;
 use grundy::boards::{Board, ChompBoard, ChompGame, CramGame, GridGame, GridRule};
 use grundy::control::{Budget, Limits};
@@ -44,13 +46,14 @@ fn grid(name: &str, rule: GridRule, rows: u64, cols: u64) {
     report(name, v, start, s.stats(), &budget);
 }
 
-/// Cram by the 8 x 8 frame search (boards of at most 8 x 8 cells).
-fn cram(name: &str, rows: u64, cols: u64) {
-    let game = CramGame::new();
+/// Cram by the frame search: `C = u64` for boards of at most 8 x 8 cells, `u128` for
+/// boards of at most 16 x 8.
+fn cram<C: Cells>(name: &str, rows: u64, cols: u64) {
+    let game = CramGame::<C>::new();
     let start = Instant::now();
     let keys = game
         .keys(&board_regions(&GridGame::new(GridRule::Cram), rows, cols))
-        .expect("a board of at most 8 x 8 cells");
+        .expect("a board that fits the frame");
     // Cram 6 x 7 takes more work than the default budget allows.
     let budget = Budget::new(Limits {
         max_work: 1 << 40,
@@ -109,7 +112,12 @@ fn main() {
     }
     for (name, r, c) in [("cram:5x7", 5, 7), ("cram:5x8", 5, 8), ("cram:6x7", 6, 7)] {
         if run(name) {
-            cram(name, r, c);
+            cram::<u64>(name, r, c);
+        }
+    }
+    for (name, r, c) in [("cram:4x9", 4, 9), ("cram:4x11", 4, 11), ("cram:5x9", 5, 9)] {
+        if run(name) {
+            cram::<u128>(name, r, c);
         }
     }
 }

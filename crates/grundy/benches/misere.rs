@@ -190,6 +190,7 @@ fn main() {
     // figure is the whole request, quotient, periods, outcome and winning moves.
     println!("== mixed misère sums through one quotient (analyze --misere, whole request)");
     let options = grundy::Options {
+        moves: Default::default(),
         misere: true,
         context: grundy::sum::Context::default(),
     };

@@ -97,7 +97,7 @@ pub mod sum;
 pub mod value;
 pub mod words;
 
-pub use analysis::{Analysis, Options, analyze};
+pub use analysis::{Analysis, MoveSearch, Options, analyze};
 pub use api::{ApiError, Preset, Session};
 pub use control::{Budget, Limits};
 pub use game::ImpartialGame;

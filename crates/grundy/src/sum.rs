@@ -306,6 +306,17 @@ pub trait Component: fmt::Debug + Send + Sync {
         moves_to_value_by_search(self, target, ctx)
     }
 
+    /// One move to a result of value `target`, if there is one (an analysis asking for one
+    /// winning move). The default takes the first of [`Component::moves_to_value`]; a family
+    /// whose every candidate move costs a search overrides it to stop at the first found.
+    fn a_move_to_value(
+        &self,
+        target: Nimber,
+        ctx: &Context,
+    ) -> Result<Option<Move>, AnalysisError> {
+        Ok(self.moves_to_value(target, ctx)?.into_iter().next())
+    }
+
     /// The move of this component that leaves exactly `result` (its components in any
     /// order), if there is one. Families whose components can have too many moves to list
     /// (a Nim heap of 10^9, a heap of an octal game) override this with a check from their

@@ -3,7 +3,7 @@
 
 use crate::common;
 
-use common::{grundy, json, stderr};
+use common::{grundy, json, stderr, stdout};
 
 /// Every winning move's result is a P-position when analysed again.
 fn winning_moves_lead_to_p(v: &serde_json::Value) {
@@ -28,6 +28,60 @@ fn cram_4x5_has_its_published_value_and_winning_moves() {
     let first = v["winning_moves"][0]["move"].as_str().unwrap();
     assert!(first.starts_with("domino ("), "{first}");
     winning_moves_lead_to_p(&v);
+}
+
+#[test]
+fn the_value_alone_or_one_winning_move_when_asked() {
+    let all = json(&grundy(&["analyze", "cram 3x5 + nim 2", "--json"]));
+    let all_moves: Vec<&str> = all["winning_moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["result"].as_str().unwrap())
+        .collect();
+    assert!(all_moves.len() > 1, "{all}");
+    assert_eq!(all["winning_moves_complete"], true);
+    // The value alone: the same value and outcome, no moves, and a note saying so.
+    let none = json(&grundy(&[
+        "analyze",
+        "cram 3x5 + nim 2",
+        "--no-moves",
+        "--json",
+    ]));
+    assert_eq!(
+        (&none["value"], &none["outcome"]),
+        (&all["value"], &all["outcome"])
+    );
+    assert_eq!(none["winning_moves"].as_array().unwrap().len(), 0);
+    assert_eq!(none["winning_moves_complete"], false);
+    assert!(
+        none["winning_moves_note"]
+            .as_str()
+            .unwrap()
+            .contains("not looked for"),
+        "{none}"
+    );
+    // One winning move: one of all of them.
+    let one = json(&grundy(&[
+        "analyze",
+        "cram 3x5 + nim 2",
+        "--one-move",
+        "--json",
+    ]));
+    let moves = one["winning_moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 1, "{one}");
+    assert!(all_moves.contains(&moves[0]["result"].as_str().unwrap()));
+    winning_moves_lead_to_p(&one);
+    // Text says it too; a P-position has nothing left out; the two flags conflict.
+    let text = stdout(&grundy(&["analyze", "cram 4x9", "--no-moves"]));
+    assert!(text.contains("Value     1"), "{text}");
+    assert!(text.contains("Winning moves were not looked for"), "{text}");
+    let p = json(&grundy(&["analyze", "cram 4x4", "--no-moves", "--json"]));
+    assert_eq!(p["winning_moves_complete"], true);
+    let both = grundy(&["analyze", "nim 1", "--no-moves", "--one-move"]);
+    assert_eq!(both.status.code(), Some(2));
+    let both = stderr(&both);
+    assert!(both.contains("cannot be used with"), "{both}");
 }
 
 #[test]

@@ -173,6 +173,7 @@ def analyze(
     max_work: Optional[int] = None,
     max_memory: Optional[int] = None,
     rules: RulePaths = None,
+    moves: str = "all",
 ) -> Analysis:
     """Analyses a position written in grundy's expression language.
 
@@ -186,15 +187,20 @@ def analyze(
     max_memory: the largest table in MiB (LimitError past it); by default 4 GiB or half
         the memory this machine and process have free, whichever is less.
     rules: a rule script (.rhai) or a list of them whose rules the expression may use.
+    moves: which winning moves to look for: "all", "one" (the search stops at the first)
+        or "none" (the value alone: for a board game often far quicker).
     Raises ExpressionError for a malformed expression (the message points at it).
     """
     if engine not in ("fast", "generic"):
         raise ValueError(f'engine must be "fast" or "generic", not {engine!r}')
+    if moves not in ("all", "one", "none"):
+        raise ValueError(f'moves must be "all", "one" or "none", not {moves!r}')
     request = {
         "expression": expression,
         "misere": misere,
         "engine": engine,
         "limits": _limits(max_positions, max_work, max_memory),
+        "moves": moves,
     }
     scripts = _scripts(rules)
     raw = _call("analyze", request, scripts)

@@ -29,6 +29,42 @@ pub struct Options {
     pub misere: bool,
     /// The engine and its limits.
     pub context: Context,
+    /// Which winning moves to look for.
+    pub moves: MoveSearch,
+}
+
+/// Which winning moves an analysis looks for. In a board game each candidate move costs a
+/// proof that it leaves a position of the right value, so the value alone, or one winning
+/// move, can be much cheaper than all of them.
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    serde::Serialize,
+    serde::Deserialize,
+    schemars::JsonSchema,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum MoveSearch {
+    /// Every winning move.
+    #[default]
+    All,
+    /// One winning move (the search stops at the first).
+    One,
+    /// None: the value and the outcome alone.
+    None,
+}
+
+/// The note of an analysis whose winning moves were not all looked for.
+fn not_searched(wanted: MoveSearch) -> Option<&'static str> {
+    match wanted {
+        MoveSearch::All => None,
+        MoveSearch::One => Some("Only one winning move was looked for."),
+        MoveSearch::None => Some("Winning moves were not looked for: the value alone was asked."),
+    }
 }
 
 /// One component of the analysed sum: the same fields whatever route answered.
@@ -141,9 +177,19 @@ pub fn analyze(text: &str, options: &Options) -> Result<Analysis, AnalyzeError> 
 /// Analyses a checked position.
 pub fn analyze_sum(sum: &Sum, options: &Options) -> Result<Analysis, AnalysisError> {
     if options.misere {
-        misere(sum, &options.context)
+        let mut analysis = misere(sum, &options.context)?;
+        // Misère routes find the moves with the outcome: the list is only trimmed.
+        if let Some(note) = not_searched(options.moves) {
+            let keep = usize::from(options.moves == MoveSearch::One);
+            if analysis.winning_moves.len() > keep {
+                analysis.winning_moves.truncate(keep);
+                analysis.winning_moves_complete = false;
+                analysis.winning_moves_note = Some(note.to_string());
+            }
+        }
+        Ok(analysis)
     } else {
-        let mut analysis = normal(sum, &options.context)?;
+        let mut analysis = normal(sum, &options.context, options.moves)?;
         // After the analysis, under what is left of its budget: notes never cost the answer.
         analysis.notes = teach::notes(sum, &options.context);
         Ok(analysis)
@@ -235,7 +281,7 @@ pub(crate) fn winning(
     })
 }
 
-fn normal(sum: &Sum, ctx: &Context) -> Result<Analysis, AnalysisError> {
+fn normal(sum: &Sum, ctx: &Context, wanted: MoveSearch) -> Result<Analysis, AnalysisError> {
     let expression = sum.to_string();
     let mut values = Vec::with_capacity(sum.components.len());
     let mut missing = None;
@@ -312,8 +358,19 @@ fn normal(sum: &Sum, ctx: &Context) -> Result<Analysis, AnalysisError> {
         ));
         let mut listing = Listing::new(expression.len());
         for (i, c) in sum.components.iter().enumerate() {
+            if wanted == MoveSearch::None
+                || (wanted == MoveSearch::One && !winning_moves.is_empty())
+            {
+                break;
+            }
             let target = values[i] ^ total;
-            let moves = match c.moves_to_value(target, ctx) {
+            let found = if wanted == MoveSearch::One {
+                c.a_move_to_value(target, ctx)
+                    .map(|m| m.into_iter().collect())
+            } else {
+                c.moves_to_value(target, ctx)
+            };
+            let moves = match found {
                 Ok(moves) => moves,
                 Err(e) if !is_cancelled(&e) => {
                     let note = format!("The moves of {} are not listed: {e}.", names[i]);
@@ -339,6 +396,10 @@ fn normal(sum: &Sum, ctx: &Context) -> Result<Analysis, AnalysisError> {
         }
         explanation.extend(listing.note());
         omitted.extend(listing.note());
+        if let Some(note) = not_searched(wanted) {
+            explanation.push(note.to_string());
+            omitted.push(note.to_string());
+        }
     } else if !sum.components.is_empty() {
         explanation.push("The nim-sum is 0: every move changes one component's value and so makes the nim-sum non-zero; the player to move loses.".into());
     }

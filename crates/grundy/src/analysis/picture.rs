@@ -355,6 +355,7 @@ pub fn hackenbush_svgs(sum: &Sum, ctx: &Context) -> Result<Vec<String>, Analysis
         &super::Options {
             misere: false,
             context: ctx.clone(),
+            moves: super::MoveSearch::All,
         },
     )?;
     let mut out = Vec::new();

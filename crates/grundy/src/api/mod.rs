@@ -44,7 +44,7 @@ pub use sequence::{
     DEFAULT_TO, PLOT_EACH, SHARED_MAX_TO, SequenceReport, SequenceRequest, sequence_plot,
 };
 
-pub use crate::analysis::{Analysis, ComponentReport, WinningMove};
+pub use crate::analysis::{Analysis, ComponentReport, MoveSearch, WinningMove};
 pub use crate::misere::report::QuotientReport;
 
 use crate::catalog::Catalog;
@@ -90,6 +90,10 @@ pub struct AnalyzeRequest {
     /// Limits other than the preset's.
     #[serde(default)]
     pub limits: LimitRequest,
+    /// Which winning moves to look for: `all` (the default), `one`, or `none` (the value
+    /// alone, often far cheaper for a board game).
+    #[serde(default)]
+    pub moves: MoveSearch,
 }
 
 impl AnalyzeRequest {
@@ -100,6 +104,7 @@ impl AnalyzeRequest {
             misere: false,
             engine: EngineChoice::Fast,
             limits: LimitRequest::default(),
+            moves: MoveSearch::All,
         }
     }
 
@@ -233,6 +238,7 @@ impl Session {
         let options = crate::Options {
             misere: req.misere,
             context: self.context(req.engine, budget),
+            moves: req.moves,
         };
         Ok(crate::analysis::analyze_sum(&sum, &options)?)
     }

@@ -1,7 +1,7 @@
 //! A board of cells as written in expressions (`5x7`, `##..#/....#/#....`), and Cram and
 //! Node Kayles on it as a component of a sum.
 
-use super::cram::CramGame;
+use super::cram::{Cells, CramGame};
 use super::grid::{GridGame, GridRule, MAX_CELLS, Region};
 use super::plain::PlainBoard;
 use super::{charge_listing, heap_value, search_error};
@@ -197,6 +197,8 @@ pub struct BoardGame {
 #[derive(Clone, Debug, Default)]
 struct Tables {
     cram: KeptTable<u64>,
+    /// Of the tall frame (boards with a side of 9 to 16 cells).
+    cram_tall: KeptTable<u128>,
     grid: KeptTable<Region>,
 }
 
@@ -294,9 +296,9 @@ impl BoardGame {
         Some(out)
     }
 
-    /// The keys of the board's regions for the 8 × 8 Cram search, if it is Cram and every
-    /// region fits the frame.
-    fn cram_keys(&self, grid: &GridGame, cram: &CramGame) -> Option<Vec<u64>> {
+    /// The keys of the board's regions for the Cram search over the frame `C`, if it is Cram
+    /// and every region fits the frame.
+    fn cram_keys<C: Cells>(&self, grid: &GridGame, cram: &CramGame<C>) -> Option<Vec<C>> {
         if self.rule != GridRule::Cram {
             return None;
         }
@@ -321,13 +323,14 @@ impl BoardGame {
     }
 
     /// The moves to a position of value `target`, by the position search over `game`
-    /// (`parts` gives the keys of a board the moves leave).
+    /// (`parts` gives the keys of a board the moves leave); only the first found when
+    /// `first`.
     fn search_moves<G: SearchGame>(
         &self,
         game: &G,
         kept: &KeptTable<G::Key>,
         parts: impl Fn(&BoardGame) -> Option<Vec<G::Key>>,
-        target: u32,
+        (target, first): (u32, bool),
         ctx: &Context,
     ) -> Result<Vec<Move>, AnalysisError> {
         let moves = self.move_list(ctx)?;
@@ -341,10 +344,15 @@ impl BoardGame {
                 break;
             };
             match searcher.sum_is(&keys, target) {
-                Ok(true) => found.push(Move {
-                    description,
-                    result: vec![Box::new(b)],
-                }),
+                Ok(true) => {
+                    found.push(Move {
+                        description,
+                        result: vec![Box::new(b)],
+                    });
+                    if first {
+                        break;
+                    }
+                }
                 Ok(false) => {}
                 Err(e) => {
                     failed = Some(search_error(self, e));
@@ -357,6 +365,54 @@ impl BoardGame {
             Some(e) => Err(e),
             None => Ok(found),
         }
+    }
+
+    /// [`Component::moves_to_value`], or only the first move found when `first`.
+    fn board_moves_to_value(
+        &self,
+        target: Nimber,
+        first: bool,
+        ctx: &Context,
+    ) -> Result<Vec<Move>, AnalysisError> {
+        if self.board.mask().is_none() {
+            // The boards a move leaves are as large: their values are out of reach too.
+            return Err(self.too_big());
+        }
+        if ctx.engine == Engine::Generic {
+            return moves_to_value_by_search(self, target, ctx);
+        }
+        let Ok(target) = u32::try_from(target.0) else {
+            return Ok(Vec::new());
+        };
+        let game = GridGame::new(self.rule);
+        let cram = CramGame::<u64>::new();
+        if self.cram_keys(&game, &cram).is_some() {
+            // The boards a move leaves are smaller: they fit the frame too.
+            return self.search_moves(
+                &cram,
+                &self.tables.cram,
+                |b| b.cram_keys(&game, &cram),
+                (target, first),
+                ctx,
+            );
+        }
+        let tall = CramGame::<u128>::new();
+        if self.cram_keys(&game, &tall).is_some() {
+            return self.search_moves(
+                &tall,
+                &self.tables.cram_tall,
+                |b| b.cram_keys(&game, &tall),
+                (target, first),
+                ctx,
+            );
+        }
+        self.search_moves(
+            &game,
+            &self.tables.grid,
+            |b| b.regions(&game),
+            (target, first),
+            ctx,
+        )
     }
 
     fn too_big(&self) -> AnalysisError {
@@ -398,9 +454,13 @@ impl Component for BoardGame {
             return Ok(Nimber(v));
         }
         let game = GridGame::new(self.rule);
-        let cram = CramGame::new();
+        let cram = CramGame::<u64>::new();
         if let Some(keys) = self.cram_keys(&game, &cram) {
             return self.search_value(&cram, &self.tables.cram, &keys, ctx);
+        }
+        let tall = CramGame::<u128>::new();
+        if let Some(keys) = self.cram_keys(&game, &tall) {
+            return self.search_value(&tall, &self.tables.cram_tall, &keys, ctx);
         }
         let regions = self.regions(&game).ok_or_else(|| self.too_big())?;
         self.search_value(&game, &self.tables.grid, &regions, ctx)
@@ -429,29 +489,18 @@ impl Component for BoardGame {
     }
 
     fn moves_to_value(&self, target: Nimber, ctx: &Context) -> Result<Vec<Move>, AnalysisError> {
-        if self.board.mask().is_none() {
-            // The boards a move leaves are as large: their values are out of reach too.
-            return Err(self.too_big());
-        }
-        if ctx.engine == Engine::Generic {
-            return moves_to_value_by_search(self, target, ctx);
-        }
-        let Ok(target) = u32::try_from(target.0) else {
-            return Ok(Vec::new());
-        };
-        let game = GridGame::new(self.rule);
-        let cram = CramGame::new();
-        if self.cram_keys(&game, &cram).is_some() {
-            // The boards a move leaves are smaller: they fit the frame too.
-            return self.search_moves(
-                &cram,
-                &self.tables.cram,
-                |b| b.cram_keys(&game, &cram),
-                target,
-                ctx,
-            );
-        }
-        self.search_moves(&game, &self.tables.grid, |b| b.regions(&game), target, ctx)
+        self.board_moves_to_value(target, false, ctx)
+    }
+
+    fn a_move_to_value(
+        &self,
+        target: Nimber,
+        ctx: &Context,
+    ) -> Result<Option<Move>, AnalysisError> {
+        Ok(self
+            .board_moves_to_value(target, true, ctx)?
+            .into_iter()
+            .next())
     }
 
     fn outcome(&self, ctx: &Context) -> Result<Outcome, AnalysisError> {

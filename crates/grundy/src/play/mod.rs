@@ -513,6 +513,7 @@ impl Game {
             &Options {
                 misere: self.misere,
                 context: ctx.clone(),
+                moves: crate::MoveSearch::All,
             },
         )
     }

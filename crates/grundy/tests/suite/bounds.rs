@@ -150,6 +150,7 @@ fn run(text: &str, misere: bool, engine: Engine, limits: Limits) -> Result<Analy
     analyze(
         text,
         &Options {
+            moves: Default::default(),
             misere,
             context: Context::new(engine, limits),
         },

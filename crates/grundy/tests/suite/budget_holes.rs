@@ -16,6 +16,7 @@ use proptest::prelude::*;
 
 fn options(max_work: u64) -> Options {
     Options {
+        moves: Default::default(),
         misere: false,
         context: Context::new(
             Engine::Fast,

@@ -126,6 +126,7 @@ fn line_rule() -> impl Strategy<Value = LineRule> {
 
 fn analysis(expr: &str, engine: Engine) -> Analysis {
     let options = Options {
+        moves: Default::default(),
         misere: false,
         context: Context {
             engine,

@@ -1,4 +1,4 @@
-//! Cram in the 8 × 8 frame (`grundy::boards::cram`): its keys, its simplifications and its
+//! Cram in the 8 × 8 frame and the tall 16 × 8 frame (`grundy::boards::cram`): its keys, its simplifications and its
 //! search, each against a brute force written here from the definition (bit masks, memo,
 //! no simplification, no symmetry).
 
@@ -392,5 +392,189 @@ fn blocked_column(k: u32) -> u64 {
         0
     } else {
         0x0101_0101_0101_0101 << (k % 8)
+    }
+}
+
+// -- The tall frame: `u128`, sixteen rows of eight ---------------------------------------------
+
+/// Cram on the cells `free` of the 16 × 8 frame (bit `8r + c`), from the definition.
+fn brute_tall(free: u128, memo: &mut HashMap<u128, u32>) -> u32 {
+    if let Some(&v) = memo.get(&free) {
+        return v;
+    }
+    let mut seen = 0u128;
+    for i in 0..128 {
+        if free >> i & 1 == 0 {
+            continue;
+        }
+        let (r, c) = (i / 8, i % 8);
+        let partners = [(c + 1 < 8).then_some(i + 1), (r + 1 < 16).then_some(i + 8)];
+        for j in partners.into_iter().flatten() {
+            if free >> j & 1 == 1 {
+                let v = brute_tall(free & !(1 << i) & !(1 << j), memo);
+                seen |= 1 << v.min(127);
+            }
+        }
+    }
+    let v = (!seen).trailing_zeros();
+    memo.insert(free, v);
+    v
+}
+
+/// A random set of at most `most` cells of an `h × w` box of the tall frame, free with
+/// probability 3/4.
+fn random_tall(seed: u64, h: usize, w: usize, most: u32) -> u128 {
+    let mut x = seed | 1;
+    let mut free = 0u128;
+    for r in 0..h {
+        for c in 0..w {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            if x % 4 != 0 && free.count_ones() < most {
+                free |= 1 << (8 * r + c);
+            }
+        }
+    }
+    free
+}
+
+/// The four images of `x` under the symmetries of the 16 × 8 frame's rectangle, cell by cell.
+fn tall_images(x: u128) -> Vec<u128> {
+    (0..4)
+        .map(|t| {
+            let mut y = 0u128;
+            for i in 0..128 {
+                if x >> i & 1 == 1 {
+                    let (mut r, mut c) = (i / 8, i % 8);
+                    if t & 1 == 1 {
+                        r = 15 - r;
+                    }
+                    if t & 2 == 2 {
+                        c = 7 - c;
+                    }
+                    y |= 1 << (8 * r + c);
+                }
+            }
+            y
+        })
+        .collect()
+}
+
+#[test]
+fn tall_keys_are_one_per_shape_and_agree_with_the_square_frame() {
+    for seed in 1..3000u64 {
+        let h = 1 + (seed % 16) as usize;
+        let w = 1 + (seed / 16 % 8) as usize;
+        let shape = random_tall(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15), h, w, 128);
+        if shape == 0 {
+            continue;
+        }
+        let key = canonical(shape);
+        assert_eq!(key, align(key), "{shape:#x}");
+        for image in tall_images(shape) {
+            assert_eq!(canonical(image), key, "{shape:#x}");
+            // Moved down a row and right a column, when there is room.
+            if image >> 120 == 0 && image & (0x80 * 0x0101_0101_0101_0101_0101_0101_0101_0101) == 0
+            {
+                assert_eq!(canonical(image << 9), key, "{shape:#x} moved");
+            }
+        }
+        // A shape of the first eight rows has the key of the square frame.
+        if let Ok(small) = u64::try_from(align(shape)) {
+            assert_eq!(key, u128::from(canonical(small)), "{shape:#x}");
+        }
+    }
+}
+
+#[test]
+fn a_wide_region_is_turned_into_the_tall_frame() {
+    // A 3 x 11 region (bit r * 11 + c) and its transpose (11 x 3, bit r * 3 + c).
+    let mut tall = 0u128;
+    for seed in 1..50u64 {
+        let x = random_tall(seed * 0x2545_f491, 11, 3, 33);
+        let mut wide = 0u128;
+        tall = 0;
+        for r in 0..11 {
+            for c in 0..3 {
+                if x >> (8 * r + c) & 1 == 1 {
+                    tall |= 1 << (r * 3 + c);
+                    wide |= 1 << (c * 11 + r);
+                }
+            }
+        }
+        let from_wide = CramGame::<u128>::frame(wide, 3, 11).unwrap();
+        let from_tall = CramGame::<u128>::frame(tall, 11, 3).unwrap();
+        assert_eq!(canonical(from_wide), canonical(from_tall), "{x:#x}");
+        assert_eq!(from_tall, x, "{x:#x}");
+    }
+    // The square frame takes neither; nothing takes 9 x 9.
+    assert_eq!(CramGame::<u64>::frame(tall, 11, 3), None);
+    assert_eq!(CramGame::<u128>::frame(1, 9, 9), None);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// Random tall shapes of up to 20 cells: the search in the tall frame, each part's value
+    /// and each move's "is it 0?" against the definition.
+    #[test]
+    fn random_tall_shapes_match_the_definition(
+        h in 9usize..=16,
+        w in 1usize..=8,
+        seed in any::<u64>(),
+    ) {
+        let free = random_tall(seed, h, w, 20);
+        let game = CramGame::<u128>::new();
+        let mut s = Searcher::new(&game, &Budget::default()).unwrap();
+        let mut memo = HashMap::new();
+        let mut parts = Vec::new();
+        game.split(free, |p| parts.push(p));
+        let v = brute_tall(free, &mut memo);
+        prop_assert_eq!(s.value_of_sum(&parts).unwrap(), v, "{:#x}", free);
+        for &p in &parts {
+            prop_assert_eq!(s.value(&p).unwrap(), brute_tall(p, &mut memo), "{:#x}", p);
+            prop_assert!(game.value_bound(&p).unwrap() >= brute_tall(p, &mut memo));
+            if let Some(k) = game.known_value(&p) {
+                prop_assert_eq!(k, brute_tall(p, &mut memo), "{:#x}", p);
+            }
+        }
+        for i in 0..128 {
+            for j in [i + 1, i + 8] {
+                if j < 128 && (j != i + 1 || i % 8 != 7) && free >> i & 1 == 1 && free >> j & 1 == 1 {
+                    let next = free & !(1 << i) & !(1 << j);
+                    let mut parts = Vec::new();
+                    game.split(next, |p| parts.push(p));
+                    let is_zero = s.sum_is(&parts, 0).unwrap();
+                    prop_assert_eq!(is_zero, brute_tall(next, &mut memo) == 0, "{:#x}", next);
+                    prop_assert!(v != 0 || !is_zero);
+                }
+            }
+        }
+    }
+}
+
+/// Every set of cells of a few tall boxes: the search in the tall frame against the
+/// definition (one searcher per box, so the table carries over).
+#[test]
+fn the_tall_search_agrees_with_the_definition_on_every_set_of_thin_boxes() {
+    let game = CramGame::<u128>::new();
+    let budget = Budget::default();
+    let mut memo = HashMap::new();
+    for (h, w) in [(9, 2), (12, 1), (16, 1)] {
+        let mut s = Searcher::new(&game, &budget).unwrap();
+        for bits in 0u128..1 << (h * w) {
+            let mut x = 0u128;
+            for r in 0..h {
+                x |= ((bits >> (r * w)) & ((1 << w) - 1)) << (8 * r);
+            }
+            let mut parts = Vec::new();
+            game.split(x, |p| parts.push(p));
+            assert_eq!(
+                s.value_of_sum(&parts).unwrap(),
+                brute_tall(x, &mut memo),
+                "{x:#x}"
+            );
+        }
     }
 }

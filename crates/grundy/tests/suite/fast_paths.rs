@@ -8,6 +8,7 @@ use proptest::prelude::*;
 
 fn run(expr: &str, engine: Engine, misere: bool) -> Analysis {
     let options = Options {
+        moves: Default::default(),
         misere,
         context: Context {
             engine,
@@ -173,6 +174,7 @@ fn positions_too_big_are_refused_with_the_limit() {
     let e = analyze(
         "nim 3 5 + staircase 4",
         &Options {
+            moves: Default::default(),
             misere: true,
             context: Context::new(
                 Engine::Fast,

@@ -70,6 +70,7 @@ fn cycles() -> impl Strategy<Value = Picture> {
 
 fn analysis(expr: &str, engine: Engine) -> Analysis {
     let options = Options {
+        moves: Default::default(),
         misere: false,
         context: Context {
             engine,

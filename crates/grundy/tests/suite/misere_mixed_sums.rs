@@ -161,6 +161,7 @@ proptest! {
 
 fn misere(engine: Engine) -> Options {
     Options {
+        moves: Default::default(),
         misere: true,
         context: Context::new(engine, Limits::DEFAULT),
     }
@@ -324,6 +325,7 @@ fn nim_heaps_past_the_limit_are_refused_with_the_figure() {
     let a = analyze(
         "0.75 9 + nim 9",
         &Options {
+            moves: Default::default(),
             misere: true,
             context: Context::new(Engine::Fast, Limits::DEFAULT),
         },

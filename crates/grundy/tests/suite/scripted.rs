@@ -182,6 +182,7 @@ fn run_error(source: &str, expr: &str) -> String {
     analyze_sum(
         &sum,
         &Options {
+            moves: Default::default(),
             misere: false,
             context: ctx,
         },
@@ -378,6 +379,7 @@ fn a_failing_script_never_cancels_the_budget() {
     let flag = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
     let budget = Budget::with_cancel_flag(Limits::DEFAULT, flag.clone());
     let options = |misere| Options {
+        moves: Default::default(),
         misere,
         context: Context {
             engine: grundy::sum::Engine::Fast,

@@ -38,6 +38,7 @@ fn every_winning_move_becomes_what_its_result_says() {
         ("staircase 1 2 + nim 1", true),
     ] {
         let options = Options {
+            moves: Default::default(),
             misere,
             context: Context::new(Engine::Fast, Default::default()),
         };
