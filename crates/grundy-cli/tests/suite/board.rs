@@ -7,13 +7,11 @@
 //!
 //! Skipped, saying so, without `chromium` and `chromedriver` (as `browser.rs`).
 
-use crate::browser::{Driver, found, free_port};
+use crate::common::chrome::{Chrome, screenshot};
 use crate::common::server::Server;
 
-use fantoccini::{Client, ClientBuilder, Locator};
+use fantoccini::{Client, Locator};
 use serde_json::Value;
-use std::path::PathBuf;
-use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -72,13 +70,9 @@ fn kayles(n: usize) -> u64 {
 
 #[test]
 fn nim_and_kayles_by_clicks_at_phone_and_desktop_widths() {
-    if !found("chromium") || !found("chromedriver") {
-        println!(
-            "SKIPPED: the browser test needs Chromium and chromedriver \
-             (apt-get install chromium chromium-driver)"
-        );
+    let Some(chrome) = Chrome::start() else {
         return;
-    }
+    };
     let started = Instant::now();
     let server = Server::start(&[]);
     // The page's weight: its HTML, style and script (all built into the binary).
@@ -91,30 +85,12 @@ fn nim_and_kayles_by_clicks_at_phone_and_desktop_widths() {
     }
     println!("the page weighs {weight} bytes");
     assert!(weight < 64 * 1024, "{weight}");
-    let port = free_port();
-    let driver = Driver(
-        Command::new("chromedriver")
-            .arg(format!("--port={port}"))
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("chromedriver starts"),
-    );
-    let deadline = Instant::now() + Duration::from_secs(20);
-    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(Instant::now() < deadline, "chromedriver did not start");
-        std::thread::sleep(Duration::from_millis(100));
-    }
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
     let mut timings = Vec::new();
-    runtime.block_on(async {
+    chrome.run(async {
         // At the phone's width the player plays Nim perfectly and Kayles naively; at the
         // desktop's the other way round: both winners and a slipped win are seen.
         for (width, nim_wins) in [(360, true), (1280, false)] {
-            let c = session(port, width).await;
+            let c = chrome.session(width).await;
             play(&c, &server.url(), width, Game::Nim, nim_wins, &mut timings).await;
             play(
                 &c,
@@ -134,7 +110,7 @@ fn nim_and_kayles_by_clicks_at_phone_and_desktop_widths() {
             c.close().await.unwrap();
         }
     });
-    drop(driver);
+    drop(chrome);
     timings.sort_by(f64::total_cmp);
     println!(
         "click to reply drawn over {} moves: median {:.1} ms, worst {:.1} ms",
@@ -143,23 +119,6 @@ fn nim_and_kayles_by_clicks_at_phone_and_desktop_widths() {
         timings[timings.len() - 1]
     );
     println!("the board test took {:?}", started.elapsed());
-}
-
-pub(crate) async fn session(port: u16, width: u32) -> Client {
-    let mut caps = serde_json::Map::new();
-    let mut options = serde_json::json!({"args": ["--headless=new", "--no-sandbox",
-        "--disable-gpu", "--disable-dev-shm-usage", format!("--window-size={width},800")]});
-    if width < 500 {
-        // Chromium's windows are at least 500 px wide: a phone's width is emulated.
-        options["mobileEmulation"] = serde_json::json!({"deviceMetrics": {"width": width, "height": 800, "pixelRatio": 1.0}});
-    }
-    caps.insert("goog:chromeOptions".into(), options);
-    let connector = hyper_util::client::legacy::connect::HttpConnector::new();
-    ClientBuilder::new(connector)
-        .capabilities(caps)
-        .connect(&format!("http://127.0.0.1:{port}"))
-        .await
-        .expect("a browser session")
 }
 
 /// Everything the test reads of the page, in one call.
@@ -507,15 +466,6 @@ async fn reopen(c: &Client, s: &Value) {
     }
 }
 
-fn screenshot_dir() -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-        .parent()
-        .unwrap()
-        .join("browser-screenshots");
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 async fn play(
     c: &Client,
     url: &str,
@@ -567,9 +517,8 @@ async fn play(
         assert!(took > 0.0, "{s}");
         timings.push(took);
         if !shot && s["log"].as_u64().unwrap() >= 2 {
-            let png = c.screenshot().await.unwrap();
             let name = format!("{}-{width}.png", puzzle.split(' ').next().unwrap());
-            std::fs::write(screenshot_dir().join(name), png).unwrap();
+            screenshot(c, &name).await;
             shot = true;
         }
     }
