@@ -10,6 +10,7 @@ const PUZZLES = [
   ["staircase 3 2 1", "Staircase Nim: only the coins on odd steps count; it is Nim on them."],
   ["kayles 7", "Kayles: knock down one pin or two neighbours. The first player wins by splitting the row into two equal halves, then copying."],
   ["dawson-kayles 8", "Dawson's Kayles: knock down two neighbouring pins; from 53 pins on, its values repeat every 34."],
+  ["cram 3x4", "Cram: place a domino on two free neighbouring cells. With one side even and the other odd, the first player wins: the middle domino, then answer each domino with its image under a half turn."],
   ["hackenbush 0-1 1-2 1-3", "Green Hackenbush: branches meeting at a point are worth their nim-sum, and the stalk under them adds 1."],
 ];
 // The heap rules drawn as pins (a move knocks down a run of neighbouring pins).
@@ -206,9 +207,13 @@ const sameList = (a, b) => a.length === b.length && a.every((x, i) => x === b[i]
 // token and all to its right) or pins (Kayles: a click on a pin, then on it again or on
 // another pin of the row, knocks down the pins from one to the other). A click plays only a
 // move in the API's list of legal moves; the rest of the position is played from the list.
+// Resolves when the board is drawn (Hackenbush pictures come from the API), then marks the
+// board with the position it shows.
 function drawBoard(answer, changed) {
   const board = $("board");
+  const shown = () => { if (game && game.position === answer.position) board.dataset.position = answer.position; };
   board.textContent = "";
+  board.dataset.position = "";
   closeChooser();
   game.selected = null;
   const comps = components(answer.position);
@@ -218,7 +223,8 @@ function drawBoard(answer, changed) {
     if (!c || ((c.n !== undefined || c.board !== undefined || c.steps) && c.expr !== m.from)) {
       // The position is not read as the API reads it: play from the list.
       $("board-help").textContent = "";
-      return;
+      shown();
+      return Promise.resolve();
     }
     if (!byComponent.has(m.component)) byComponent.set(m.component, []);
     byComponent.get(m.component).push(m);
@@ -266,7 +272,7 @@ function drawBoard(answer, changed) {
     drawn++;
   });
   const trees = comps.map((c, i) => [c, i]).filter(([c]) => c.head === "hackenbush");
-  if (trees.length) hackenbushBoard(answer, trees, byComponent);
+  const done = trees.length ? hackenbushBoard(answer, trees, byComponent, highlight) : Promise.resolve();
   const help = [];
   if (drawn) help.push(pins
     ? "Click a pin, then the same pin to knock it down alone or another pin of the row to knock down the pins between."
@@ -275,18 +281,20 @@ function drawBoard(answer, changed) {
   if (cells) help.push("Click two neighbouring free cells to place a domino on them.");
   if (trees.length) help.push("Click an edge to cut it: whatever is no longer joined to the ground falls.");
   $("board-help").textContent = help.join(" ");
+  return done.then(shown);
 }
 
 // Green Hackenbush: the API's pictures of the position, each edge a button that plays the
 // listed cut of that edge. The pictures mark the winning cuts: the board hides the marks.
-async function hackenbushBoard(answer, trees, byComponent) {
+// The picture the computer's reply cut is marked, with its cut.
+async function hackenbushBoard(answer, trees, byComponent, highlight) {
   const g = game;
   const rows = trees.map(([c, i]) => {
     const row = document.createElement("div");
-    row.className = "heap tree";
+    row.className = "heap tree" + (highlight.has(i) ? " changed" : "");
     row.dataset.component = i;
     row.dataset.expr = c.expr;
-    row.appendChild(text("div", c.expr, "label"));
+    row.appendChild(text("div", c.expr + (highlight.has(i) ? "  ← the computer's move: " + highlight.get(i) : ""), "label"));
     $("board").appendChild(row);
     return row;
   });
@@ -308,12 +316,22 @@ async function hackenbushBoard(answer, trees, byComponent) {
         line.removeAttribute("stroke-dasharray");
         line.setAttribute("stroke-width", "6");
         line.classList.add("shape");
-        // A wide invisible copy: an edge is easy to hit with a finger.
-        const hit = line.cloneNode();
+        // A wide invisible band along it: an edge is easy to hit with a finger (and a
+        // straight edge's band has an area even when the edge is upright or level).
+        let hit;
+        if (line.tagName === "line") {
+          const [x1, y1, x2, y2] = ["x1", "y1", "x2", "y2"].map((k) => Number(line.getAttribute(k)));
+          const len = Math.hypot(x2 - x1, y2 - y1) || 1;
+          const [nx, ny] = [-(y2 - y1) / len * 14, (x2 - x1) / len * 14];
+          hit = svg("polygon", {points: [[x1 + nx, y1 + ny], [x2 + nx, y2 + ny], [x2 - nx, y2 - ny], [x1 - nx, y1 - ny]].join(" "),
+            fill: "transparent", "pointer-events": "all"});
+        } else {
+          hit = line.cloneNode();
+          hit.setAttribute("stroke", "transparent");
+          hit.setAttribute("stroke-width", "28");
+          hit.setAttribute("pointer-events", "stroke");
+        }
         hit.setAttribute("class", "hit");
-        hit.setAttribute("stroke", "transparent");
-        hit.setAttribute("stroke-width", "28");
-        hit.setAttribute("pointer-events", "stroke");
         edge.appendChild(hit);
       }
       const cut = (byComponent.get(i) || []).find((m) => m.move === "cut " + edge.dataset.edge);
@@ -518,6 +536,11 @@ function replyRows(before, choice, after) {
     rows.set(choice.component, true);
     return rows;
   }
+  if (from && from.head === "hackenbush" && was.length === now.length && now[choice.component].head === "hackenbush") {
+    // A cut in a Hackenbush picture that still stands.
+    rows.set(choice.component, choice.move);
+    return rows;
+  }
   const domino = /^domino (\(\d+,\d+\))-(\(\d+,\d+\))$/.exec(choice.move);
   if (from && from.board !== undefined && domino && was.length === now.length) {
     // A domino on a Cram board: its two cells.
@@ -567,14 +590,14 @@ function showGame(answer) {
   const status = $("status");
   const moves = $("moves");
   moves.textContent = "";
-  drawBoard(answer, changed);
+  const drawn = drawBoard(answer, changed);
   updateStory();
   updateLink();
   if (answer.status.state === "won") {
     status.textContent = answer.status.player === "human" ? "Game over: you won!" : "Game over: the computer won.";
     status.dataset.state = answer.status.player === "human" ? "human-won" : "computer-won";
     $("board-help").textContent = "";
-    return;
+    return drawn;
   }
   status.textContent = answer.unlisted
     ? "Your turn: the moves are too many to list (" + answer.unlisted + "); type the position you move to."
@@ -587,6 +610,7 @@ function showGame(answer) {
     b.onclick = () => move(m.number);
     moves.appendChild(b);
   }
+  return drawn;
 }
 
 async function startGame() {
@@ -624,7 +648,7 @@ async function move(input) {
     $("typed-move").value = "";
     // A keyboard player stays on the board: the focus goes to its first piece.
     const onBoard = document.activeElement && document.activeElement.closest("#board, #chooser");
-    showGame(answer);
+    await showGame(answer);
     const first = onBoard && $("board").querySelector("[tabindex='0']");
     if (first) first.focus();
     window.lastReplyDrawn = performance.now();
