@@ -10,6 +10,10 @@ const PUZZLES = [
   ["staircase 3 2 1", "Staircase Nim: only the coins on odd steps count; it is Nim on them."],
   ["kayles 7", "Kayles: knock down one pin or two neighbours. The first player wins by splitting the row into two equal halves, then copying."],
   ["dawson-kayles 8", "Dawson's Kayles: knock down two neighbouring pins; from 53 pins on, its values repeat every 34."],
+  ["cram 3x4", "Cram: place a domino on two free neighbouring cells. With one side even and the other odd, the first player wins: the middle domino, then answer each domino with its image under a half turn."],
+  ["node-kayles 3x3", "Node Kayles: take a cell, and it and its neighbours leave. On an odd × odd board the first player takes the centre, then answers each cell with its image through the centre."],
+  ["wythoff 4 2", "Wythoff's queen moves left, down or diagonally toward the corner (0,0). The squares to leave her on are (0,0), (1,2), (3,5), (4,7), (6,10), … (⌊kφ⌋, ⌊kφ²⌋ with φ the golden ratio) and their mirror images."],
+  ["turning-turtles 3 5 7", "Turning Turtles: turn a coin from heads to tails, and maybe one coin to its left either way. A head on coin n is a Nim heap of n: leave the heads' numbers a nim-sum of 0."],
   ["hackenbush 0-1 1-2 1-3", "Green Hackenbush: branches meeting at a point are worth their nim-sum, and the stalk under them adds 1."],
 ];
 // The heap rules drawn as pins (a move knocks down a run of neighbouring pins).
@@ -168,6 +172,13 @@ function components(position) {
       out.push({head: head, steps: args.map(Number), expr: [head, ...args].join(" ")});
     } else if (head === "cram" && args.length) {
       for (const a of args) out.push({head: head, board: a, expr: head + " " + a});
+    } else if (head === "node-kayles" && args.length === 1 && /^(\d+x\d+|[.#]+(\/[.#]+)*)$/.test(args[0])) {
+      out.push({head: head, board: args[0], expr: head + " " + args[0]});
+    } else if (families.get(head) === "coins" && args.every((a) => /^\d+$/.test(a))) {
+      // A row of coins: the heads' numbers.
+      out.push({head: head, coins: args.map(Number), expr: [head, ...args].join(" ")});
+    } else if (head === "wythoff" && args.length === 2 && args.every((a) => /^\d+$/.test(a))) {
+      out.push({head: head, queen: args.map(Number), expr: [head, ...args].join(" ")});
     } else if (isHeapRule(head) && args.length && args.every((a) => /^\d+$/.test(a))) {
       for (const a of args) out.push({head: head, n: Number(a), expr: head + " " + a});
     } else {
@@ -206,19 +217,24 @@ const sameList = (a, b) => a.length === b.length && a.every((x, i) => x === b[i]
 // token and all to its right) or pins (Kayles: a click on a pin, then on it again or on
 // another pin of the row, knocks down the pins from one to the other). A click plays only a
 // move in the API's list of legal moves; the rest of the position is played from the list.
+// Resolves when the board is drawn (Hackenbush pictures come from the API), then marks the
+// board with the position it shows.
 function drawBoard(answer, changed) {
   const board = $("board");
+  const shown = () => { if (game && game.position === answer.position) board.dataset.position = answer.position; };
   board.textContent = "";
+  board.dataset.position = "";
   closeChooser();
   game.selected = null;
   const comps = components(answer.position);
   const byComponent = new Map();
   for (const m of answer.moves) {
     const c = comps[m.component];
-    if (!c || ((c.n !== undefined || c.board !== undefined || c.steps) && c.expr !== m.from)) {
+    if (!c || ((c.n !== undefined || c.board !== undefined || c.steps || c.queen || c.coins) && c.expr !== m.from)) {
       // The position is not read as the API reads it: play from the list.
       $("board-help").textContent = "";
-      return;
+      shown();
+      return Promise.resolve();
     }
     if (!byComponent.has(m.component)) byComponent.set(m.component, []);
     byComponent.get(m.component).push(m);
@@ -226,19 +242,23 @@ function drawBoard(answer, changed) {
   let drawn = 0;
   let pins = false;
   const highlight = changed || new Map();
-  let cells = false;
-  let stairs = false;
+  const kinds = new Set();
   comps.forEach((c, i) => {
-    if (c.board !== undefined || c.steps) {
+    if (c.board !== undefined || c.steps || c.queen || c.coins) {
       const row = document.createElement("div");
       row.className = "heap" + (highlight.has(i) ? " changed" : "");
       row.dataset.component = i;
       row.dataset.expr = c.expr;
-      row.appendChild(text("div", (c.steps ? "Staircase: " : "Board: ") + c.expr + (highlight.has(i) ? "  ← the computer's move" : ""), "label"));
+      const kind = c.steps ? "staircase" : c.queen ? "wythoff" : c.coins ? "coins" : c.head;
+      const title = {staircase: "Staircase: ", wythoff: "Queen: ", coins: "Coins: "}[kind] || "Board: ";
+      row.appendChild(text("div", title + c.expr + (highlight.has(i) ? "  ← the computer's move" : ""), "label"));
       const moves = byComponent.get(i) || [];
-      row.appendChild(c.steps ? staircase(i, c, moves, answer.position) : cramBoard(i, c, moves, highlight.get(i)));
+      const last = highlight.get(i);
+      row.appendChild(c.steps ? staircase(i, c, moves, answer.position)
+        : c.queen ? queenBoard(i, c, moves, last)
+        : c.coins ? coinRow(i, c, moves, last) : cellBoard(i, c, moves, last));
       board.appendChild(row);
-      if (c.steps) stairs = true; else cells = true;
+      kinds.add(kind);
       return;
     }
     if (c.n === undefined) return;
@@ -266,27 +286,32 @@ function drawBoard(answer, changed) {
     drawn++;
   });
   const trees = comps.map((c, i) => [c, i]).filter(([c]) => c.head === "hackenbush");
-  if (trees.length) hackenbushBoard(answer, trees, byComponent);
+  const done = trees.length ? hackenbushBoard(answer, trees, byComponent, highlight) : Promise.resolve();
   const help = [];
   if (drawn) help.push(pins
     ? "Click a pin, then the same pin to knock it down alone or another pin of the row to knock down the pins between."
     : "Click a token to take it and every token to its right.");
-  if (stairs) help.push("Click a coin to move it and every coin to its right one step down (off the staircase from step 1).");
-  if (cells) help.push("Click two neighbouring free cells to place a domino on them.");
+  if (kinds.has("staircase")) help.push("Click a coin to move it and every coin to its right one step down (off the staircase from step 1).");
+  if (kinds.has("cram")) help.push("Click two neighbouring free cells to place a domino on them.");
+  if (kinds.has("node-kayles")) help.push("Click a free cell to take it: it and its free neighbours leave.");
+  if (kinds.has("coins")) help.push("Click the coins to turn (the rightmost a head), then \"Turn them\".");
+  if (kinds.has("wythoff")) help.push("Click a square left of, below or diagonally below-left of the queen to move her there.");
   if (trees.length) help.push("Click an edge to cut it: whatever is no longer joined to the ground falls.");
   $("board-help").textContent = help.join(" ");
+  return done.then(shown);
 }
 
 // Green Hackenbush: the API's pictures of the position, each edge a button that plays the
 // listed cut of that edge. The pictures mark the winning cuts: the board hides the marks.
-async function hackenbushBoard(answer, trees, byComponent) {
+// The picture the computer's reply cut is marked, with its cut.
+async function hackenbushBoard(answer, trees, byComponent, highlight) {
   const g = game;
   const rows = trees.map(([c, i]) => {
     const row = document.createElement("div");
-    row.className = "heap tree";
+    row.className = "heap tree" + (highlight.has(i) ? " changed" : "");
     row.dataset.component = i;
     row.dataset.expr = c.expr;
-    row.appendChild(text("div", c.expr, "label"));
+    row.appendChild(text("div", c.expr + (highlight.has(i) ? "  ← the computer's move: " + highlight.get(i) : ""), "label"));
     $("board").appendChild(row);
     return row;
   });
@@ -308,12 +333,22 @@ async function hackenbushBoard(answer, trees, byComponent) {
         line.removeAttribute("stroke-dasharray");
         line.setAttribute("stroke-width", "6");
         line.classList.add("shape");
-        // A wide invisible copy: an edge is easy to hit with a finger.
-        const hit = line.cloneNode();
+        // A wide invisible band along it: an edge is easy to hit with a finger (and a
+        // straight edge's band has an area even when the edge is upright or level).
+        let hit;
+        if (line.tagName === "line") {
+          const [x1, y1, x2, y2] = ["x1", "y1", "x2", "y2"].map((k) => Number(line.getAttribute(k)));
+          const len = Math.hypot(x2 - x1, y2 - y1) || 1;
+          const [nx, ny] = [-(y2 - y1) / len * 14, (x2 - x1) / len * 14];
+          hit = svg("polygon", {points: [[x1 + nx, y1 + ny], [x2 + nx, y2 + ny], [x2 - nx, y2 - ny], [x1 - nx, y1 - ny]].join(" "),
+            fill: "transparent", "pointer-events": "all"});
+        } else {
+          hit = line.cloneNode();
+          hit.setAttribute("stroke", "transparent");
+          hit.setAttribute("stroke-width", "28");
+          hit.setAttribute("pointer-events", "stroke");
+        }
         hit.setAttribute("class", "hit");
-        hit.setAttribute("stroke", "transparent");
-        hit.setAttribute("stroke-width", "28");
-        hit.setAttribute("pointer-events", "stroke");
         edge.appendChild(hit);
       }
       const cut = (byComponent.get(i) || []).find((m) => m.move === "cut " + edge.dataset.edge);
@@ -365,9 +400,10 @@ function staircase(i, c, moves, position) {
   return wrap;
 }
 
-// Cram: a grid of cells (`.` free, `#` covered); a click on a free cell, then on a free
-// neighbour, places the domino the API lists on those two cells.
-function cramBoard(i, c, moves, last) {
+// Cram and Node Kayles on a board: a grid of cells (`.` free, `#` covered). In Cram a click
+// on a free cell, then on a free neighbour, places the domino the API lists on those two
+// cells; in Node Kayles a click on a free cell takes it (the API's move `take (r,c)`).
+function cellBoard(i, c, moves, last) {
   const size = /^(\d+)x(\d+)$/.exec(c.board);
   const rows = size
     ? Array.from({length: Number(size[1])}, () => ".".repeat(Number(size[2])))
@@ -382,12 +418,92 @@ function cramBoard(i, c, moves, last) {
       g.appendChild(svg("rect", {class: "shape", x: k * CELL + 2, y: r * CELL + 2, width: CELL - 4, height: CELL - 4, rx: 5}));
       const free = row[k] === ".";
       if (!free) g.classList.add("covered");
-      const inMove = free && moves.some((m) => m.move.includes(name));
-      piece(g, "cell " + name + " of " + c.expr, inMove, () => cellClick(i, name, moves, g));
+      if (c.head === "node-kayles") {
+        const take = moves.find((m) => m.move === "take " + name);
+        piece(g, "take cell " + name + " of " + c.expr, free && !!take, () => move(take.number));
+      } else {
+        const inMove = free && moves.some((m) => m.move.includes(name));
+        piece(g, "cell " + name + " of " + c.expr, inMove, () => cellClick(i, name, moves, g));
+      }
       s.appendChild(g);
     }
   });
   return s;
+}
+
+// Wythoff's queen on a board from (0,0) at the bottom left to the farthest square a queen of
+// the game's start stood on (she walks across one board): a click on a square she can reach
+// plays the API's move there. `last`: the square the computer's reply left.
+function queenBoard(i, c, moves, last) {
+  const [X, Y] = c.queen;
+  let [W, H] = [X, Y];
+  for (const q of components(game.start)) if (q.queen) [W, H] = [Math.max(W, q.queen[0]), Math.max(H, q.queen[1])];
+  if (W > 24 || H > 24) return text("div", "Too many squares to draw: play it from the list or type the position.", "muted");
+  const s = svg("svg", {viewBox: "0 0 " + (W + 1) * CELL + " " + (H + 1) * CELL, width: (W + 1) * CELL, height: (H + 1) * CELL, role: "group", "aria-label": c.expr});
+  for (let y = H; y >= 0; y--) {
+    for (let x = 0; x <= W; x++) {
+      const name = "(" + x + "," + y + ")";
+      const g = svg("g", {"data-square": name, class: "square" + ((x + y) % 2 ? " dark" : "") + (last === name ? " last" : "")});
+      const [px, py] = [x * CELL, (H - y) * CELL];
+      g.appendChild(svg("rect", {class: "shape", x: px + 1, y: py + 1, width: CELL - 2, height: CELL - 2}));
+      if (x === X && y === Y) {
+        g.classList.add("queen");
+        g.appendChild(svg("circle", {class: "token", cx: px + CELL / 2, cy: py + CELL / 2, r: CELL / 2 - 8}));
+        g.appendChild(svg("text", {x: px + CELL / 2, y: py + CELL / 2 + 7, "text-anchor": "middle", "font-size": 20})).textContent = "♛";
+      }
+      const to = moves.find((m) => m.move.endsWith("-> " + name));
+      piece(g, "move the queen to " + name, !!to, () => move(to.number));
+      s.appendChild(g);
+    }
+  }
+  return s;
+}
+
+// A row of coins, heads (H) where the position has them, from the first coin a move can turn
+// to the farthest head of the game's start: a click chooses a coin (again: unchooses it),
+// and "Turn them" plays the API's move `turn a b …` that turns exactly the chosen coins.
+// `last`: the coins the computer's reply turned.
+function coinRow(i, c, moves, last) {
+  const turned = (m) => /^turn [\d ]+$/.test(m.move) ? m.move.slice(5).split(" ").map(Number) : [];
+  const heads = new Set(c.coins);
+  let [lo, hi] = [1, Math.max(0, ...c.coins)];
+  for (const m of moves) for (const k of turned(m)) lo = Math.min(lo, k);
+  for (const q of components(game.start)) if (q.head === c.head && q.coins) hi = Math.max(hi, ...q.coins);
+  lo = Math.min(lo, ...c.coins);
+  if (hi - lo >= MAX_DRAWN) return text("div", "Too many coins to draw: play it from the list or type the position.", "muted");
+  const wrap = document.createElement("div");
+  const s = svg("svg", {viewBox: "0 0 " + Math.max(hi - lo + 1, 1) * CELL + " " + CELL * 1.4, width: Math.max(hi - lo + 1, 1) * CELL, height: CELL * 1.4, role: "group", "aria-label": c.expr});
+  const chosen = new Set();
+  const turn = text("button", "Turn them");
+  turn.className = "turn";
+  const find = () => moves.find((m) => { const t = turned(m); return t.length === chosen.size && t.every((k) => chosen.has(k)); });
+  const update = () => {
+    const found = find();
+    turn.disabled = !found;
+    turn.textContent = chosen.size ? "Turn " + [...chosen].sort((a, b) => a - b).join(", ") + (found ? "" : " (not a move)") : "Turn them";
+  };
+  turn.onclick = () => { const found = find(); if (found) move(found.number); };
+  for (let k = lo; k <= hi; k++) {
+    const x = (k - lo) * CELL;
+    const head = heads.has(k);
+    const g = svg("g", {"data-coin": k, class: "coin" + (head ? " head" : "") + (last && last.has(k) ? " last" : "")});
+    g.appendChild(svg("rect", {class: "hit", x: x, y: 0, width: CELL, height: CELL}));
+    g.appendChild(svg("circle", {class: "shape", cx: x + CELL / 2, cy: CELL / 2, r: CELL / 2 - 5}));
+    g.appendChild(svg("text", {x: x + CELL / 2, y: CELL / 2 + 6, "text-anchor": "middle", "font-size": 17})).textContent = head ? "H" : "T";
+    g.appendChild(svg("text", {class: "number", x: x + CELL / 2, y: CELL * 1.32, "text-anchor": "middle", "font-size": 13})).textContent = k;
+    const usable = moves.some((m) => turned(m).includes(k));
+    piece(g, "coin " + k + (head ? ", heads" : ", tails"), usable, () => {
+      if (chosen.has(k)) chosen.delete(k); else chosen.add(k);
+      g.classList.toggle("lift", chosen.has(k));
+      g.setAttribute("aria-pressed", String(chosen.has(k)));
+      update();
+    });
+    s.appendChild(g);
+  }
+  wrap.appendChild(s);
+  update();
+  if (moves.length) wrap.appendChild(turn);
+  return wrap;
 }
 
 function cellClick(i, name, moves, g) {
@@ -518,6 +634,28 @@ function replyRows(before, choice, after) {
     rows.set(choice.component, true);
     return rows;
   }
+  if (from && from.head === "hackenbush" && was.length === now.length && now[choice.component].head === "hackenbush") {
+    // A cut in a Hackenbush picture that still stands.
+    rows.set(choice.component, choice.move);
+    return rows;
+  }
+  const take = /^take (\(\d+,\d+\))$/.exec(choice.move);
+  if (from && from.board !== undefined && take && was.length === now.length) {
+    // A cell taken on a Node Kayles board.
+    rows.set(choice.component, new Set([take[1]]));
+    return rows;
+  }
+  if (from && from.coins && /^turn [\d ]+$/.test(choice.move) && was.length === now.length) {
+    // The coins the computer turned.
+    rows.set(choice.component, new Set(choice.move.slice(5).split(" ").map(Number)));
+    return rows;
+  }
+  const queen = /^(\(\d+,\d+\)) -> /.exec(choice.move);
+  if (from && from.queen && queen && was.length === now.length) {
+    // The square the queen left.
+    rows.set(choice.component, queen[1]);
+    return rows;
+  }
   const domino = /^domino (\(\d+,\d+\))-(\(\d+,\d+\))$/.exec(choice.move);
   if (from && from.board !== undefined && domino && was.length === now.length) {
     // A domino on a Cram board: its two cells.
@@ -567,14 +705,14 @@ function showGame(answer) {
   const status = $("status");
   const moves = $("moves");
   moves.textContent = "";
-  drawBoard(answer, changed);
+  const drawn = drawBoard(answer, changed);
   updateStory();
   updateLink();
   if (answer.status.state === "won") {
     status.textContent = answer.status.player === "human" ? "Game over: you won!" : "Game over: the computer won.";
     status.dataset.state = answer.status.player === "human" ? "human-won" : "computer-won";
     $("board-help").textContent = "";
-    return;
+    return drawn;
   }
   status.textContent = answer.unlisted
     ? "Your turn: the moves are too many to list (" + answer.unlisted + "); type the position you move to."
@@ -587,6 +725,7 @@ function showGame(answer) {
     b.onclick = () => move(m.number);
     moves.appendChild(b);
   }
+  return drawn;
 }
 
 async function startGame() {
@@ -624,7 +763,7 @@ async function move(input) {
     $("typed-move").value = "";
     // A keyboard player stays on the board: the focus goes to its first piece.
     const onBoard = document.activeElement && document.activeElement.closest("#board, #chooser");
-    showGame(answer);
+    await showGame(answer);
     const first = onBoard && $("board").querySelector("[tabindex='0']");
     if (first) first.focus();
     window.lastReplyDrawn = performance.now();

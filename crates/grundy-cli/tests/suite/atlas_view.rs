@@ -2,14 +2,12 @@
 //! made by `grundy census`, and the page's atlas view in headless Chromium at a phone's and
 //! a desktop's width (skipped without Chromium).
 
-use crate::board::session;
-use crate::browser::{Driver, found, free_port};
+use crate::common::chrome::{Chrome, screenshot};
 use crate::common::server::Server;
 use crate::common::{grundy, ok_stdout, scratch, stderr};
 use fantoccini::{Client, Locator};
 use serde_json::{Value, json};
 use std::path::PathBuf;
-use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 /// An atlas of the 63 games of `0.??` to g(300), with 0.75's misère quotient.
@@ -333,13 +331,7 @@ async fn view(c: &Client, url: &str, width: u32) {
         s["twins"].as_array().unwrap().contains(&json!("0.7")),
         "{s}"
     );
-    let png = c.screenshot().await.unwrap();
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-        .parent()
-        .unwrap()
-        .join("browser-screenshots");
-    std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(dir.join(format!("atlas-{width}.png")), png).unwrap();
+    screenshot(c, &format!("atlas-{width}.png")).await;
 
     // 0.75's card shows its misère quotient.
     text.clear().await.unwrap();
@@ -370,37 +362,15 @@ async fn view(c: &Client, url: &str, width: u32) {
 
 #[test]
 fn the_atlas_view_sorts_filters_and_opens_cards_at_phone_and_desktop_widths() {
-    if !found("chromium") || !found("chromedriver") {
-        println!(
-            "SKIPPED: the browser test needs Chromium and chromedriver \
-             (apt-get install chromium chromium-driver)"
-        );
+    let Some(chrome) = Chrome::start() else {
         return;
-    }
+    };
     let db = make_atlas("atlas-view-browser");
     let server = Server::start(&["--atlas", db.to_str().unwrap()]);
     let plain = Server::start(&[]);
-    let port = free_port();
-    let driver = Driver(
-        Command::new("chromedriver")
-            .arg(format!("--port={port}"))
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("chromedriver starts"),
-    );
-    let deadline = Instant::now() + Duration::from_secs(20);
-    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(Instant::now() < deadline, "chromedriver did not start");
-        std::thread::sleep(Duration::from_millis(100));
-    }
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
-    runtime.block_on(async {
+    chrome.run(async {
         for width in [360, 1280] {
-            let c = session(port, width).await;
+            let c = chrome.session(width).await;
             view(&c, &server.url(), width).await;
             // Without an atlas the view stays hidden once the page has asked.
             c.goto(&plain.url()).await.unwrap();
@@ -427,5 +397,4 @@ fn the_atlas_view_sorts_filters_and_opens_cards_at_phone_and_desktop_widths() {
             c.close().await.unwrap();
         }
     });
-    drop(driver);
 }

@@ -5,164 +5,107 @@
 //! Needs the Debian packages `chromium` and `chromium-driver` (`.ci/run` installs them where
 //! it can); without them the test prints why it is skipped and passes.
 
+use crate::common::chrome::Chrome;
 use crate::common::server;
 
-use fantoccini::{ClientBuilder, Locator};
+use fantoccini::Locator;
 use server::{Server, nim_sum};
-use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
-
-pub(crate) fn found(program: &str) -> bool {
-    Command::new(program)
-        .arg("--version")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success())
-}
-
-pub(crate) struct Driver(pub(crate) Child);
-
-impl Drop for Driver {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-pub(crate) fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
 
 #[test]
 fn a_whole_game_of_nim_in_headless_chromium() {
-    if !found("chromium") || !found("chromedriver") {
-        println!(
-            "SKIPPED: the browser test needs Chromium and chromedriver \
-             (apt-get install chromium chromium-driver)"
-        );
+    let Some(chrome) = Chrome::start() else {
         return;
-    }
+    };
     let server = Server::start(&[]);
-    let port = free_port();
-    let driver = Driver(
-        Command::new("chromedriver")
-            .arg(format!("--port={port}"))
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("chromedriver starts"),
-    );
-    let deadline = Instant::now() + Duration::from_secs(20);
-    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(Instant::now() < deadline, "chromedriver did not start");
-        std::thread::sleep(Duration::from_millis(100));
-    }
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
-    runtime.block_on(play(&server.url(), port));
-    drop(driver);
+    chrome.run(async {
+        let c = chrome.session(1200).await;
+        play(&c, &server.url()).await;
+        c.close().await.unwrap();
+    });
 }
 
-async fn play(url: &str, port: u16) {
-    let mut caps = serde_json::Map::new();
-    caps.insert(
-        "goog:chromeOptions".into(),
-        serde_json::json!({"args": ["--headless=new", "--no-sandbox", "--disable-gpu",
-            "--disable-dev-shm-usage", "--window-size=1200,900"]}),
-    );
-    let connector = hyper_util::client::legacy::connect::HttpConnector::new();
-    let c = ClientBuilder::new(connector)
-        .capabilities(caps)
-        .connect(&format!("http://127.0.0.1:{port}"))
-        .await
-        .expect("a browser session");
+async fn play(c: &fantoccini::Client, url: &str) {
     c.goto(url).await.unwrap();
 
     // Analyse: the value and the winning move appear.
     let input = c.find(Locator::Id("expr")).await.unwrap();
     input.clear().await.unwrap();
     input.send_keys("nim 3 4 5").await.unwrap();
-    click(&c, "analyze").await;
-    let analysis = wait_text(&c, "analysis", "Winning moves").await;
+    click(c, "analyze").await;
+    let analysis = wait_text(c, "analysis", "Winning moves").await;
     assert!(analysis.contains("Value: 2"), "{analysis}");
     assert!(analysis.contains("nim 1 4 5"), "{analysis}");
 
     // A bad expression shows the error and the page keeps working.
     input.clear().await.unwrap();
     input.send_keys("nim 3 x").await.unwrap();
-    click(&c, "analyze").await;
-    let error = wait_text(&c, "expr-error", "invalid expression").await;
+    click(c, "analyze").await;
+    let error = wait_text(c, "expr-error", "invalid expression").await;
     assert!(error.contains("heap size"), "{error}");
     input.clear().await.unwrap();
     input.send_keys("nim 3 4 5").await.unwrap();
 
     // The examples: one click analyses, with the notes that teach (the mex table, staircase
     // Nim on the odd steps).
-    click_example(&c, "staircase 3 2 1").await;
-    let analysis = wait_text(&c, "analysis", "odd steps").await;
+    click_example(c, "staircase 3 2 1").await;
+    let analysis = wait_text(c, "analysis", "odd steps").await;
     assert!(
         analysis.contains("mex{0, 1, 3, 4, 5} = 2") && analysis.contains("Value 3 ⊕ 1 = 2"),
         "{analysis}"
     );
     // Pictures: Hackenbush with the winning cut marked (a tree worth 1: cutting 0-1 wins),
-    click_example(&c, "hackenbush 0-1 1-2 1-3").await;
-    wait_text(&c, "analysis", "Winning moves").await;
-    click(&c, "draw").await;
-    let svg = wait_picture(&c, "the winning cut").await;
+    click_example(c, "hackenbush 0-1 1-2 1-3").await;
+    wait_text(c, "analysis", "Winning moves").await;
+    click(c, "draw").await;
+    let svg = wait_picture(c, "the winning cut").await;
     assert!(svg.contains("the winning cut: 0-1<"), "{svg}");
     // the game graph of a small position coloured P/N with the winning move marked,
     input.clear().await.unwrap();
     input.send_keys("nim 1 2").await.unwrap();
-    click(&c, "analyze").await;
-    wait_text(&c, "analysis", "Winning moves").await;
-    click(&c, "draw").await;
+    click(c, "analyze").await;
+    wait_text(c, "analysis", "Winning moves").await;
+    click(c, "draw").await;
     // (The Hackenbush drawing above holds a game graph too: wait for this one's positions.)
-    let svg = wait_picture(&c, "nim 1 1").await;
+    let svg = wait_picture(c, "nim 1 1").await;
     assert!(svg.contains(">win<"), "{svg}");
     // and the nim-sequence plot of a heap rule with its preperiod and period.
-    click_example(&c, "kayles 10").await;
-    wait_text(&c, "analysis", "Winning moves").await;
+    click_example(c, "kayles 10").await;
+    wait_text(c, "analysis", "Winning moves").await;
     c.find(Locator::Css("#sequence-controls button"))
         .await
         .unwrap()
         .click()
         .await
         .unwrap();
-    wait_picture(&c, "preperiod 71, period 12").await;
+    wait_picture(c, "preperiod 71, period 12").await;
     input.clear().await.unwrap();
     input.send_keys("nim 3 4 5").await.unwrap();
 
     // Play: always take the first listed move; the computer must win every time it can.
-    click(&c, "play-start").await;
-    wait_state(&c, &["your-turn"]).await;
+    click(c, "play-start").await;
+    wait_state(c, &["your-turn"]).await;
     // A hint marks the winning move; undo after one move restores the start.
-    click(&c, "hint").await;
-    let hint = wait_text(&c, "hint-box", "Hint").await;
+    click(c, "hint").await;
+    let hint = wait_text(c, "hint-box", "Hint").await;
     assert!(hint.contains("N: the player to move wins"), "{hint}");
-    click_first_move(&c).await;
-    wait_log(&c, 2).await;
-    click(&c, "undo").await;
-    wait_log(&c, 0).await;
+    click_first_move(c).await;
+    wait_log(c, 2).await;
+    click(c, "undo").await;
+    wait_log(c, 0).await;
     // The page trims the log at once and shows the restored position when the server has
     // answered: wait for it rather than read it at once (a race that failed CI once).
-    let position = wait_text(&c, "play-position", "nim 3 4 5").await;
+    let position = wait_text(c, "play-position", "nim 3 4 5").await;
     assert_eq!(position, "Position: nim 3 4 5");
 
     let mut checked = 0;
     for _ in 0..30 {
-        if wait_state(&c, &["your-turn", "computer-won", "human-won"]).await != "your-turn" {
+        if wait_state(c, &["your-turn", "computer-won", "human-won"]).await != "your-turn" {
             break;
         }
         let before = c.find_all(Locator::Css("#log li")).await.unwrap().len();
-        click_first_move(&c).await;
-        let entries = wait_log(&c, before + 1).await;
+        click_first_move(c).await;
+        let entries = wait_log(c, before + 1).await;
         let human = entries[before].clone();
         if let Some(computer) = entries.get(before + 1) {
             if nim_sum(&human) != 0 {
@@ -175,7 +118,7 @@ async fn play(url: &str, port: u16) {
             }
         }
     }
-    let state = wait_state(&c, &["computer-won", "human-won"]).await;
+    let state = wait_state(c, &["computer-won", "human-won"]).await;
     assert_eq!(state, "computer-won");
     assert!(checked >= 2, "{checked}");
     let status = c
@@ -191,16 +134,15 @@ async fn play(url: &str, port: u16) {
     // typed move gets the computer's Bouton reply.
     input.clear().await.unwrap();
     input.send_keys("nim 1000000000 7").await.unwrap();
-    click(&c, "play-start").await;
-    let status = wait_text(&c, "status", "too many to list").await;
+    click(c, "play-start").await;
+    let status = wait_text(c, "status", "too many to list").await;
     assert!(status.contains("type the position you move to"), "{status}");
     let typed = c.find(Locator::Id("typed-move")).await.unwrap();
     typed.send_keys("nim 5 7").await.unwrap();
-    click(&c, "typed-go").await;
-    let entries = wait_log(&c, 2).await;
+    click(c, "typed-go").await;
+    let entries = wait_log(c, 2).await;
     assert!(entries[0].ends_with("nim 5 7"), "{entries:?}");
     assert!(entries[1].ends_with("nim 5 5"), "{entries:?}");
-    c.close().await.unwrap();
 }
 
 /// Clicks the element with this id.

@@ -3,6 +3,7 @@
 // The test modules use only some of the helpers each.
 #![allow(dead_code)]
 
+pub mod chrome;
 pub mod server;
 
 use std::io::Write;
