@@ -42,6 +42,23 @@ fn the_page_and_the_api_answer_and_bad_input_gets_json_errors() {
     );
     assert_eq!(a["components"][0]["family"], "heap");
     assert_eq!(a["components"][0]["rule"], "kayles");
+    // The value alone, as `analyze --no-moves` gives it.
+    let (status, a) = s.post(
+        "/api/analyze",
+        &json!({"expression": "cram 3x5 + nim 2", "moves": "none"}),
+    );
+    assert_eq!(status, 200, "{a}");
+    assert_eq!(
+        (a["value"].as_u64(), a["outcome"].as_str()),
+        (Some(3), Some("N"))
+    );
+    assert_eq!(a["winning_moves"], json!([]));
+    assert_eq!(a["winning_moves_complete"], false);
+    let (status, e) = s.post(
+        "/api/analyze",
+        &json!({"expression": "nim 1", "moves": "some"}),
+    );
+    assert_eq!(status, 400, "{e}");
 
     // Bad input: each a clear JSON error with the right status.
     let (status, e) = s.post("/api/analyze", &json!({"expression": "nim 3 + nmi 4"}));
