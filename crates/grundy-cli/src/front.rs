@@ -124,6 +124,9 @@ impl Watch {
                 }
                 if let Some(s) = &spinner {
                     s.set_position(budget.work_done());
+                    if let Some(status) = budget.status() {
+                        s.set_message(format!("{message}: {status}"));
+                    }
                     s.tick();
                 }
                 if budget.is_cancelled() {

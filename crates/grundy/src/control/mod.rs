@@ -189,6 +189,8 @@ struct BudgetInner {
     cancelled: Arc<AtomicBool>,
     /// The budget this one is a part of: its work counts there too.
     parent: Option<Budget>,
+    /// What the computation is doing, in words, for a progress display.
+    status: std::sync::Mutex<Option<String>>,
 }
 
 impl Budget {
@@ -200,6 +202,7 @@ impl Budget {
                 work: AtomicU64::new(0),
                 cancelled: Arc::new(AtomicBool::new(false)),
                 parent: None,
+                status: Default::default(),
             }),
         }
     }
@@ -213,6 +216,7 @@ impl Budget {
                 work: AtomicU64::new(0),
                 cancelled: flag,
                 parent: None,
+                status: Default::default(),
             }),
         }
     }
@@ -238,8 +242,36 @@ impl Budget {
                 work: AtomicU64::new(0),
                 cancelled: Arc::clone(&self.inner.cancelled),
                 parent: Some(self.clone()),
+                status: Default::default(),
             }),
         }
+    }
+
+    /// Says what the computation is doing, in words (a long search: its nodes, its table,
+    /// the value it is trying), for a front end's progress display; a part's status is
+    /// its whole budget's too. Meant for every second or so, not every step.
+    ///
+    /// ```
+    /// use grundy::control::{Budget, Limits};
+    /// let whole = Budget::new(Limits::DEFAULT);
+    /// let part = whole.child(Limits::DEFAULT);
+    /// assert_eq!(whole.status(), None);
+    /// part.set_status("trying the value 2".to_string());
+    /// assert_eq!(whole.status().as_deref(), Some("trying the value 2"));
+    /// ```
+    pub fn set_status(&self, text: String) {
+        if let Some(parent) = &self.inner.parent {
+            parent.set_status(text.clone());
+        }
+        // A poisoned lock (a panic while it was held) only loses the status.
+        if let Ok(mut status) = self.inner.status.lock() {
+            *status = Some(text);
+        }
+    }
+
+    /// The last status said ([`Budget::set_status`]), if any.
+    pub fn status(&self) -> Option<String> {
+        self.inner.status.lock().ok().and_then(|s| s.clone())
     }
 
     /// A fresh budget for a side computation: its own count of work against `limits`, and

@@ -139,7 +139,12 @@ pub struct Searcher<'g, G: SearchGame> {
     pending_pool: Vec<Pending<G::Key>>,
     depth: usize,
     nodes: u64,
+    /// The value the outermost component is being asked about, for the progress status.
+    trying: Option<u32>,
 }
+
+/// Nodes between two progress statuses ([`Budget::set_status`]): about a tenth of a second.
+const STATUS_EVERY: u64 = 1 << 15;
 
 impl<G: SearchGame> fmt::Debug for Searcher<'_, G> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -160,6 +165,7 @@ impl<'g, G: SearchGame> Searcher<'g, G> {
             pending_pool: Vec::new(),
             depth: 0,
             nodes: 0,
+            trying: None,
         })
     }
 
@@ -191,6 +197,7 @@ impl<'g, G: SearchGame> Searcher<'g, G> {
             pending_pool: Vec::new(),
             depth: 0,
             nodes: 0,
+            trying: None,
         })
     }
 
@@ -313,6 +320,9 @@ impl<'g, G: SearchGame> Searcher<'g, G> {
         'values: for r in 0..options.len() as u32 {
             if skip & (1 << r) != 0 {
                 continue;
+            }
+            if self.depth == 1 {
+                self.trying = Some(r);
             }
             let mut i = 0;
             while i < pending.options.len() {
@@ -601,7 +611,27 @@ impl<'g, G: SearchGame> Searcher<'g, G> {
         self.budget.charge(1)?;
         self.nodes += 1;
         self.depth += 1;
+        if self.nodes % STATUS_EVERY == 0 {
+            self.say_status();
+        }
         Ok(())
+    }
+
+    /// The progress status: nodes, table, and the value the outermost component is asked
+    /// about (every smaller one ruled out).
+    fn say_status(&self) {
+        let stats = self.stats();
+        let trying = match self.trying {
+            Some(0) | None => String::new(),
+            Some(1) => ", trying the value 1 (0 ruled out)".to_string(),
+            Some(r) => format!(", trying the value {r} (0 to {} ruled out)", r - 1),
+        };
+        self.budget.set_status(format!(
+            "{} nodes, table {} entries ({} MiB){trying}",
+            stats.nodes,
+            stats.entries,
+            stats.table_bytes >> 20
+        ));
     }
 
     fn release(&mut self, options: Options<G::Key>) {

@@ -578,3 +578,28 @@ fn the_tall_search_agrees_with_the_definition_on_every_set_of_thin_boxes() {
         }
     }
 }
+
+/// A long search says how far it is: its nodes, its table and the value it is trying, every
+/// so many nodes, through the budget (what `analyze` shows beside its spinner).
+#[test]
+fn a_long_search_says_how_far_it_is() {
+    let game = CramGame::<u64>::new();
+    let budget = Budget::default();
+    let x = CramGame::<u64>::frame((1u128 << 35) - 1, 5, 7).unwrap();
+    let mut parts = Vec::new();
+    game.split(x, |p| parts.push(p));
+    let mut s = Searcher::new(&game, &budget).unwrap();
+    assert_eq!(budget.status(), None);
+    assert_eq!(s.value_of_sum(&parts).unwrap(), 1);
+    let status = budget.status().expect("a status after 200,000 nodes");
+    assert!(
+        status.contains(" nodes, table ") && status.contains(" entries ("),
+        "{status}"
+    );
+    // Cram 5 x 7 is 1: the value 0 is ruled out early (the central domino leaves a
+    // symmetric board), and most of the search proves that no option is worth 1.
+    assert!(
+        status.ends_with("trying the value 1 (0 ruled out)"),
+        "{status}"
+    );
+}
