@@ -179,16 +179,35 @@ fn run_cluster(args: &Args, hosts: &std::path::Path) -> Result<(), Failure> {
     options.memory_available =
         grundy::control::memory::available_memory().map(|m| m / args.workers as u64);
     options.misere = args.misere;
-    // Ctrl-C stops this process at once; the others stop when its connections close.
+    // Ctrl-C on process 0: no more games go out, the games in flight come back and are
+    // written, and the run ends as interrupted (forced after a game's time and a margin).
+    // On another process: it stops at once, and process 0 ends the run as failed when it
+    // sees the connection close.
     let cancel = crate::front::interrupt_flag()?;
     let watched = std::sync::Arc::clone(&cancel);
+    let grace = if process == 0 {
+        Duration::from_secs_f64(args.max_seconds.min(3600.0)) + Duration::from_secs(10)
+    } else {
+        Duration::ZERO
+    };
     std::thread::spawn(move || {
         while !watched.load(Ordering::SeqCst) {
             std::thread::sleep(Duration::from_millis(50));
         }
-        eprintln!(
-            "error: interrupted: process {process} stops; the others stop when they see it leave"
-        );
+        if grace.is_zero() {
+            eprintln!(
+                "error: interrupted: process {process} stops; the others stop when they see it \
+                 leave"
+            );
+        } else {
+            eprintln!(
+                "interrupted: no more games go out; the games in flight are written first \
+                 (at most {} s)",
+                grace.as_secs()
+            );
+            std::thread::sleep(grace);
+            eprintln!("error: interrupted: the games in flight did not come back in time");
+        }
         std::process::exit(i32::from(crate::front::INTERRUPTED));
     });
     // Timely's threads panic when a peer leaves: that is reported as an error, not a panic.
@@ -207,6 +226,7 @@ fn run_cluster(args: &Args, hosts: &std::path::Path) -> Result<(), Failure> {
             }
         }
     });
+    let cancel_seen = std::sync::Arc::clone(&cancel);
     let outcome = grundy::cluster::distributed_census(
         &cluster,
         args.db.clone(),
@@ -227,10 +247,23 @@ fn run_cluster(args: &Args, hosts: &std::path::Path) -> Result<(), Failure> {
     };
     let refused = refused.lock().unwrap_or_else(|e| e.into_inner()).clone();
     if args.json {
-        crate::emit_json(&summary)
+        crate::emit_json(&summary)?;
     } else {
-        crate::emit(&render(&summary, &refused, args))
+        crate::emit(&render(&summary, &refused, args))?;
     }
+    if summary.interrupted && cancel_seen.load(Ordering::SeqCst) {
+        return Err(Failure {
+            message: format!(
+                "interrupted after {} of {}; every game finished is in {} (run the same census \
+                 again to continue)",
+                summary.computed,
+                grundy::words::count(summary.computed + remaining(&summary), "game"),
+                args.db.display()
+            ),
+            code: crate::front::INTERRUPTED,
+        });
+    }
+    Ok(())
 }
 
 fn remaining(s: &CensusSummary) -> u64 {

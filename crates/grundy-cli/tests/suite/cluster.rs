@@ -246,14 +246,86 @@ fn a_peer_killed_mid_run_stops_the_census() {
         "{}",
         stderr(&out)
     );
-    // What process 0 wrote is a valid atlas, and a census alone goes on from it.
+    // What process 0 wrote is a valid atlas, its run ended as failed (not left running), and
+    // a census alone goes on from it.
     let conn = rusqlite::Connection::open(&db).unwrap();
     let written: i64 = conn
         .query_row("SELECT count(*) FROM games", [], |r| r.get(0))
         .unwrap();
+    assert_eq!(run_statuses(&conn), ["failed"]);
     drop(conn);
     let out = grundy(&["census", "0.?", "--to", "50", "--db", &db_text]);
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(written < 512, "{written}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The status of every run, oldest first.
+fn run_statuses(conn: &rusqlite::Connection) -> Vec<String> {
+    let mut stmt = conn.prepare("SELECT status FROM runs ORDER BY id").unwrap();
+    stmt.query_map([], |r| r.get(0))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect()
+}
+
+/// Ctrl-C (SIGINT) on process 0 mid-run: no more games go out, the games in flight come back
+/// and are written, the run ends as interrupted with status 130, the other process ends
+/// cleanly, and the same census run again alone continues without recomputing.
+#[test]
+fn ctrl_c_on_process_0_ends_the_run_as_interrupted() {
+    let dir = scratch("cluster-sigint");
+    let (hosts_file, _) = hosts(&dir, 2);
+    let db = dir.join("atlas.sqlite");
+    let _ = std::fs::remove_file(&db);
+    let db_text = db.display().to_string();
+    let base = ["census", "0.???", "--to", "100000", "--max-seconds", "2"];
+    let one = spawn(&[&base[..], &["--cluster", &hosts_file, "--process", "1"]].concat());
+    let zero = spawn(
+        &[
+            &base[..],
+            &["--cluster", &hosts_file, "--process", "0", "--db", &db_text],
+        ]
+        .concat(),
+    );
+    std::thread::sleep(Duration::from_secs(3));
+    let sent = std::process::Command::new("kill")
+        .args(["-INT", &zero.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    let (out, _) = finish(zero, Duration::from_secs(60), "process 0 after Ctrl-C");
+    assert_eq!(out.status.code(), Some(130), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("run the same census again to continue"),
+        "{}",
+        stderr(&out)
+    );
+    let (out, _) = finish(
+        one,
+        Duration::from_secs(60),
+        "process 1 after process 0 stopped",
+    );
+    assert!(out.status.code().is_some(), "{}", stderr(&out));
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    assert_eq!(run_statuses(&conn), ["interrupted"]);
+    let written: i64 = conn
+        .query_row("SELECT count(*) FROM games", [], |r| r.get(0))
+        .unwrap();
+    drop(conn);
+    assert!(written > 0 && written < 511, "{written}");
+    // Alone, the same census skips what was written.
+    let out = grundy(&[
+        "census",
+        "0.?",
+        "--to",
+        "100000",
+        "--max-seconds",
+        "2",
+        "--db",
+        &db_text,
+        "--json",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -19,8 +19,8 @@ use crate::heap::rules::HeapRule;
 use std::cell::RefCell;
 use std::path::PathBuf;
 use std::rc::Rc;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use timely::WorkerConfig;
 use timely::communication::Hooks;
@@ -67,6 +67,11 @@ pub fn distributed_census(
     .map_err(|e| ClusterError::Protocol(e.to_string()))?;
     let builders = builders.into_iter().map(AllocatorBuilder::Tcp).collect();
     let progress = std::sync::Mutex::new(progress);
+    // Process 0's run and its counts so far, to end the run as failed if a peer breaks the
+    // cluster (the worker that held the atlas is gone by then).
+    let ledger: Arc<Mutex<Option<Ledger>>> = Arc::default();
+    let written = Arc::clone(&ledger);
+    let own_db = db.clone();
     let run = move |worker: &mut timely::worker::Worker| {
         let index = worker.index();
         let peers = worker.peers() as u64;
@@ -128,9 +133,17 @@ pub fn distributed_census(
             let mut summary = planned.summary;
             let mut done = 0u64;
             let mut failure = None;
+            let note = |summary: &CensusSummary| {
+                if let Ok(mut l) = written.lock() {
+                    *l = Some((summary.run_id, counts(summary)));
+                }
+            };
+            note(&summary);
             loop {
                 while let Some(handle) = input.as_mut() {
-                    if sent == rounds.len() {
+                    // Stopped: no more games go out; those in flight elsewhere come back
+                    // and are written, and the run ends as interrupted.
+                    if sent == rounds.len() || cancel.load(Ordering::Relaxed) {
                         input = None;
                     } else if sent < passed + 2 {
                         for job in rounds[sent] {
@@ -152,6 +165,7 @@ pub fn distributed_census(
                         Ok(event) => {
                             done += 1;
                             progress(event.with_progress(done, to_compute));
+                            note(&summary);
                         }
                         Err(e) => failure = Some(e),
                     }
@@ -173,6 +187,10 @@ pub fn distributed_census(
                 planned.started,
             )
         })();
+        // The run is ended (or its end failed with the error returned): nothing to mend.
+        if let Ok(mut l) = written.lock() {
+            *l = None;
+        }
         Some(result)
     };
     let guards =
@@ -181,10 +199,12 @@ pub fn distributed_census(
     // A peer that failed or left makes timely's threads panic, in the workers or when the
     // connection threads are joined: caught here, and reported as the run's end.
     let joined = std::panic::catch_unwind(std::panic::AssertUnwindSafe(move || guards.join()));
+    let broken = |why: &str| {
+        end_as_failed(&own_db, &ledger);
+        ClusterError::Peer(why.into())
+    };
     let results = joined.map_err(|_| {
-        ClusterError::Peer(
-            "a connection to another process broke (it stopped or its machine went away)".into(),
-        )
+        broken("a connection to another process broke (it stopped or its machine went away)")
     })?;
     let mut outcome = None;
     for r in results {
@@ -192,13 +212,31 @@ pub fn distributed_census(
             Ok(Some(summary)) => outcome = Some(summary?),
             Ok(None) => {}
             Err(_) => {
-                return Err(ClusterError::Peer(
+                return Err(broken(
                     "a worker stopped: a connection to another process broke (it stopped or \
-                     its machine went away)"
-                        .into(),
+                     its machine went away)",
                 ));
             }
         }
     }
     Ok(outcome)
+}
+
+/// A run's id and its counts (games, computed, skipped, refused).
+type Ledger = (i64, [u64; 4]);
+
+fn counts(s: &CensusSummary) -> [u64; 4] {
+    [s.games, s.computed, s.skipped, s.refused]
+}
+
+/// Ends process 0's run as failed after a peer broke the cluster, so that the runs table
+/// does not show it running. Every game written stays; a failure here changes nothing more.
+fn end_as_failed(db: &std::path::Path, ledger: &Mutex<Option<Ledger>>) {
+    let Some((run, counts)) = ledger.lock().ok().and_then(|l| *l) else {
+        return;
+    };
+    if let Ok(mut atlas) = Atlas::create_or_open(db) {
+        let _ = atlas.end_run(run, "failed", counts);
+        let _ = atlas.set_journal(false);
+    }
 }
