@@ -3,9 +3,9 @@
 //! 4 × 11, 5 × 9 or 7 × 9, turned so that their long side runs down).
 //!
 //! A set of cells is a word with bit `8r + c` for cell (`r`, `c`), `c < 8`: a row is a
-//! byte ([`cells`], generic over [`Cells`]: every operation below is the same few word
-//! operations on either width). So the moves, the neighbours and the symmetries are word operations: a vertical
-//! mirror is [`u64::swap_bytes`], the half turn is [`u64::reverse_bits`], the transpose is
+//! byte; every operation below is the same few word operations on either width (generic
+//! over [`Cells`]). So the moves, the neighbours and the symmetries are word operations: a
+//! vertical mirror is [`u64::swap_bytes`], the half turn is [`u64::reverse_bits`], the transpose is
 //! three delta swaps (Knuth, *The Art of Computer Programming* 4A, 7.1.3; Warren, *Hacker's
 //! Delight*, 7-3). A component's key is the least of its eight images under the symmetries of
 //! the square, each moved to the top-left corner, so equal regions of any board (and of
