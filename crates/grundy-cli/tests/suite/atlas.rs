@@ -314,7 +314,9 @@ fn the_brute_force_knows_grundys_game_and_kayles() {
     // Grundy's game (4!.0), OEIS A002188, and Kayles (0.77), OEIS A002186.
     assert_eq!(
         brute_force_values("4!.0", 20),
-        [0, 0, 0, 1, 0, 2, 1, 0, 2, 1, 0, 2, 1, 3, 2, 1, 3, 2, 4, 3, 0]
+        [
+            0, 0, 0, 1, 0, 2, 1, 0, 2, 1, 0, 2, 1, 3, 2, 1, 3, 2, 4, 3, 0
+        ]
     );
     assert_eq!(
         brute_force_values("0.77", 15),

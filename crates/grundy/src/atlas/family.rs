@@ -288,7 +288,9 @@ fn code_family(pattern: &str, text: &str) -> Result<Family, FamilyError> {
                 _ => {
                     return Err(syntax(
                         i + 1,
-                        format!("`{c}` must follow a digit or a wildcard (once), as in 4!.?? or 0.?="),
+                        format!(
+                            "`{c}` must follow a digit or a wildcard (once), as in 4!.?? or 0.?="
+                        ),
                     ));
                 }
             },
@@ -386,8 +388,8 @@ fn rule_of_digits(digits: &[u8], constraints: &[Constraint]) -> Result<HeapRule,
     let code = Code::from_digits(digits.to_vec()).map_err(|e| e.to_string())?;
     // A constraint on a digit that does not split (trailing zeros among them) is refused
     // before the zeros are dropped.
-    if let Some(j) = (0..digits.len())
-        .find(|&j| constraints[j] != Constraint::Any && digits[j] & 0b1100 == 0)
+    if let Some(j) =
+        (0..digits.len()).find(|&j| constraints[j] != Constraint::Any && digits[j] & 0b1100 == 0)
     {
         return Err(RuleError::ConstraintWithoutSplit { index: j }.to_string());
     }
