@@ -9,12 +9,14 @@
 //!   work budget when Python has a pending signal (Ctrl-C);
 //! - `pygame`: games whose moves come from Python callables, solved by the library's
 //!   engines (memoised search, misère search, the loopy-graph solver);
+//! - `atlas`: the atlas of `grundy census`, a database asked through the typed API;
 //! - `nimber`: the `Nimber` class (nim-sum `^`, nim-product `*`);
 //! - `pictures`: the library's SVG pictures (sequence plots, game graphs, Hackenbush cuts)
 //!   for the notebook display.
 
 use pyo3::prelude::*;
 
+mod atlas;
 mod errors;
 mod expr;
 mod nimber;
@@ -38,6 +40,8 @@ fn _grundy(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("AnalysisError", py.get_type::<errors::AnalysisError>())?;
     m.add_class::<nimber::Nimber>()?;
     m.add_function(wrap_pyfunction!(expr::call, m)?)?;
+    m.add_function(wrap_pyfunction!(atlas::atlas, m)?)?;
+    m.add_function(wrap_pyfunction!(atlas::atlas_query, m)?)?;
     m.add_function(wrap_pyfunction!(expr::rules, m)?)?;
     m.add_function(wrap_pyfunction!(expr::schema, m)?)?;
     m.add_function(wrap_pyfunction!(pictures::sequence_svg, m)?)?;

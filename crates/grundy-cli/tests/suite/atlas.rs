@@ -250,3 +250,127 @@ fn census_with_misere_quotients_and_the_card() {
         stderr(&bad)
     );
 }
+
+/// A code's digits and constraints read from its name (`0.4!4`, `4!.0`, `0.f`): for each
+/// digit, its value and its marker (`!`, `=` or none).
+fn code_places(name: &str) -> Vec<(u32, Option<char>)> {
+    let mut places: Vec<(u32, Option<char>)> = Vec::new();
+    for c in name.chars() {
+        match c {
+            '.' => {}
+            '!' | '=' => places.last_mut().unwrap().1 = Some(c),
+            c => places.push((c.to_digit(16).unwrap(), None)),
+        }
+    }
+    places
+}
+
+/// g(0) to g(to) of a code by the definition, slowly: removing j tokens (digit j) from a
+/// heap may leave k heaps, all nonempty, when bit k of the digit is set; `!` wants the heaps
+/// a split leaves pairwise unequal, `=` all equal.
+fn brute_force_values(name: &str, to: usize) -> Vec<u64> {
+    let places = code_places(name);
+    let mut g: Vec<u64> = Vec::with_capacity(to + 1);
+    for n in 0..=to {
+        let mut options = std::collections::HashSet::new();
+        for (j, &(digit, marker)) in places.iter().enumerate().take(n + 1) {
+            let r = n - j;
+            let fits = |parts: &[usize]| match marker {
+                Some('!') => parts.windows(2).all(|w| w[0] != w[1]),
+                Some('=') => parts.windows(2).all(|w| w[0] == w[1]),
+                _ => true,
+            };
+            if digit & 1 != 0 && r == 0 {
+                options.insert(0);
+            }
+            if digit & 2 != 0 && r >= 1 {
+                options.insert(g[r]);
+            }
+            if digit & 4 != 0 {
+                for a in 1..=r / 2 {
+                    if r - a >= 1 && fits(&[a, r - a]) {
+                        options.insert(g[a] ^ g[r - a]);
+                    }
+                }
+            }
+            if digit & 8 != 0 {
+                for a in 1..=r / 3 {
+                    for b in a..=(r - a) / 2 {
+                        let c = r - a - b;
+                        if c >= b && fits(&[a, b, c]) {
+                            options.insert(g[a] ^ g[b] ^ g[c]);
+                        }
+                    }
+                }
+            }
+        }
+        g.push((0..).find(|v| !options.contains(v)).unwrap());
+    }
+    g
+}
+
+#[test]
+fn the_brute_force_knows_grundys_game_and_kayles() {
+    // Grundy's game (4!.0), OEIS A002188, and Kayles (0.77), OEIS A002186.
+    assert_eq!(
+        brute_force_values("4!.0", 20),
+        [
+            0, 0, 0, 1, 0, 2, 1, 0, 2, 1, 0, 2, 1, 3, 2, 1, 3, 2, 4, 3, 0
+        ]
+    );
+    assert_eq!(
+        brute_force_values("0.77", 15),
+        [0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6, 4, 1, 2, 7]
+    );
+}
+
+#[test]
+fn hexadecimal_and_constrained_families_agree_with_the_definition() {
+    let dir = scratch("atlas-hex");
+    let db = db(&dir);
+    let out = json(&grundy(&[
+        "census", "0.x", "4!.?", "0.?=", "8.x", "c=.?", "--to", "200", "--db", &db, "--json",
+    ]));
+    // 0.x: 15 games (0.0 is none); 4!.?: 8; 0.?=: 0.4= to 0.7=; 8.x: 16; c=.?: 8.
+    assert_eq!(out["games"], 15 + 8 + 4 + 16 + 8, "{out}");
+    // Left out: 0.0, and 0.0= to 0.3= (no move, or `=` on a digit that does not split).
+    assert_eq!(out["left_out"], 1 + 4, "{out}");
+    let mut names = Vec::new();
+    for pattern in ["0.x", "4!.?", "0.?=", "8.x", "c=.?"] {
+        let rows = json(&grundy(&["atlas", pattern, "--db", &db, "--json"]));
+        assert_eq!(rows["missing"], 0, "{pattern}: {rows}");
+        for row in rows["rows"].as_array().unwrap() {
+            names.push(row["code"].as_str().unwrap().to_string());
+            let first: Vec<u64> = row["first_values"]
+                .as_str()
+                .unwrap()
+                .split(' ')
+                .map(|v| v.parse().unwrap())
+                .collect();
+            assert_eq!(first.len(), 64, "{row}");
+            let code = row["code"].as_str().unwrap();
+            assert_eq!(first, brute_force_values(code, 63), "{code}");
+        }
+    }
+    for name in ["0.f", "0.8", "4!.0", "4!.7", "0.4=", "0.7=", "8.f", "c=.3"] {
+        assert!(names.iter().any(|n| n == name), "{name} in {names:?}");
+    }
+    // Grundy's game is in 4!.?, and is 4!.0's card.
+    let card = json(&grundy(&["atlas", "grundys-game", "--db", &db, "--json"]));
+    assert_eq!(card["game"]["code"], "4!.0");
+}
+
+#[test]
+fn patterns_the_heap_rules_cannot_write_are_refused() {
+    let dir = scratch("atlas-hex-bad");
+    let db = db(&dir);
+    for (pattern, says) in [
+        ("0.!?", "must follow"),
+        ("0.?g", "`g` is not a digit"),
+        ("0.xxxxx", "1048576"),
+    ] {
+        let out = grundy(&["census", pattern, "--to", "10", "--db", &db]);
+        assert_eq!(out.status.code(), Some(2), "{pattern}");
+        assert!(stderr(&out).contains(says), "{pattern}: {}", stderr(&out));
+    }
+}

@@ -10,6 +10,7 @@ Where to start:
   the expression language (`rules()` lists its rules);
 - `sequence("0.137", to=1000)`: a heap rule's nim-sequence and its period;
 - `quotient("0.75")`: a misere quotient;
+- `atlas("0.??", db="atlas.sqlite")`: the rows of a census database (`grundy census`);
 - `graph(edges).solve()`: every vertex of a game graph;
 - `analyze_game(MyGame(), position)` with `class MyGame(Game)` defining `moves(pos)`.
 
@@ -60,6 +61,7 @@ from ._api import (
     schema,
     sequence,
 )
+from ._atlas import FamilyRows, GameCard, GameRow, MisereRow, Twin, atlas
 from ._games import (
     Game,
     GameAnalysis,
@@ -86,23 +88,29 @@ __all__ = [
     "ComponentReport",
     "ComponentValue",
     "ExpressionError",
+    "FamilyRows",
     "Game",
     "GameAnalysis",
+    "GameCard",
+    "GameRow",
     "Graph",
     "GraphSolution",
     "GrundyError",
     "HeapGame",
     "LimitError",
     "MapPeriod",
+    "MisereRow",
     "Nimber",
     "Period",
     "Quotient",
     "ScriptError",
     "Sequence",
+    "Twin",
     "VertexSolution",
     "WinningMove",
     "analyze",
     "analyze_game",
+    "atlas",
     "graph",
     "heap_game",
     "quotient",
@@ -117,7 +125,7 @@ def _home() -> None:
     their module, as `help()`, reprs and pickles show them."""
     for name in __all__:
         obj = globals()[name]
-        if getattr(obj, "__module__", "") in ("grundy._api", "grundy._games"):
+        if getattr(obj, "__module__", "") in ("grundy._api", "grundy._atlas", "grundy._games"):
             obj.__module__ = __name__
 
 

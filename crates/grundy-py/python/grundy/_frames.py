@@ -4,10 +4,12 @@
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Any
+from dataclasses import fields
+from typing import TYPE_CHECKING, Any, Dict, List
 
 if TYPE_CHECKING:  # pragma: no cover
     from ._api import Quotient, Sequence
+    from ._atlas import GameRow
     from ._games import GraphSolution
 
 
@@ -77,3 +79,23 @@ def graph_pandas(g: GraphSolution) -> Any:
         },
         index=pd.Index(vertices, name="vertex", tupleize_cols=False),
     )
+
+
+
+def atlas_pandas(rows: List[GameRow], method: str) -> Any:
+    """Atlas rows as a DataFrame indexed by code: a column per field of `GameRow`, the
+    integers nullable (a game not computed has no period)."""
+    pd = need("pandas", method)
+    from ._atlas import GameRow as Row
+
+    data: Dict[str, Any] = {}
+    for f in fields(Row):
+        if f.name.startswith("_"):
+            continue
+        values = [getattr(r, f.name) for r in rows]
+        data[f.name] = pd.array(values, dtype="Int64") if f.type in INTEGERS else values
+    return pd.DataFrame(data).set_index("code")
+
+
+# The annotations (strings, with `from __future__ import annotations`) of integer fields.
+INTEGERS = ("int", "Optional[int]")

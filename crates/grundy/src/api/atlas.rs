@@ -52,6 +52,33 @@ impl AtlasRequest {
             ..Default::default()
         }
     }
+
+    /// What `grundy atlas TARGET` asks: the card of one game when `target` names one and no
+    /// filter is asked for, else the rows of the family `target` (a pattern, or one game's
+    /// row when filtered). A target that is neither a pattern nor a heap rule is refused.
+    ///
+    /// ```
+    /// # use grundy::api::{AtlasRequest, Filter};
+    /// assert_eq!(AtlasRequest::query("0.07", Filter::All).unwrap(), AtlasRequest::card("0.07"));
+    /// assert_eq!(
+    ///     AtlasRequest::query("0.??", Filter::Open).unwrap(),
+    ///     AtlasRequest::family("0.??", Filter::Open)
+    /// );
+    /// assert_eq!(
+    ///     AtlasRequest::query("kayles", Filter::Solved).unwrap(),
+    ///     AtlasRequest::family("kayles", Filter::Solved)
+    /// );
+    /// assert!(AtlasRequest::query("0.?x", Filter::All).is_err());
+    /// ```
+    #[cfg(feature = "atlas")]
+    pub fn query(target: &str, filter: Filter) -> Result<Self, ApiError> {
+        let family = Family::parse(target.trim()).map_err(|e| atlas_error(e.into()))?;
+        Ok(if family.is_pattern || filter != Filter::All {
+            AtlasRequest::family(target, filter)
+        } else {
+            AtlasRequest::card(target)
+        })
+    }
 }
 
 /// A page of a family's rows.

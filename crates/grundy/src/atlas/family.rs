@@ -3,16 +3,20 @@
 //! | pattern      | the games                                                                  |
 //! |--------------|----------------------------------------------------------------------------|
 //! | `0.???`      | every octal code `0.d1d2d3`, each `?` an octal digit 0 to 7                  |
+//! | `0.xx`, `4.x?` | hexadecimal codes: each `x` a hexadecimal digit 0 to f                   |
 //! | `4.?7`, `?.?`| fixed digits (0-9, a-f) and wildcards mixed, before the point too           |
+//! | `4!.??`, `0.?=` | codes with a constraint: `!` (the parts left pairwise unequal) or `=` (all equal) after a digit or a wildcard |
 //! | `sub(1..8)`  | every subtraction game whose set is a nonempty subset of {1, ..., 8}       |
 //! | `allbut(1..4)` | every all-but game whose excluded set is a nonempty subset of {1, ..., 4} |
 //! | `0.137`, `kayles`, `sub(1,3,4)` | one game: any heap rule `grundy sequence` reads          |
 //!
-//! A `?` in a family is always a wildcard (CGSuite's "not all equal" constraint, also written
-//! `?`, is for single rules only). Codes that are no game (`0.0` allows no move; a digit
-//! before the point other than 0, 4, 8 or c would remove nothing and leave the heap) are left
-//! out and counted; codes that are the same code (`0.10` is `0.1`) are listed once, under
-//! their canonical name. A family of more than [`MAX_FAMILY`] games is refused.
+//! A `?` in a family is always a wildcard: CGSuite's "not all equal" constraint, also written
+//! `?`, cannot be written in a family (it is for single rules only: `grundy sequence 0.8?`).
+//! Codes that are no game (`0.0` allows no move; a digit before the point other than 0, 4, 8
+//! or c would remove nothing and leave the heap; a constraint on a digit that does not split
+//! the heap, such as `0.3!` of `0.?!`) are left out and counted; codes that are the same code
+//! (`0.10` is `0.1`) are listed once, under their canonical name. A family of more than
+//! [`MAX_FAMILY`] games is refused.
 //!
 //! ```
 //! use grundy::atlas::Family;
@@ -22,10 +26,13 @@
 //! assert_eq!(family.left_out.count, 1); // 0.0 allows no move
 //! assert_eq!(Family::parse("sub(1..3)").unwrap().rules.len(), 7);
 //! assert!(Family::parse("0.??????").is_err()); // 262,144 games
+//! assert_eq!(Family::parse("0.x").unwrap().rules.len(), 15); // 0.1 to 0.f
+//! let grundy = Family::parse("4!.?").unwrap(); // 4!.0 is Grundy's game
+//! assert_eq!(grundy.rules[0].name(), "4!.0");
 //! ```
 
 use crate::heap::code::Code;
-use crate::heap::rules::{Constraint, HeapRule, RemovalSet, RuleKind, TakeBreak};
+use crate::heap::rules::{Constraint, HeapRule, RemovalSet, RuleError, RuleKind, TakeBreak};
 use std::collections::HashSet;
 
 /// The most games one pattern may expand to: 65,536 (`0.?????` has 32,768).
@@ -98,7 +105,7 @@ impl Family {
             let (low, high) = parse_range(pattern, text, head.len() + 1, inner)?;
             return set_family(pattern, head, low, high);
         }
-        if text.contains('?') {
+        if is_code_pattern(text) {
             return code_family(pattern, text);
         }
         let rule = HeapRule::parse(text).map_err(|e| FamilyError::Rule {
@@ -219,11 +226,33 @@ fn set_family(pattern: &str, head: &str, low: u64, high: u64) -> Result<Family, 
     })
 }
 
-/// One place of a code pattern: a fixed digit or a wildcard.
+/// One place of a code pattern: a fixed digit or a wildcard over `radix` digits (8 for `?`,
+/// 16 for `x`), and the constraint written after it.
 #[derive(Clone, Copy)]
-enum Place {
-    Fixed(u8),
-    Any,
+struct Place {
+    digit: Option<u8>,
+    radix: u8,
+    constraint: Constraint,
+}
+
+impl Place {
+    fn choices(self) -> u64 {
+        if self.digit.is_some() {
+            1
+        } else {
+            u64::from(self.radix)
+        }
+    }
+}
+
+/// Whether `text` is a code pattern: a wildcard (`?`, or `x` in a code), not a set range.
+fn is_code_pattern(text: &str) -> bool {
+    text.contains('?')
+        || (text.contains('x')
+            && text.contains('.')
+            && text
+                .chars()
+                .all(|c| c.is_ascii_hexdigit() || matches!(c, '.' | 'x' | '!' | '=')))
 }
 
 fn code_family(pattern: &str, text: &str) -> Result<Family, FamilyError> {
@@ -232,23 +261,53 @@ fn code_family(pattern: &str, text: &str) -> Result<Family, FamilyError> {
         position,
         message,
     };
-    let mut places = Vec::new();
+    let mut places: Vec<Place> = Vec::new();
+    // How many places stand before the point.
     let mut point = None;
+    // Whether the previous character was a place (a constraint may follow it, once).
+    let mut after_place = false;
     for (i, c) in text.chars().enumerate() {
+        let place = |digit, radix| Place {
+            digit,
+            radix,
+            constraint: Constraint::Any,
+        };
         match c {
-            '.' if point.is_none() => point = Some(i),
+            '.' if point.is_none() => point = Some(places.len()),
             '.' => return Err(syntax(i + 1, "a second point".into())),
-            '?' => places.push(Place::Any),
+            '?' => places.push(place(None, 8)),
+            'x' => places.push(place(None, 16)),
+            '!' | '=' => match places.last_mut() {
+                Some(last) if after_place => {
+                    last.constraint = if c == '!' {
+                        Constraint::Unequal
+                    } else {
+                        Constraint::AllEqual
+                    };
+                }
+                _ => {
+                    return Err(syntax(
+                        i + 1,
+                        format!(
+                            "`{c}` must follow a digit or a wildcard (once), as in 4!.?? or 0.?="
+                        ),
+                    ));
+                }
+            },
             c => match c.to_digit(16) {
-                Some(d) => places.push(Place::Fixed(d as u8)),
+                Some(d) => places.push(place(Some(d as u8), 16)),
                 None => {
                     return Err(syntax(
                         i + 1,
-                        format!("`{c}` is not a digit (0-9, a-f) or the wildcard `?`"),
+                        format!(
+                            "`{c}` is not a digit (0-9, a-f), a wildcard (`?` octal, `x` \
+                             hexadecimal) or a constraint (`!`, `=`)"
+                        ),
                     ));
                 }
             },
         }
+        after_place = matches!(c, '?' | 'x') || c.is_ascii_hexdigit();
     }
     match point {
         Some(1) => {}
@@ -272,8 +331,10 @@ fn code_family(pattern: &str, text: &str) -> Result<Family, FamilyError> {
             "no digit after the point".into(),
         ));
     }
-    let wild = places.iter().filter(|p| matches!(p, Place::Any)).count() as u32;
-    let count = 8u128.pow(wild.min(40));
+    let count = places
+        .iter()
+        .try_fold(1u128, |n, p| n.checked_mul(u128::from(p.choices())))
+        .unwrap_or(u128::MAX);
     if count > u128::from(MAX_FAMILY) {
         return Err(FamilyError::TooLarge {
             pattern: pattern.to_string(),
@@ -288,21 +349,22 @@ fn code_family(pattern: &str, text: &str) -> Result<Family, FamilyError> {
         left_out: LeftOut::default(),
         is_pattern: true,
     };
-    // Each wildcard counts in octal, the last place fastest: 0.00, 0.01, ..., 0.77.
+    let constraints: Vec<Constraint> = places.iter().map(|p| p.constraint).collect();
+    // Each wildcard counts in its radix, the last place fastest: 0.00, 0.01, ..., 0.77.
     for index in 0..count as u64 {
         let mut rest = index;
         let mut digits = vec![0u8; places.len()];
         for (slot, place) in digits.iter_mut().zip(&places).rev() {
-            *slot = match place {
-                Place::Fixed(d) => *d,
-                Place::Any => {
-                    let d = (rest % 8) as u8;
-                    rest /= 8;
+            *slot = match place.digit {
+                Some(d) => d,
+                None => {
+                    let d = (rest % u64::from(place.radix)) as u8;
+                    rest /= u64::from(place.radix);
                     d
                 }
             };
         }
-        match rule_of_digits(&digits) {
+        match rule_of_digits(&digits, &constraints) {
             Ok(rule) => {
                 if seen.insert(rule.name().to_string()) {
                     family.rules.push(rule);
@@ -311,7 +373,8 @@ fn code_family(pattern: &str, text: &str) -> Result<Family, FamilyError> {
             Err(why) => {
                 family.left_out.count += 1;
                 if family.left_out.first.is_none() {
-                    family.left_out.first = Some(format!("{}: {why}", digits_text(&digits)));
+                    family.left_out.first =
+                        Some(format!("{}: {why}", digits_text(&digits, &constraints)));
                 }
             }
         }
@@ -319,18 +382,35 @@ fn code_family(pattern: &str, text: &str) -> Result<Family, FamilyError> {
     Ok(family)
 }
 
-fn rule_of_digits(digits: &[u8]) -> Result<HeapRule, String> {
+/// The rule of a code's digits with a constraint on each: refused when it is no game (no
+/// move, a first digit that does not split, a constraint on a digit that does not split).
+fn rule_of_digits(digits: &[u8], constraints: &[Constraint]) -> Result<HeapRule, String> {
     let code = Code::from_digits(digits.to_vec()).map_err(|e| e.to_string())?;
-    let constraints = vec![Constraint::Any; code.digits().len()];
+    // A constraint on a digit that does not split (trailing zeros among them) is refused
+    // before the zeros are dropped.
+    if let Some(j) =
+        (0..digits.len()).find(|&j| constraints[j] != Constraint::Any && digits[j] & 0b1100 == 0)
+    {
+        return Err(RuleError::ConstraintWithoutSplit { index: j }.to_string());
+    }
+    let constraints = constraints[..code.digits().len()].to_vec();
     let tb = TakeBreak::new(code, constraints).map_err(|e| e.to_string())?;
     Ok(HeapRule::from_kind(RuleKind::TakeBreak(tb)))
 }
 
-fn digits_text(digits: &[u8]) -> String {
-    let hex = |d: &u8| char::from_digit(u32::from(*d), 16).unwrap_or('?');
-    let mut s: String = digits.iter().take(1).map(hex).collect();
-    s.push('.');
-    s.extend(digits.iter().skip(1).map(hex));
+fn digits_text(digits: &[u8], constraints: &[Constraint]) -> String {
+    let mut s = String::new();
+    for (j, (d, c)) in digits.iter().zip(constraints).enumerate() {
+        s.push(char::from_digit(u32::from(*d), 16).unwrap_or('?'));
+        s.push_str(match c {
+            Constraint::Unequal => "!",
+            Constraint::AllEqual => "=",
+            _ => "",
+        });
+        if j == 0 {
+            s.push('.');
+        }
+    }
     s
 }
 
@@ -370,6 +450,44 @@ mod tests {
         );
         assert_eq!(names("sub(1,3,4)"), ["sub(1,3,4)"]);
         assert_eq!(names("kayles"), ["0.77"]);
+    }
+
+    #[test]
+    fn hexadecimal_wildcards_count_in_sixteen() {
+        let hex = names("0.x");
+        assert_eq!(hex.len(), 15);
+        assert_eq!(hex[0], "0.1");
+        assert_eq!(hex[14], "0.f");
+        // 0.?x: 128 codes, 0.00 no game, 0.d0 the same game as 0.d.
+        let f = Family::parse("0.?x").unwrap();
+        assert_eq!((f.rules.len(), f.left_out.count), (127, 1));
+        assert!(f.rules.iter().any(|r| r.name() == "0.7f"));
+        // Only 0, 4, 8 and c may stand before the point.
+        let f = Family::parse("x.1").unwrap();
+        assert_eq!(names("x.1"), ["0.1", "4.1", "8.1", "c.1"]);
+        assert_eq!(f.left_out.count, 12);
+        assert!(Family::parse("0.xxxx").is_ok());
+        let e = Family::parse("0.xxxxx").unwrap_err().to_string();
+        assert!(e.contains("1048576"), "{e}");
+    }
+
+    #[test]
+    fn constraints_follow_a_place() {
+        assert_eq!(names("4!.?")[..2], ["4!.0", "4!.1"]);
+        // Only the digits that split may carry a constraint: 0.4= to 0.7=.
+        let f = Family::parse("0.?=").unwrap();
+        assert_eq!(names("0.?="), ["0.4=", "0.5=", "0.6=", "0.7="]);
+        assert_eq!(f.left_out.count, 4);
+        assert!(f.left_out.first.unwrap().starts_with("0.0=:"));
+        assert_eq!(names("0.?!4"), ["0.4!4", "0.5!4", "0.6!4", "0.7!4"]);
+        // The same rules as the heap-rule language reads.
+        for rule in Family::parse("0.x!x").unwrap().rules {
+            assert_eq!(HeapRule::parse(rule.name()).unwrap().kind(), rule.kind());
+        }
+        for bad in ["0.!?", "0.?!!", "!0.?", "0.?!="] {
+            let e = Family::parse(bad).unwrap_err().to_string();
+            assert!(e.contains("must follow"), "{bad}: {e}");
+        }
     }
 
     #[test]
