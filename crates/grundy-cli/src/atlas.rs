@@ -3,7 +3,9 @@
 
 use crate::Failure;
 use crate::census::failure;
-use grundy::atlas::{Atlas, Family, FamilyRows, Filter, GameCard, GameRow, GameStatus, SqlAnswer};
+use grundy::atlas::{
+    Atlas, Family, FamilyRows, Filter, GameCard, GameRow, GameStatus, ProvenTwin, SqlAnswer,
+};
 use std::path::PathBuf;
 
 /// Ask the atlas database what a census computed: a game's card, a family's games (open or
@@ -79,6 +81,11 @@ pub fn run(args: Args) -> Result<(), Failure> {
                 card.game.code
             );
         }
+        if !args.csv {
+            for t in &card.proven_same {
+                out += &format!("{}\n", proven_text(t));
+            }
+        }
         return crate::emit(&out);
     }
     let target = args.target.as_deref().unwrap_or_default();
@@ -118,6 +125,16 @@ fn not_there(code: &str, args: &Args) -> Failure {
 
 fn opt(x: Option<u64>) -> String {
     x.map_or_else(|| "-".into(), |v| v.to_string())
+}
+
+/// A game the shift rule ties to the card's, with the relation and the reason.
+fn proven_text(t: &ProvenTwin) -> String {
+    let relation = match t.offset {
+        0 => "the same sequence".to_string(),
+        k => format!("g(n) here is g(n {} 1) there", if k < 0 { '-' } else { '+' }),
+    };
+    let kept = if t.in_atlas { "" } else { ", not in the atlas" };
+    format!("{}  {relation} ({}){kept}", t.code, t.reason)
 }
 
 fn card_text(card: &GameCard) -> String {
@@ -198,6 +215,12 @@ fn card_text(card: &GameCard) -> String {
             .join(", ")
     };
     line("same sequence", twins);
+    for (i, t) in card.proven_same.iter().enumerate() {
+        line(
+            if i == 0 { "provably the same" } else { "" },
+            proven_text(t),
+        );
+    }
     if let Some(m) = &card.misere {
         let text = if m.computed {
             let period = match (m.period, m.preperiod, m.period_proven) {

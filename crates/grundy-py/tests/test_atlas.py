@@ -73,6 +73,13 @@ def test_a_card_and_twins_are_the_clis_json(db, cli):
     card = grundy.atlas("0.75", db=db)
     assert card.misere is not None and card.misere.order == 8
     assert card.to_dict() == cli("atlas", "0.75", "--db", str(db), "--json")
+    card = grundy.atlas("0.07", db=db)
+    assert card.to_dict() == cli("atlas", "0.07", "--db", str(db), "--json")
+    proven = {t.code: t for t in card.proven_same}
+    assert all(isinstance(t, grundy.ProvenTwin) for t in card.proven_same)
+    # Dawson's Kayles is Dawson's chess (0.137) one heap on; 0.071 shares that shift.
+    assert (proven["0.137"].offset, proven["0.137"].in_atlas) == (-1, False)
+    assert proven["0.071"].offset == 0
     twins = grundy.atlas(same_as="0.7", db=db)
     data = cli("atlas", "--same-as", "0.7", "--db", str(db), "--json")
     assert [t.to_dict() for t in twins] == data

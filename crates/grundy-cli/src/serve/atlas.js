@@ -166,6 +166,22 @@
       twins.appendChild(a);
     });
     fact(dl, "same sequence", twins);
+    if (card.proven_same.length) {
+      const proven = el("span");
+      card.proven_same.forEach((t, i) => {
+        if (i) proven.appendChild(document.createTextNode("; "));
+        const a = el("a", t.code);
+        a.href = "#atlas-card";
+        a.className = "proven-twin";
+        a.title = t.reason;
+        a.onclick = (e) => { e.preventDefault(); openCard(t.code); };
+        const relation = t.offset === 0 ? "the same sequence"
+          : `g(n) here is g(n ${t.offset < 0 ? "−" : "+"} 1) there`;
+        proven.appendChild(a);
+        proven.appendChild(document.createTextNode(`: ${relation} (${t.reason})`));
+      });
+      fact(dl, "provably the same", proven);
+    }
     fact(dl, "misère quotient", card.misere ? misereText(card.misere) : null);
     box.appendChild(dl);
     const plot = el("div", "Plotting…");

@@ -157,6 +157,15 @@ fn the_atlas_api_answers_pages_filters_cards_and_refusals() {
         .map(|t| t["code"].as_str().unwrap())
         .collect();
     assert_eq!(twins, ["0.3", "0.5"], "{card}");
+    // Dawson's Kayles is Dawson's chess one heap on (the shift rule), and 0.071 shares it.
+    let (_, card) = server.post("/api/atlas", &json!({"card": "0.07"}));
+    let proven: Vec<(&str, i64)> = card["card"]["proven_same"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| (t["code"].as_str().unwrap(), t["offset"].as_i64().unwrap()))
+        .collect();
+    assert_eq!(proven, [("0.137", -1), ("0.071", 0)], "{card}");
     let (_, card) = server.post("/api/atlas", &json!({"card": "0.75"}));
     assert_eq!(card["card"]["misere"]["order"], 8, "{card}");
     assert_eq!(card["card"]["misere"]["p_portion"], 2, "{card}");

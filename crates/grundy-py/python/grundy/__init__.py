@@ -61,7 +61,7 @@ from ._api import (
     schema,
     sequence,
 )
-from ._atlas import FamilyRows, GameCard, GameRow, MisereRow, Twin, atlas
+from ._atlas import FamilyRows, GameCard, GameRow, MisereRow, ProvenTwin, Twin, atlas
 from ._games import (
     Game,
     GameAnalysis,
@@ -102,6 +102,7 @@ __all__ = [
     "MisereRow",
     "Nimber",
     "Period",
+    "ProvenTwin",
     "Quotient",
     "ScriptError",
     "Sequence",

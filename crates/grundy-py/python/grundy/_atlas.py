@@ -69,6 +69,19 @@ class Twin(_Part):
 
 
 @dataclass(frozen=True)
+class ProvenTwin(_Part):
+    """A game tied to a card's game by the shift rule: g(n) of the card's game is
+    g(n + offset) of `code` for every n (offset -1, 0: the same sequence, or 1), for the
+    `reason` given; `in_atlas` says whether the atlas has `code`."""
+
+    code: str
+    offset: int
+    reason: str
+    in_atlas: bool
+    _raw: Dict[str, Any] = field(repr=False, compare=False, default_factory=dict)
+
+
+@dataclass(frozen=True)
 class MisereRow(_Part):
     """A game's bounded misere quotient of heaps 1 to `max_heap`, as a census computed it
     (`--misere`): its `order`, the size of its P-portion and the heap map's period, or why
@@ -123,11 +136,13 @@ class FamilyRows(_Part):
 @dataclass(frozen=True, repr=False)
 class GameCard(_Part):
     """One game's card: its row (`game`), the games whose sequences agree with it
-    (`same_as`) and its misere quotient when a census computed it. `to_dict()` equals
-    `grundy atlas CODE --json`."""
+    (`same_as`), the games provably the same one heap along or with provably the same
+    sequence (`proven_same`), and its misere quotient when a census computed it.
+    `to_dict()` equals `grundy atlas CODE --json`."""
 
     game: GameRow
     same_as: List[Twin]
+    proven_same: List[ProvenTwin]
     misere: Optional[MisereRow]
     _raw: Dict[str, Any] = field(repr=False, compare=False, default_factory=dict)
 
@@ -151,6 +166,7 @@ def _card(raw: Dict[str, Any]) -> GameCard:
     return GameCard(
         game=_row(raw["game"]),
         same_as=[Twin(**_known(Twin, t), _raw=t) for t in raw["same_as"]],
+        proven_same=[ProvenTwin(**_known(ProvenTwin, t), _raw=t) for t in raw["proven_same"]],
         misere=_misere(raw.get("misere")),
         _raw=raw,
     )

@@ -245,6 +245,21 @@ pub struct Twin {
     pub length: u64,
 }
 
+/// A game provably tied to another by the shift rule ([`crate::heap::code::Code::shifted`]):
+/// one heap along, or with the same sequence.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct ProvenTwin {
+    /// The other game.
+    pub code: String,
+    /// `g(n)` of the card's game is `g(n + offset)` of the other, for every `n` with `n +
+    /// offset >= 0`: `-1`, `0` (the same sequence) or `1`.
+    pub offset: i8,
+    /// Why, in words.
+    pub reason: String,
+    /// Whether the atlas has the other game.
+    pub in_atlas: bool,
+}
+
 /// One game's card: its row, the games with the same sequence and its misère quotient.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct GameCard {
@@ -252,6 +267,9 @@ pub struct GameCard {
     pub game: GameRow,
     /// The games whose sequences agree with it (by the checksums of their prefixes).
     pub same_as: Vec<Twin>,
+    /// The games provably the same one heap along, or with provably the same sequence
+    /// (whether the atlas has them or not).
+    pub proven_same: Vec<ProvenTwin>,
     /// Its bounded misère quotient, when a census computed it (`--misere`).
     pub misere: Option<MisereRow>,
 }

@@ -31,7 +31,7 @@ mod sequence;
 
 pub use atlas::{
     AtlasPage, AtlasReport, AtlasRequest, AtlasSummary, FamilyRows, Filter, GameCard, GameRow,
-    GameStatus, MAX_ATLAS_ROWS, MisereRow, Twin,
+    GameStatus, MAX_ATLAS_ROWS, MisereRow, ProvenTwin, Twin,
 };
 pub use error::{ApiError, ErrorKind};
 pub use graph::{

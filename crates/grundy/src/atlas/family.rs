@@ -492,8 +492,8 @@ mod tests {
 
     #[test]
     fn errors_say_what_and_where() {
-        let e = Family::parse("0.?x").unwrap_err().to_string();
-        assert!(e.contains("`x`") && e.contains("character 4"), "{e}");
+        let e = Family::parse("0.?y").unwrap_err().to_string();
+        assert!(e.contains("`y`") && e.contains("character 4"), "{e}");
         let e = Family::parse("0.??????").unwrap_err().to_string();
         assert!(e.contains("262144") && e.contains("65536"), "{e}");
         let e = Family::parse("sub(1..17)").unwrap_err().to_string();

@@ -35,7 +35,7 @@ pub use census::{CensusEvent, CensusOptions, CensusSummary, census};
 pub use db::{Atlas, GameRow, GameStatus, RunRow, SCHEMA_VERSION};
 pub use family::{Family, FamilyError, MAX_FAMILY};
 pub use misere::MisereRow;
-pub use query::{FamilyRows, Filter, GameCard, SqlAnswer, Twin};
+pub use query::{FamilyRows, Filter, GameCard, ProvenTwin, SqlAnswer, Twin};
 
 use std::path::PathBuf;
 

@@ -5,13 +5,17 @@ use super::AtlasError;
 use super::db::{Atlas, GAME_COLUMNS, GameStatus, game_of_row};
 use super::family::{Family, FamilyError};
 use crate::api::GameRow;
-pub use crate::api::{FamilyRows, Filter, GameCard, Twin};
+pub use crate::api::{FamilyRows, Filter, GameCard, ProvenTwin, Twin};
+use crate::heap::code::Code;
 use crate::heap::rules::HeapRule;
 use rusqlite::types::ValueRef;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
+
+/// The most games a card lists as provably the same.
+pub const MAX_PROVEN_TWINS: usize = 64;
 
 /// The answer to a raw SQL query.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -43,12 +47,58 @@ impl Atlas {
             return Ok(None);
         };
         let same_as = self.same_as(&game.code)?.unwrap_or_default();
+        let proven_same = self.proven_same(&game.code)?;
         let misere = self.misere_row(&game.code)?;
         Ok(Some(GameCard {
             game,
             same_as,
+            proven_same,
             misere,
         }))
+    }
+
+    /// The games the shift rule ties to the code `code` ([`Code::shifted`]): the code one
+    /// heap down, the codes one heap up, and the codes with the same shift (the same
+    /// sequence); at most [`MAX_PROVEN_TWINS`]. Empty for a rule that is not a code.
+    pub fn proven_same(&self, code: &str) -> Result<Vec<ProvenTwin>, AtlasError> {
+        let Ok(me) = code.parse::<Code>() else {
+            return Ok(Vec::new());
+        };
+        let mut out = Vec::new();
+        if let Some(down) = me.shifted() {
+            out.push((
+                down.clone(),
+                -1,
+                "heaps of one are dead here".to_string(),
+            ));
+            for other in down.unshifted().into_iter().filter(|c| *c != me) {
+                out.push((
+                    other,
+                    0,
+                    format!("both play as {down} one heap on"),
+                ));
+            }
+        }
+        for up in me.unshifted() {
+            out.push((
+                up.clone(),
+                1,
+                "heaps of one are dead there".to_string(),
+            ));
+        }
+        out.truncate(MAX_PROVEN_TWINS);
+        out.into_iter()
+            .map(|(other, offset, reason)| {
+                let code = other.to_string();
+                let in_atlas = self.game_row(&code)?.is_some();
+                Ok(ProvenTwin {
+                    code,
+                    offset,
+                    reason,
+                    in_atlas,
+                })
+            })
+            .collect()
     }
 
     /// The rows of a family's games that pass `filter`.

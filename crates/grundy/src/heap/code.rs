@@ -110,6 +110,121 @@ impl Code {
     }
 }
 
+/// The most codes [`Code::unshifted`] gives.
+pub const MAX_UNSHIFTED: usize = 4096;
+
+/// The bits of a digit of the code one heap down that a move leaving `j` heaps gives: a
+/// move may leave any `i <= j` of its heaps non-empty there.
+fn down_mask(j: usize) -> u8 {
+    (1 << (j + 1)) - 1
+}
+
+impl Code {
+    /// The code one heap down, when heaps of one token are dead here (no move takes a lone
+    /// token): heap `n + 1` of this game plays as heap `n` of the code returned, so its
+    /// `g(n)` is `g(n + 1)` here for every `n` (and `g(1) = g(0) = 0` here). `0.07`'s is
+    /// `0.137`: Dawson's Kayles is Dawson's chess one heap on (Winning Ways, ch. 4).
+    ///
+    /// Why: a heap of one token is worth nothing here, so a heap of `m` tokens may be read
+    /// as one of `m - 1`. A move that removes `k` tokens and leaves `j` heaps of `p_i >= 1`
+    /// tokens then leaves `j` heaps of `p_i - 1 >= 0`, having removed `k + j - 1` of the
+    /// `m - 1`; those that had one token are gone. So digit `t` down here has bit `i` exactly
+    /// when some digit `k = t + 1 - j` here has bit `j >= i`, and each such move exists for
+    /// every heap size (the heaps of one token and the larger ones chosen freely): the two
+    /// heaps have the same options, read alike, and by induction the same value. `None` when
+    /// a lone token can be taken (or the digit before the point is not a split).
+    ///
+    /// ```
+    /// use grundy::heap::code::Code;
+    /// let dawsons_kayles: Code = "0.07".parse().unwrap();
+    /// assert_eq!(dawsons_kayles.shifted().unwrap().to_string(), "0.137");
+    /// assert_eq!("0.137".parse::<Code>().unwrap().shifted(), None);
+    /// ```
+    pub fn shifted(&self) -> Option<Code> {
+        // A lone token taken (digit 1, no heap left), or a digit 0 that is not a split.
+        if self.digit(1) & 1 != 0 || self.digit(0) & 0b11 != 0 {
+            return None;
+        }
+        let mut down = vec![0u8; self.digits.len() + 3];
+        for (k, &d) in self.digits.iter().enumerate() {
+            for j in 0..4 {
+                if d & (1 << j) != 0 {
+                    // k + j - 1 >= 1 here: (k, j) = (1, 0) and k = 0 with j < 2 are out.
+                    down[k + j - 1] |= down_mask(j);
+                }
+            }
+        }
+        Code::from_digits(down).ok()
+    }
+
+    /// The codes whose [`Code::shifted`] is this one: each plays, one heap on, as this
+    /// game (`g(n + 1)` there is `g(n)` here), so they all have one sequence. At most
+    /// [`MAX_UNSHIFTED`] of them (the first found), shortest codes first.
+    ///
+    /// Each digit `t` here is made by the bits `(k, j)` of the codes up with `k + j - 1 =
+    /// t` (at most four), so the ways to make each digit are found apart and combined.
+    ///
+    /// ```
+    /// use grundy::heap::code::Code;
+    /// let dawsons_chess: Code = "0.137".parse().unwrap();
+    /// let up: Vec<String> = dawsons_chess.unshifted().iter().map(|c| c.to_string()).collect();
+    /// assert_eq!(up[..4], ["0.07", "0.071", "0.072", "0.073"]);
+    /// ```
+    pub fn unshifted(&self) -> Vec<Code> {
+        let down = &self.digits;
+        if down[0] != 0 {
+            return Vec::new();
+        }
+        // Each digit's ways: the bits (k, 1 << j) to set one heap up.
+        let mut all: Vec<Vec<u8>> = vec![vec![0; down.len() + 1]];
+        for (t, &digit) in down.iter().enumerate().skip(1) {
+            let pairs: Vec<(usize, u8, u8)> = (0..4)
+                .filter(|&j| j <= t + 1)
+                .map(|j| (t + 1 - j, j))
+                // A lone token taken, or digit 0 neither splitting: not a code with a shift.
+                .filter(|&(k, j)| !(k == 1 && j == 0) && !(k == 0 && j < 2))
+                .filter(|&(_, j)| digit & down_mask(j) == down_mask(j))
+                .map(|(k, j)| (k, 1 << j, down_mask(j)))
+                .collect();
+            let ways: Vec<Vec<(usize, u8)>> = (0u32..1 << pairs.len())
+                .filter(|&set| {
+                    let made = pairs
+                        .iter()
+                        .enumerate()
+                        .filter(|&(i, _)| set >> i & 1 == 1)
+                        .fold(0, |m, (_, p)| m | p.2);
+                    made == digit
+                })
+                .map(|set| {
+                    let chosen = pairs.iter().enumerate().filter(|&(i, _)| set >> i & 1 == 1);
+                    chosen.map(|(_, &(k, bit, _))| (k, bit)).collect()
+                })
+                .collect();
+            let mut next = Vec::new();
+            'combine: for up in &all {
+                for way in &ways {
+                    if next.len() == MAX_UNSHIFTED {
+                        break 'combine;
+                    }
+                    let mut up = up.clone();
+                    for &(k, bit) in way {
+                        up[k] |= bit;
+                    }
+                    next.push(up);
+                }
+            }
+            all = next;
+        }
+        let mut out: Vec<Code> = all
+            .into_iter()
+            .filter_map(|up| Code::from_digits(up).ok())
+            .filter(|up| up.shifted().as_ref() == Some(self))
+            .collect();
+        out.sort_by(|a, b| (a.digits.len(), &a.digits).cmp(&(b.digits.len(), &b.digits)));
+        out
+    }
+}
+
 fn format_code(digits: &[u8], _hex: bool) -> String {
     let d = |x: &u8| char::from_digit(*x as u32, 16).unwrap_or('?');
     let mut s = String::new();

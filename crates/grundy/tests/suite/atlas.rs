@@ -29,17 +29,24 @@ fn run(path: &Path, patterns: &[&str], to: u64) -> grundy::atlas::CensusSummary 
     .unwrap()
 }
 
-/// g(0..=to) of the octal code `digits` (`digits[j]` for removing j tokens), from the
-/// definition: the mex of the options' values.
+/// g(0..=to) of the octal code `digits` (`digits[j]` for removing j tokens, `digits[0]`
+/// 4 for a split without removal), from the definition: the mex of the options' values.
 fn slow_octal(digits: &[u8], to: usize) -> Vec<u16> {
     let mut g: Vec<u16> = Vec::with_capacity(to + 1);
     for n in 0..=to {
         let mut seen = vec![false; 2 * n + 2];
         for (j, &d) in digits.iter().enumerate() {
-            if j == 0 || j > n {
+            if j > n || (j == 0 && d & 4 == 0) {
                 continue;
             }
             let rest = n - j;
+            if j == 0 {
+                // A split without removal (digit 0 = 4).
+                for a in 1..n {
+                    seen[(g[a] ^ g[n - a]) as usize] = true;
+                }
+                continue;
+            }
             if d & 1 != 0 && rest == 0 {
                 seen[0] = true;
             }
@@ -148,6 +155,41 @@ fn census_of_two_digit_codes_agrees_with_the_definition() {
         }
     }
     assert!(by_sequence.values().any(|c| c.len() > 1), "0.?? has twins");
+    // The shift rule's twins, checked on the definition's sequences: g(n) of a code is
+    // g(n + offset) of its twin (in the atlas or not).
+    let mut proven = 0;
+    for codes in by_sequence.values() {
+        for code in codes {
+            let card = atlas.card(code).unwrap().unwrap();
+            assert_eq!(card.proven_same, atlas.proven_same(code).unwrap());
+            let mine = slow_octal(&code_digits(code), TO);
+            for t in card.proven_same {
+                assert_eq!(t.in_atlas, atlas.game(&t.code).unwrap().is_some(), "{t:?}");
+                let theirs = slow_octal(&code_digits(&t.code), TO + 1);
+                for n in 1..TO {
+                    let m = (n as i64 + i64::from(t.offset)) as usize;
+                    assert_eq!(mine[n], theirs[m], "{code} at {n} against {t:?}");
+                }
+                if t.offset == 0 {
+                    assert!(!t.in_atlas || codes.contains(&t.code), "{code}: {t:?}");
+                }
+                proven += 1;
+            }
+        }
+    }
+    assert!(proven > 63, "{proven} proven twins");
+    let dawson = atlas.proven_same("0.07").unwrap();
+    assert_eq!((dawson[0].code.as_str(), dawson[0].offset), ("0.137", -1));
+}
+
+/// The digits of an octal code `0.d1d2...` (`[0, d1, d2, ...]`).
+fn code_digits(code: &str) -> Vec<u8> {
+    let (whole, frac) = code.split_once('.').unwrap();
+    whole
+        .chars()
+        .chain(frac.chars())
+        .map(|c| c.to_digit(16).unwrap() as u8)
+        .collect()
 }
 
 /// The rules and published periods of `../data/heap/*.txt` with a preperiod below `bound`.

@@ -10,6 +10,7 @@ mod boards;
 mod bounds;
 mod budget_holes;
 mod chomp_published;
+mod code_shift;
 mod coins;
 mod common;
 mod cram;

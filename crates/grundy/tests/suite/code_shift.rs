@@ -1,0 +1,130 @@
+//! The shift rule of [`Code::shifted`]: a code whose heaps of one token are dead plays, one
+//! heap on, as the code it gives. Checked against the definition (the mex of the options,
+//! moves read straight from the digits) on every code `d0.d1d2d3` with `d0` 0 or 4, on
+//! random longer and hexadecimal ones, and on the published pair (Dawson's Kayles is
+//! Dawson's chess one heap on; Winning Ways, ch. 4).
+
+use grundy::heap::code::{Code, MAX_UNSHIFTED};
+use proptest::prelude::*;
+
+/// g(0..=to) of `code` from the definition: removing `k` tokens (`k = 0` only splits) and
+/// leaving `j` non-empty heaps, when digit `k` has bit `j`.
+fn slow(code: &Code, to: usize) -> Vec<u32> {
+    let mut g: Vec<u32> = Vec::with_capacity(to + 1);
+    for n in 0..=to {
+        let mut seen = std::collections::HashSet::new();
+        for (k, &d) in code.digits().iter().enumerate() {
+            if k > n {
+                break;
+            }
+            let rest = n - k;
+            for j in 0..4 {
+                if d & (1 << j) == 0 || (k == 0 && j < 2) {
+                    continue;
+                }
+                match j {
+                    0 if rest == 0 => {
+                        seen.insert(0);
+                    }
+                    1 if rest >= 1 => {
+                        seen.insert(g[rest]);
+                    }
+                    2 => {
+                        for a in 1..rest {
+                            seen.insert(g[a] ^ g[rest - a]);
+                        }
+                    }
+                    3 => {
+                        for a in 1..rest {
+                            for b in 1..rest - a {
+                                seen.insert(g[a] ^ g[b] ^ g[rest - a - b]);
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+        g.push((0..).find(|v| !seen.contains(v)).unwrap());
+    }
+    g
+}
+
+/// `up` played one heap on is `down`: g(n + 1) of `up` is g(n) of `down`, and g(0) = g(1) = 0.
+fn check_shift(up: &Code, down: &Code, to: usize) {
+    let (gu, gd) = (slow(up, to + 1), slow(down, to));
+    assert_eq!(&gu[..2], &[0, 0], "{up}");
+    assert_eq!(&gu[1..], &gd[..], "{up} one heap on against {down}");
+}
+
+/// Every code the shift rule relates to `up`, checked: its shift, and every other code with
+/// the same shift (the same sequence as `up`).
+fn check_code(up: &Code, to: usize) {
+    let Some(down) = up.shifted() else {
+        // A lone token can be taken: heap 1 is alive.
+        assert!(up.digit(1) & 1 == 1, "{up}");
+        return;
+    };
+    check_shift(up, &down, to);
+    let ups = down.unshifted();
+    assert!(
+        ups.contains(up) || ups.len() == MAX_UNSHIFTED,
+        "{up} is missing from the codes up from {down}: {ups:?}"
+    );
+    let g = slow(up, to);
+    for other in ups {
+        assert_eq!(other.shifted().as_ref(), Some(&down), "{other}");
+        assert_eq!(slow(&other, to), g, "{other} and {up} share {down}");
+    }
+}
+
+#[test]
+fn every_three_digit_code_plays_as_its_shift() {
+    let mut shifted = 0;
+    for d0 in [0u8, 4] {
+        for rest in 0..512u32 {
+            let digits = vec![d0, (rest >> 6) as u8, (rest >> 3 & 7) as u8, (rest & 7) as u8];
+            let Ok(code) = Code::from_digits(digits) else {
+                continue;
+            };
+            shifted += usize::from(code.shifted().is_some());
+            check_code(&code, 24);
+        }
+    }
+    // Digit 1 even (4 of 8), digit 0 either: 2 x 4 x 64 codes, less the empty one.
+    assert_eq!(shifted, 2 * 4 * 64 - 1);
+}
+
+#[test]
+fn dawsons_kayles_is_dawsons_chess_one_heap_on() {
+    let kayles: Code = "0.07".parse().unwrap();
+    let chess: Code = "0.137".parse().unwrap();
+    assert_eq!(kayles.shifted(), Some(chess.clone()));
+    let ups: Vec<String> = chess.unshifted().iter().map(Code::to_string).collect();
+    // Each extra move (three from three: 0.071; three leaving one heap: 0.072; four from
+    // four: 0.0701) leaves what a move of 0.07 leaves, up to dead heaps of one.
+    assert_eq!(
+        ups,
+        ["0.07", "0.071", "0.072", "0.073", "0.0701", "0.0711", "0.0721", "0.0731"]
+    );
+    check_shift(&kayles, &chess, 60);
+    // Kayles takes a lone pin: no shift.
+    assert_eq!("0.77".parse::<Code>().unwrap().shifted(), None);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    #[test]
+    fn longer_and_hexadecimal_codes_play_as_their_shifts(
+        d0 in prop_oneof![Just(0u8), Just(4u8), Just(8u8), Just(12u8)],
+        d1 in prop_oneof![0u8..8, 8u8..16].prop_map(|d| d & !1),
+        rest in prop::collection::vec(prop_oneof![3 => 0u8..8, 1 => 8u8..16], 0..5),
+    ) {
+        let mut digits = vec![d0, d1];
+        digits.extend(rest);
+        if let Ok(code) = Code::from_digits(digits) {
+            check_code(&code, 16);
+        }
+    }
+}
