@@ -115,9 +115,13 @@ fn main() {
             cram::<u64>(name, r, c);
         }
     }
-    for (name, r, c) in [("cram:4x9", 4, 9), ("cram:4x11", 4, 11), ("cram:5x9", 5, 9)] {
+    // The narrow frame (16 rows of 4), then the tall one (16 rows of 8).
+    for (name, r, c) in [("cram:4x9", 4, 9), ("cram:4x11", 4, 11)] {
         if run(name) {
-            cram::<u128>(name, r, c);
+            cram::<usize>(name, r, c);
         }
+    }
+    if run("cram:5x9") {
+        cram::<u128>("cram:5x9", 5, 9);
     }
 }

@@ -181,6 +181,59 @@ impl std::fmt::Display for Board {
     }
 }
 
+/// A search of a board, run over whichever game its regions fit ([`BoardGame::search`]).
+trait BoardSearch {
+    /// What the search gives.
+    type Out;
+    /// Runs over `game`, starting from the table `kept`; `keys` gives a board's components.
+    fn run<G: SearchGame>(
+        &self,
+        board: &BoardGame,
+        game: &G,
+        kept: &KeptTable<G::Key>,
+        keys: &dyn Fn(&BoardGame) -> Option<Vec<G::Key>>,
+    ) -> Self::Out;
+}
+
+/// The value of a board.
+struct ValueSearch<'a> {
+    ctx: &'a Context,
+}
+
+impl BoardSearch for ValueSearch<'_> {
+    type Out = Result<Nimber, AnalysisError>;
+    fn run<G: SearchGame>(
+        &self,
+        board: &BoardGame,
+        game: &G,
+        kept: &KeptTable<G::Key>,
+        keys: &dyn Fn(&BoardGame) -> Option<Vec<G::Key>>,
+    ) -> Self::Out {
+        let parts = keys(board).ok_or_else(|| board.too_big())?;
+        board.search_value(game, kept, &parts, self.ctx)
+    }
+}
+
+/// The moves of a board to the value `target` (only the first found when `first`).
+struct MovesSearch<'a> {
+    target: u32,
+    first: bool,
+    ctx: &'a Context,
+}
+
+impl BoardSearch for MovesSearch<'_> {
+    type Out = Result<Vec<Move>, AnalysisError>;
+    fn run<G: SearchGame>(
+        &self,
+        board: &BoardGame,
+        game: &G,
+        kept: &KeptTable<G::Key>,
+        keys: &dyn Fn(&BoardGame) -> Option<Vec<G::Key>>,
+    ) -> Self::Out {
+        board.search_moves(game, kept, keys, (self.target, self.first), self.ctx)
+    }
+}
+
 /// Cram or Node Kayles on a board, as a component of a sum.
 #[derive(Clone, Debug)]
 pub struct BoardGame {
@@ -197,7 +250,9 @@ pub struct BoardGame {
 #[derive(Clone, Debug, Default)]
 struct Tables {
     cram: KeptTable<u64>,
-    /// Of the tall frame (boards with a side of 9 to 16 cells).
+    /// Of the narrow frame (boards with a side of 9 to 16 cells and the other of at most 4).
+    cram_narrow: KeptTable<usize>,
+    /// Of the tall frame (boards with a side of 9 to 16 cells and the other of at most 8).
     cram_tall: KeptTable<u128>,
     grid: KeptTable<Region>,
 }
@@ -384,35 +439,37 @@ impl BoardGame {
         let Ok(target) = u32::try_from(target.0) else {
             return Ok(Vec::new());
         };
-        let game = GridGame::new(self.rule);
-        let cram = CramGame::<u64>::new();
-        if self.cram_keys(&game, &cram).is_some() {
-            // The boards a move leaves are smaller: they fit the frame too.
-            return self.search_moves(
-                &cram,
-                &self.tables.cram,
-                |b| b.cram_keys(&game, &cram),
-                (target, first),
-                ctx,
-            );
+        // The boards a move leaves are smaller: they fit the same frame.
+        self.search(&MovesSearch { target, first, ctx })
+    }
+
+    /// Runs `search` over the first game the board fits: Cram in the 8 × 8 frame, the
+    /// narrow frame or the tall frame, else the region search of `super::grid`.
+    fn search<S: BoardSearch>(&self, search: &S) -> S::Out {
+        let grid = GridGame::new(self.rule);
+        if self.rule == GridRule::Cram {
+            let tables = &self.tables;
+            let out = self
+                .in_frame(&grid, &tables.cram, search)
+                .or_else(|| self.in_frame(&grid, &tables.cram_narrow, search))
+                .or_else(|| self.in_frame(&grid, &tables.cram_tall, search));
+            if let Some(out) = out {
+                return out;
+            }
         }
-        let tall = CramGame::<u128>::new();
-        if self.cram_keys(&game, &tall).is_some() {
-            return self.search_moves(
-                &tall,
-                &self.tables.cram_tall,
-                |b| b.cram_keys(&game, &tall),
-                (target, first),
-                ctx,
-            );
-        }
-        self.search_moves(
-            &game,
-            &self.tables.grid,
-            |b| b.regions(&game),
-            (target, first),
-            ctx,
-        )
+        search.run(self, &grid, &self.tables.grid, &|b| b.regions(&grid))
+    }
+
+    /// Runs `search` over Cram in the frame `C`, if every region of the board fits it.
+    fn in_frame<C: Cells, S: BoardSearch>(
+        &self,
+        grid: &GridGame,
+        kept: &KeptTable<C>,
+        search: &S,
+    ) -> Option<S::Out> {
+        let cram = CramGame::<C>::new();
+        self.cram_keys(grid, &cram)?;
+        Some(search.run(self, &cram, kept, &|b| b.cram_keys(grid, &cram)))
     }
 
     fn too_big(&self) -> AnalysisError {
@@ -453,17 +510,7 @@ impl Component for BoardGame {
         if let Some(v) = self.closed_form(ctx)? {
             return Ok(Nimber(v));
         }
-        let game = GridGame::new(self.rule);
-        let cram = CramGame::<u64>::new();
-        if let Some(keys) = self.cram_keys(&game, &cram) {
-            return self.search_value(&cram, &self.tables.cram, &keys, ctx);
-        }
-        let tall = CramGame::<u128>::new();
-        if let Some(keys) = self.cram_keys(&game, &tall) {
-            return self.search_value(&tall, &self.tables.cram_tall, &keys, ctx);
-        }
-        let regions = self.regions(&game).ok_or_else(|| self.too_big())?;
-        self.search_value(&game, &self.tables.grid, &regions, ctx)
+        self.search(&ValueSearch { ctx })
     }
 
     fn value_generic(&self, ctx: &Context) -> Result<Nimber, AnalysisError> {

@@ -1,9 +1,9 @@
-//! Cram in the 8 × 8 frame and the tall 16 × 8 frame (`grundy::boards::cram`): its keys, its simplifications and its
-//! search, each against a brute force written here from the definition (bit masks, memo,
-//! no simplification, no symmetry).
+//! Cram in the 8 × 8 frame, the tall 16 × 8 frame and the narrow 16 × 4 frame
+//! (`grundy::boards::cram`): their keys, simplifications and searches, each against a brute
+//! force written here from the definition (bit masks, memo, no simplification, no symmetry).
 
 use grundy::boards::CramGame;
-use grundy::boards::cram::{align, canonical, reduce, transpose};
+use grundy::boards::cram::{Cells, align, canonical, reduce, transpose};
 use grundy::control::{Budget, Limits};
 use grundy::search::{Options, SearchGame, Searcher};
 use proptest::prelude::*;
@@ -513,44 +513,70 @@ fn a_wide_region_is_turned_into_the_tall_frame() {
     assert_eq!(CramGame::<u128>::frame(1, 9, 9), None);
 }
 
+/// The search in the frame `C` on `free` against the definition (on the same cells of the
+/// tall frame, `tall(free)`): the value, each part's value, closed forms and bound, and each
+/// move's "is it 0?".
+fn check_against_definition<C: Cells>(
+    free: C,
+    tall: impl Fn(C) -> u128,
+    memo: &mut HashMap<u128, u32>,
+) -> Result<(), TestCaseError> {
+    let game = CramGame::<C>::new();
+    let mut s = Searcher::new(&game, &Budget::default()).unwrap();
+    let mut parts = Vec::new();
+    game.split(free, |p| parts.push(p));
+    let v = brute_tall(tall(free), memo);
+    prop_assert_eq!(s.value_of_sum(&parts).unwrap(), v, "{:#x}", tall(free));
+    for &p in &parts {
+        let want = brute_tall(tall(p), memo);
+        prop_assert_eq!(s.value(&p).unwrap(), want, "{:#x}", tall(p));
+        prop_assert!(game.value_bound(&p).unwrap() >= want);
+        if let Some(k) = game.known_value(&p) {
+            prop_assert_eq!(k, want, "{:#x}", tall(p));
+        }
+    }
+    let (w, bits) = (C::W as usize, (C::W * C::ROWS) as usize);
+    let cell = |i: usize| C::one() << i;
+    for i in 0..bits {
+        for j in [i + 1, i + w] {
+            let inside = j < bits && (j != i + 1 || i % w != w - 1);
+            if inside && free & cell(i) != C::zero() && free & cell(j) != C::zero() {
+                let next = free & !cell(i) & !cell(j);
+                let mut parts = Vec::new();
+                game.split(next, |p| parts.push(p));
+                let is_zero = s.sum_is(&parts, 0).unwrap();
+                prop_assert_eq!(is_zero, brute_tall(tall(next), memo) == 0, "{:#x}", tall(next));
+                prop_assert!(v != 0 || !is_zero);
+            }
+        }
+    }
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 
-    /// Random tall shapes of up to 20 cells: the search in the tall frame, each part's value
-    /// and each move's "is it 0?" against the definition.
+    /// Random tall shapes of up to 20 cells: the search in the tall frame against the
+    /// definition.
     #[test]
     fn random_tall_shapes_match_the_definition(
         h in 9usize..=16,
         w in 1usize..=8,
         seed in any::<u64>(),
     ) {
-        let free = random_tall(seed, h, w, 20);
-        let game = CramGame::<u128>::new();
-        let mut s = Searcher::new(&game, &Budget::default()).unwrap();
-        let mut memo = HashMap::new();
-        let mut parts = Vec::new();
-        game.split(free, |p| parts.push(p));
-        let v = brute_tall(free, &mut memo);
-        prop_assert_eq!(s.value_of_sum(&parts).unwrap(), v, "{:#x}", free);
-        for &p in &parts {
-            prop_assert_eq!(s.value(&p).unwrap(), brute_tall(p, &mut memo), "{:#x}", p);
-            prop_assert!(game.value_bound(&p).unwrap() >= brute_tall(p, &mut memo));
-            if let Some(k) = game.known_value(&p) {
-                prop_assert_eq!(k, brute_tall(p, &mut memo), "{:#x}", p);
-            }
-        }
-        for i in 0..128 {
-            for j in [i + 1, i + 8] {
-                if j < 128 && (j != i + 1 || i % 8 != 7) && free >> i & 1 == 1 && free >> j & 1 == 1 {
-                    let next = free & !(1 << i) & !(1 << j);
-                    let mut parts = Vec::new();
-                    game.split(next, |p| parts.push(p));
-                    let is_zero = s.sum_is(&parts, 0).unwrap();
-                    prop_assert_eq!(is_zero, brute_tall(next, &mut memo) == 0, "{:#x}", next);
-                    prop_assert!(v != 0 || !is_zero);
-                }
-            }
-        }
+        check_against_definition(random_tall(seed, h, w, 20), |x| x, &mut HashMap::new())?;
+    }
+
+    /// Random shapes of up to 20 cells of the narrow frame (16 rows of 4): its search
+    /// against the definition.
+    #[test]
+    fn random_narrow_shapes_match_the_definition(
+        h in 1usize..=16,
+        w in 1usize..=4,
+        seed in any::<u64>(),
+    ) {
+        let free = narrow(random_tall(seed, h, w, 20));
+        check_against_definition(free, tall_of_narrow, &mut HashMap::new())?;
     }
 }
 
@@ -573,6 +599,130 @@ fn the_tall_search_agrees_with_the_definition_on_every_set_of_thin_boxes() {
             assert_eq!(
                 s.value_of_sum(&parts).unwrap(),
                 brute_tall(x, &mut memo),
+                "{x:#x}"
+            );
+        }
+    }
+}
+
+// -- The narrow frame: `usize`, sixteen rows of four --------------------------------------------
+
+/// Cells of the tall frame's first four columns in the narrow frame (bit `8r + c` to `4r + c`).
+fn narrow(x: u128) -> usize {
+    (0..128)
+        .filter(|&i| x >> i & 1 == 1)
+        .map(|i| {
+            assert!(i % 8 < 4, "{x:#x} is wider than four columns");
+            1usize << (4 * (i / 8) + i % 8)
+        })
+        .fold(0, |a, b| a | b)
+}
+
+/// The narrow frame's cells in the tall frame.
+fn tall_of_narrow(x: usize) -> u128 {
+    (0..64)
+        .filter(|&i| x >> i & 1 == 1)
+        .fold(0, |a, i| a | 1u128 << (8 * (i / 4) + i % 4))
+}
+
+/// The images of `x` under the symmetries of the square that fit the narrow frame (the
+/// transposes only of sets within four rows), cell by cell.
+fn narrow_images(x: usize) -> Vec<usize> {
+    let cells: Vec<(usize, usize)> = (0..64)
+        .filter(|&i| x >> i & 1 == 1)
+        .map(|i| (i / 4, i % 4))
+        .collect();
+    let mut out = Vec::new();
+    for t in 0..8 {
+        let moved: Vec<(i64, i64)> = cells
+            .iter()
+            .map(|&(r, c)| {
+                let (r, c) = (r as i64, c as i64);
+                let (mut r, mut c) = if t & 4 == 4 { (c, r) } else { (r, c) };
+                if t & 1 == 1 {
+                    r = 15 - r;
+                }
+                if t & 2 == 2 {
+                    c = 3 - c;
+                }
+                (r, c)
+            })
+            .collect();
+        if moved.iter().all(|&(r, c)| (0..16).contains(&r) && (0..4).contains(&c)) {
+            out.push(moved.iter().fold(0, |a, &(r, c)| a | 1 << (4 * r + c)));
+        }
+    }
+    out
+}
+
+#[test]
+fn narrow_keys_are_one_per_shape() {
+    for seed in 1..4000u64 {
+        let h = 1 + (seed % 16) as usize;
+        let w = 1 + (seed / 16 % 4) as usize;
+        let shape = narrow(random_tall(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15), h, w, 64));
+        if shape == 0 {
+            continue;
+        }
+        let key = canonical(shape);
+        assert_eq!(key, align(key), "{shape:#x}");
+        let images = narrow_images(shape);
+        // The key is one of the shape's images, so shapes with one key are one shape.
+        assert!(images.iter().any(|&i| align(i) == key), "{shape:#x} -> {key:#x}");
+        for image in images {
+            assert_eq!(canonical(image), key, "{shape:#x} as {image:#x}");
+            // Moved down a row and right a column, when there is room.
+            if image >> 60 == 0 && image & (0x8 * (usize::MAX / 0xF)) == 0 {
+                assert_eq!(canonical(image << 5), key, "{shape:#x} moved");
+            }
+        }
+    }
+}
+
+#[test]
+fn a_board_four_wide_takes_the_narrow_frame() {
+    // 4 x 9 turned: nine rows of four.
+    let x = CramGame::<usize>::frame((1u128 << 36) - 1, 4, 9).unwrap();
+    assert_eq!(x, (1usize << 36) - 1);
+    assert_eq!(CramGame::<usize>::frame(1, 5, 9), None);
+    assert_eq!(CramGame::<usize>::frame(1, 4, 17), None);
+    // A region and its transpose get one key.
+    for seed in 1..50u64 {
+        let x = random_tall(seed * 0x2545_f491, 3, 3, 9);
+        let (mut bits, mut turned) = (0u128, 0u128);
+        for r in 0..3 {
+            for c in 0..3 {
+                if x >> (8 * r + c) & 1 == 1 {
+                    bits |= 1 << (r * 3 + c);
+                    turned |= 1 << (c * 3 + r);
+                }
+            }
+        }
+        let a = CramGame::<usize>::frame(bits, 3, 3).unwrap();
+        let b = CramGame::<usize>::frame(turned, 3, 3).unwrap();
+        assert_eq!(canonical(a), canonical(b), "{x:#x}");
+    }
+}
+
+/// Every set of cells of a few boxes of the narrow frame: its search against the definition
+/// (one searcher per box, so the table carries over).
+#[test]
+fn the_narrow_search_agrees_with_the_definition_on_every_set_of_small_boxes() {
+    let game = CramGame::<usize>::new();
+    let budget = Budget::default();
+    let mut memo = HashMap::new();
+    for (h, w) in [(4, 4), (9, 2), (16, 1), (5, 3)] {
+        let mut s = Searcher::new(&game, &budget).unwrap();
+        for bits in 0usize..1 << (h * w) {
+            let mut x = 0usize;
+            for r in 0..h {
+                x |= ((bits >> (r * w)) & ((1 << w) - 1)) << (4 * r);
+            }
+            let mut parts = Vec::new();
+            game.split(x, |p| parts.push(p));
+            assert_eq!(
+                s.value_of_sum(&parts).unwrap(),
+                brute_tall(tall_of_narrow(x), &mut memo),
                 "{x:#x}"
             );
         }

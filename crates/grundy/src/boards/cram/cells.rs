@@ -1,39 +1,39 @@
-//! Sets of cells of a frame eight cells wide, as one machine word: bit `8r + c` for cell
-//! (`r`, `c`), so a row is a byte. A `u64` holds eight rows (the 8 × 8 frame), a `u128`
-//! sixteen (the tall frame, for boards with a side of 9 to 16 cells and the other of at
-//! most 8). Every operation here is a few word operations on either: moves, neighbours,
-//! flood fill, the symmetries, and the two simplifying rules of the module docs of
-//! [`super`].
+//! Sets of cells of a frame `W` cells wide, as one machine word: bit `W r + c` for cell
+//! (`r`, `c`). Three frames: `u64` (8 × 8, a row is a byte), `u128` (the tall frame, 16 rows
+//! of 8, for boards with a side of 9 to 16 cells and the other of at most 8) and `usize` (the
+//! narrow frame, 16 rows of 4 on a 64-bit machine, for boards with a side of 9 to 16 cells
+//! and the other of at most 4: half the word of the tall frame). The narrow frame's words are
+//! `usize` only to be a type of their own; every word operation is the same on the three:
+//! moves, neighbours, flood fill, the symmetries, and the two simplifying rules of the module
+//! docs of [`super`].
 
 use num_traits::PrimInt;
 use std::fmt::Debug;
 use std::hash::Hash;
 
-/// A set of cells of a frame eight cells wide (see the module docs): `u64` or `u128`.
+/// A set of cells of a frame `W` cells wide (see the module docs): `u64`, `u128` or `usize`.
 pub trait Cells: PrimInt + Hash + Default + Debug + Send + Sync + 'static {
+    /// The columns of the frame (at most 8).
+    const W: u32;
     /// The rows of the frame.
     const ROWS: u32;
     /// Column 0 of the frame.
     const COL0: Self;
     /// The black cells of the chessboard colouring (`r + c` even).
     const BLACK: Self;
-    /// The cells as a `u64`, if they all lie in the first eight rows.
-    fn low(self) -> Option<u64>;
-    /// Cells of the first eight rows.
-    fn from_low(x: u64) -> Self;
-    /// The cells of row 0, as a byte.
+    /// The canonical key of an aligned set (see [`canonical`]).
+    fn canonical_aligned(self) -> Self;
+    /// The cells of row 0, as a byte (bit `c` for column `c`).
     fn first_row(self) -> u8;
 }
 
 impl Cells for u64 {
+    const W: u32 = 8;
     const ROWS: u32 = 8;
     const COL0: u64 = 0x0101_0101_0101_0101;
     const BLACK: u64 = 0xAA55_AA55_AA55_AA55;
-    fn low(self) -> Option<u64> {
-        Some(self)
-    }
-    fn from_low(x: u64) -> u64 {
-        x
+    fn canonical_aligned(self) -> u64 {
+        canonical_small(self)
     }
     fn first_row(self) -> u8 {
         self as u8
@@ -41,48 +41,76 @@ impl Cells for u64 {
 }
 
 impl Cells for u128 {
+    const W: u32 = 8;
     const ROWS: u32 = 16;
     const COL0: u128 = 0x0101_0101_0101_0101_0101_0101_0101_0101;
     const BLACK: u128 = 0xAA55_AA55_AA55_AA55_AA55_AA55_AA55_AA55;
-    fn low(self) -> Option<u64> {
-        u64::try_from(self).ok()
-    }
-    fn from_low(x: u64) -> u128 {
-        u128::from(x)
+    /// A set taller than eight rows is at most eight columns wide, so it is taller than wide
+    /// already and only its box's four symmetries are taken; a set of at most eight rows
+    /// takes the 8 × 8 frame's key.
+    fn canonical_aligned(self) -> u128 {
+        match u64::try_from(self) {
+            Ok(small) => u128::from(canonical_small(small)),
+            Err(_) => {
+                let (h, w) = extent(self);
+                let (dy, dx) = ((8 * (Self::ROWS - h)) as usize, (8 - w) as usize);
+                let vflip = self.swap_bytes() >> dy;
+                let turn = self.reverse_bits() >> (dy + dx);
+                let hflip = turn.swap_bytes() >> dy;
+                self.min(vflip).min(turn).min(hflip)
+            }
+        }
     }
     fn first_row(self) -> u8 {
         self as u8
     }
 }
 
+/// Column 0 of the narrow frame: bit `4r` for every row.
+const NARROW_COL0: usize = usize::MAX / 0xF;
+
+impl Cells for usize {
+    const W: u32 = 4;
+    const ROWS: u32 = usize::BITS / 4;
+    const COL0: usize = NARROW_COL0;
+    // Rows alternate 0101 and 1010 (bit 4r + c with r + c even).
+    const BLACK: usize = usize::MAX / 0xFF * 0xA5;
+    fn canonical_aligned(self) -> usize {
+        canonical_narrow(self)
+    }
+    fn first_row(self) -> u8 {
+        (self & 0xF) as u8
+    }
+}
+
 /// The bits of a frame.
 fn bits<C: Cells>() -> u32 {
-    C::ROWS * 8
+    C::ROWS * C::W
 }
 
-/// Column 7 of the frame.
-fn col7<C: Cells>() -> C {
-    C::COL0 << 7
+/// The last column of the frame.
+fn last_col<C: Cells>() -> C {
+    C::COL0 << (C::W - 1) as usize
 }
 
-/// Each cell moved one column right (cells of column 7 leave).
+/// Each cell moved one column right (cells of the last column leave).
 pub fn east<C: Cells>(x: C) -> C {
     (x << 1) & !C::COL0
 }
 
 /// Each cell moved one column left (cells of column 0 leave).
 pub fn west<C: Cells>(x: C) -> C {
-    (x >> 1) & !col7::<C>()
+    (x >> 1) & !last_col::<C>()
 }
 
 /// Each cell moved one row down (cells of the last row leave).
 pub fn south<C: Cells>(x: C) -> C {
-    x << 8
+    x << C::W as usize
 }
 
 /// Each cell moved one row up (cells of row 0 leave).
 pub fn north<C: Cells>(x: C) -> C {
-    x >> 8
+    x >> C::W as usize
 }
 
 /// The lowest cell of a non-empty set.
@@ -97,10 +125,10 @@ pub fn lowest<C: Cells>(x: C) -> C {
 pub fn fill<C: Cells>(mut from: C, set: C, cut: C) -> C {
     // Cells a spread may enter, per direction.
     let east_pass = set & !C::COL0 & !(cut << 1);
-    let west_pass = set & !col7::<C>() & !cut;
+    let west_pass = set & !last_col::<C>() & !cut;
     loop {
         let (mut s, mut n, mut p, mut q) = (from, from, set, set);
-        let mut k = 8;
+        let mut k = C::W as usize;
         loop {
             s = s | (p & (s << k));
             n = n | (q & (n >> k));
@@ -146,17 +174,18 @@ pub fn cut_edges<C: Cells>(x: C) -> C {
     let has_right = x & west(x);
     let has_up = x & south(x);
     let has_down = x & north(x);
+    let w = C::W as usize;
     // `a` with `b` and `c`, its left and top closed; `d` with `b` and `c`, its right and
-    // bottom closed; `d` is `a + 9`.
+    // bottom closed; `d` is `a + W + 1`.
     let a = x & !has_left & !has_up & has_right & has_down;
     let d = x & !has_right & !has_down & has_left & has_up;
-    let first = a & (d >> 9);
-    // Mirrored: `b` with `a` and `d`, right and top closed; `c` (`b + 7`) with `a` and `d`,
-    // left and bottom closed.
+    let first = a & (d >> (w + 1));
+    // Mirrored: `b` with `a` and `d`, right and top closed; `c` (`b + W - 1`) with `a` and
+    // `d`, left and bottom closed.
     let b = x & !has_right & !has_up & has_left & has_down;
     let c = x & !has_left & !has_down & has_right & has_up;
-    let second = b & (c >> 7);
-    first | (first << 8) | (second >> 1) | (second << 7)
+    let second = b & (c >> (w - 1));
+    first | (first << w) | (second >> 1) | (second << (w - 1))
 }
 
 /// The transpose of the 8 × 8 frame: cell (`r`, `c`) to (`c`, `r`) (three delta swaps;
@@ -171,11 +200,11 @@ pub fn transpose(mut x: u64) -> u64 {
     x
 }
 
-/// The occupied columns, as one byte.
+/// The occupied columns, as one byte (bit `c` for column `c`).
 pub fn columns<C: Cells>(x: C) -> u8 {
     let mut c = x;
     let mut k = bits::<C>() as usize / 2;
-    while k >= 8 {
+    while k >= C::W as usize {
         c = c | (c >> k);
         k /= 2;
     }
@@ -185,7 +214,7 @@ pub fn columns<C: Cells>(x: C) -> u8 {
 /// The rows and columns of the box from the top-left corner to the last cell of `x`
 /// (`x` aligned, not empty).
 pub fn extent<C: Cells>(x: C) -> (u32, u32) {
-    let h = (bits::<C>() - 1 - x.leading_zeros()) / 8 + 1;
+    let h = (bits::<C>() - 1 - x.leading_zeros()) / C::W + 1;
     let w = 8 - columns(x).leading_zeros();
     (h, w)
 }
@@ -195,28 +224,18 @@ pub fn align<C: Cells>(x: C) -> C {
     if x == C::zero() {
         return x;
     }
-    let x = x >> (x.trailing_zeros() & !7) as usize;
+    let x = x >> (x.trailing_zeros() / C::W * C::W) as usize;
     x >> columns(x).trailing_zeros() as usize
 }
 
 /// The canonical key of a set of cells: the least of its images under the symmetries of
-/// the square, each moved to the top-left corner, among those at least as tall as wide
-/// (four for a box that is not square: transposes are only taken for a square box). A set
-/// taller than eight rows (in the tall frame) is at most eight columns wide, so it is
-/// taller than wide already and only its box's four symmetries are taken.
+/// the square, each moved to the top-left corner, among those that fit the frame: the four
+/// symmetries of its box, and their transposes when the transposed box fits (in the 8 × 8
+/// frame a box is first turned to be at least as tall as wide, and transposes are taken for
+/// a square box; a set of the tall frame of at most eight rows takes the 8 × 8 key, and one of
+/// the narrow frame of at most four rows is keyed in its 4 × 4 corner alike).
 pub fn canonical<C: Cells>(x: C) -> C {
-    let x = align(x);
-    match x.low() {
-        Some(small) => C::from_low(canonical_small(small)),
-        None => {
-            let (h, w) = extent(x);
-            let (dy, dx) = ((8 * (C::ROWS - h)) as usize, (8 - w) as usize);
-            let vflip = x.swap_bytes() >> dy;
-            let turn = x.reverse_bits() >> (dy + dx);
-            let hflip = turn.swap_bytes() >> dy;
-            x.min(vflip).min(turn).min(hflip)
-        }
-    }
+    align(x).canonical_aligned()
 }
 
 /// [`canonical`] of an aligned set of the 8 × 8 frame.
@@ -244,6 +263,47 @@ fn canonical_small(mut x: u64) -> u64 {
         .min(transpose(hflip))
 }
 
+/// The transpose of the 4 × 4 corner of the narrow frame (bits 0 to 15): two delta swaps.
+fn transpose4(mut x: usize) -> usize {
+    let t = (x ^ (x >> 3)) & 0x0A0A;
+    x ^= t ^ (t << 3);
+    let t = (x ^ (x >> 6)) & 0x00CC;
+    x ^= t ^ (t << 6);
+    x
+}
+
+/// Each row of the narrow frame mirrored (column `c` to `3 - c`).
+fn mirror_rows4(x: usize) -> usize {
+    let x = ((x >> 1) & (usize::MAX / 3)) | ((x & (usize::MAX / 3)) << 1);
+    ((x >> 2) & (usize::MAX / 5)) | ((x & (usize::MAX / 5)) << 2)
+}
+
+/// [`canonical`] of an aligned set of the narrow frame: the four symmetries of its box, and
+/// their transposes when it fits the 4 × 4 corner (turned first to be at least as tall as
+/// wide).
+fn canonical_narrow(mut x: usize) -> usize {
+    if x == 0 {
+        return 0;
+    }
+    let (mut h, mut w) = extent(x);
+    if h < w {
+        x = transpose4(x);
+        std::mem::swap(&mut h, &mut w);
+    }
+    let turn = x.reverse_bits() >> (4 * (usize::ROWS - h) + (4 - w)) as usize;
+    let hflip = mirror_rows4(x) >> (4 - w) as usize;
+    let vflip = mirror_rows4(turn) >> (4 - w) as usize;
+    let least = x.min(vflip).min(turn).min(hflip);
+    if h != w {
+        return least;
+    }
+    least
+        .min(transpose4(x))
+        .min(transpose4(vflip))
+        .min(transpose4(turn))
+        .min(transpose4(hflip))
+}
+
 /// Whether the second player wins `x` by the half-turn strategy: `x` is its own image under
 /// the half turn about the centre of the box from the corner to its last row and column,
 /// and the centre (the cell, or the two cells, that the half turn maps to themselves or to
@@ -255,11 +315,12 @@ pub fn mirrors<C: Cells>(x: C) -> bool {
         return true;
     }
     let (h, w) = extent(x);
-    if x.reverse_bits() >> (8 * (C::ROWS - h) + (8 - w)) as usize != x {
+    if x.reverse_bits() >> (C::W * (C::ROWS - h) + (C::W - w)) as usize != x {
         return false;
     }
     // Unless the box is even x even, cell (h / 2, w / 2) is the centre or one of its two.
-    (h % 2 == 0 && w % 2 == 0) || x & (C::one() << (8 * (h / 2) + w / 2) as usize) == C::zero()
+    (h % 2 == 0 && w % 2 == 0)
+        || x & (C::one() << (C::W * (h / 2) + w / 2) as usize) == C::zero()
 }
 
 /// The cells of `x` with exactly one neighbour in `x` (tufts), and the cells next to a tuft
