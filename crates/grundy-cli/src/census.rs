@@ -5,7 +5,9 @@
 //! turns Ctrl-C into cancellation and prints the summary.
 
 use crate::Failure;
-use grundy::atlas::{Atlas, AtlasError, CensusEvent, CensusOptions, CensusSummary, GameStatus};
+use grundy::atlas::{
+    Atlas, AtlasError, CensusEvent, CensusOptions, CensusSummary, GameRow, GameStatus, MisereRow,
+};
 use grundy::control::Control;
 use std::path::PathBuf;
 use std::sync::atomic::Ordering;
@@ -93,10 +95,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
         return run_cluster(&args, hosts);
     }
     let mut atlas = Atlas::create_or_open(&args.db).map_err(failure)?;
-    let mut options = CensusOptions::new(args.to);
-    options.game_time = Duration::from_secs_f64(args.max_seconds);
-    options.memory_available = grundy::control::memory::available_memory();
-    options.misere = args.misere;
+    let options = census_options(&args, 1);
     let cancel = crate::front::interrupt_flag()?;
     let bar = crate::front::bar(0, "census".into(), "games");
     let mut refused: Vec<(String, String)> = Vec::new();
@@ -109,13 +108,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
             done,
             ..
         } => {
-            if let Some(row) = row.filter(|r| r.status == GameStatus::Refused) {
-                refused.push((row.code.clone(), row.reason.clone().unwrap_or_default()));
-            }
-            if let Some(m) = misere.filter(|m| !m.computed) {
-                let why = m.reason.clone().unwrap_or_default();
-                refused.push((format!("{} (misère quotient)", m.code), why));
-            }
+            note_refusals(&mut refused, row, misere);
             bar.set_message(code.to_string());
             bar.set_position(done);
         }
@@ -130,24 +123,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
     );
     bar.finish_and_clear();
     let summary = result.map_err(failure)?;
-    if args.json {
-        crate::emit_json(&summary)?;
-    } else {
-        crate::emit(&render(&summary, &refused, &args))?;
-    }
-    if summary.interrupted && cancel.load(Ordering::SeqCst) {
-        return Err(Failure {
-            message: format!(
-                "interrupted after {} of {}; every game finished is in {} (run the same census \
-                 again to continue)",
-                summary.computed,
-                grundy::words::count(summary.computed + remaining(&summary), "game"),
-                args.db.display()
-            ),
-            code: crate::front::INTERRUPTED,
-        });
-    }
-    Ok(())
+    report(&summary, &refused, cancel.load(Ordering::SeqCst), &args)
 }
 
 /// This process's part of a census spread over a cluster.
@@ -174,11 +150,7 @@ fn run_cluster(args: &Args, hosts: &std::path::Path) -> Result<(), Failure> {
         .map_err(|e| Failure::input(e.to_string()))?
         .with_workers(args.workers)
         .with_timeout(Duration::from_secs_f64(args.connect_timeout));
-    let mut options = CensusOptions::new(args.to);
-    options.game_time = Duration::from_secs_f64(args.max_seconds);
-    options.memory_available =
-        grundy::control::memory::available_memory().map(|m| m / args.workers as u64);
-    options.misere = args.misere;
+    let options = census_options(args, args.workers as u64);
     // Ctrl-C on process 0: no more games go out, the games in flight come back and are
     // written, and the run ends as interrupted (forced after a game's time and a margin).
     // On another process: it stops at once, and process 0 ends the run as failed when it
@@ -217,13 +189,7 @@ fn run_cluster(args: &Args, hosts: &std::path::Path) -> Result<(), Failure> {
     let progress = Box::new(move |event: CensusEvent<'_>| {
         if let CensusEvent::Game { row, misere, .. } = event {
             let mut seen = seen.lock().unwrap_or_else(|e| e.into_inner());
-            if let Some(row) = row.filter(|r| r.status == GameStatus::Refused) {
-                seen.push((row.code.clone(), row.reason.clone().unwrap_or_default()));
-            }
-            if let Some(m) = misere.filter(|m| !m.computed) {
-                let why = m.reason.clone().unwrap_or_default();
-                seen.push((format!("{} (misère quotient)", m.code), why));
-            }
+            note_refusals(&mut seen, row, misere);
         }
     });
     let cancel_seen = std::sync::Arc::clone(&cancel);
@@ -246,24 +212,60 @@ fn run_cluster(args: &Args, hosts: &std::path::Path) -> Result<(), Failure> {
         Err(e) => return Err(Failure::compute(e.to_string())),
     };
     let refused = refused.lock().unwrap_or_else(|e| e.into_inner()).clone();
+    report(&summary, &refused, cancel_seen.load(Ordering::SeqCst), args)
+}
+
+/// Prints the summary (text or JSON), then fails with the interrupted exit code if Ctrl-C
+/// stopped the census short.
+fn report(
+    summary: &CensusSummary,
+    refused: &[(String, String)],
+    cancelled: bool,
+    args: &Args,
+) -> Result<(), Failure> {
     if args.json {
-        crate::emit_json(&summary)?;
+        crate::emit_json(summary)?;
     } else {
-        crate::emit(&render(&summary, &refused, args))?;
+        crate::emit(&render(summary, refused, args))?;
     }
-    if summary.interrupted && cancel_seen.load(Ordering::SeqCst) {
+    if summary.interrupted && cancelled {
         return Err(Failure {
             message: format!(
                 "interrupted after {} of {}; every game finished is in {} (run the same census \
                  again to continue)",
                 summary.computed,
-                grundy::words::count(summary.computed + remaining(&summary), "game"),
+                grundy::words::count(summary.computed + remaining(summary), "game"),
                 args.db.display()
             ),
             code: crate::front::INTERRUPTED,
         });
     }
     Ok(())
+}
+
+/// Adds the refusals a finished game reports (the game's, its misère quotient's) to `refused`.
+fn note_refusals(
+    refused: &mut Vec<(String, String)>,
+    row: Option<&GameRow>,
+    misere: Option<&MisereRow>,
+) {
+    if let Some(row) = row.filter(|r| r.status == GameStatus::Refused) {
+        refused.push((row.code.clone(), row.reason.clone().unwrap_or_default()));
+    }
+    if let Some(m) = misere.filter(|m| !m.computed) {
+        let why = m.reason.clone().unwrap_or_default();
+        refused.push((format!("{} (misère quotient)", m.code), why));
+    }
+}
+
+/// The census's options from the command line (`workers` threads share the memory).
+fn census_options(args: &Args, workers: u64) -> CensusOptions {
+    let mut options = CensusOptions::new(args.to);
+    options.game_time = Duration::from_secs_f64(args.max_seconds);
+    options.memory_available =
+        grundy::control::memory::available_memory().map(|m| m / workers.max(1));
+    options.misere = args.misere;
+    options
 }
 
 fn remaining(s: &CensusSummary) -> u64 {

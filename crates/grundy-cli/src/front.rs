@@ -118,7 +118,11 @@ impl Watch {
             let mut spinner: Option<ProgressBar> = None;
             let mut cancelled_at: Option<Instant> = None;
             while !finished.load(Ordering::SeqCst) {
-                std::thread::sleep(Duration::from_millis(50));
+                // Woken at once when the work ends (Drop unparks), so it adds no wait.
+                std::thread::park_timeout(Duration::from_millis(50));
+                if finished.load(Ordering::SeqCst) {
+                    break;
+                }
                 if spinner.is_none() && started.elapsed() >= QUIET_FOR && show_progress() {
                     spinner = Some(spinner_for(&message, started.elapsed()));
                 }
@@ -161,6 +165,7 @@ impl Drop for Watch {
     fn drop(&mut self) {
         self.done.store(true, Ordering::SeqCst);
         if let Some(h) = self.handle.take() {
+            h.thread().unpark();
             let _ = h.join();
         }
     }
