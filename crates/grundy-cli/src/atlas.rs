@@ -131,7 +131,10 @@ fn opt(x: Option<u64>) -> String {
 fn proven_text(t: &ProvenTwin) -> String {
     let relation = match t.offset {
         0 => "the same sequence".to_string(),
-        k => format!("g(n) here is g(n {} 1) there", if k < 0 { '-' } else { '+' }),
+        k => format!(
+            "g(n) here is g(n {} 1) there",
+            if k < 0 { '-' } else { '+' }
+        ),
     };
     let kept = if t.in_atlas { "" } else { ", not in the atlas" };
     format!("{}  {relation} ({}){kept}", t.code, t.reason)

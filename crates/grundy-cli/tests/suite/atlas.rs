@@ -100,9 +100,9 @@ fn census_then_cards_listings_twins_and_sql() {
 fn refusals_name_what_and_where() {
     let dir = scratch("atlas-refusals");
     let db = db(&dir);
-    let bad = grundy(&["census", "0.?x", "--to", "10", "--db", &db]);
+    let bad = grundy(&["census", "0.?y", "--to", "10", "--db", &db]);
     assert_eq!(bad.status.code(), Some(2));
-    assert!(stderr(&bad).contains("`x`"), "{}", stderr(&bad));
+    assert!(stderr(&bad).contains("`y`"), "{}", stderr(&bad));
     assert!(!Path::new(&db).exists(), "a bad pattern touches no file");
     let big = grundy(&["census", "0.??????", "--to", "10", "--db", &db]);
     assert_eq!(big.status.code(), Some(2));

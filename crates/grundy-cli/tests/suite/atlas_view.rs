@@ -165,7 +165,9 @@ fn the_atlas_api_answers_pages_filters_cards_and_refusals() {
         .iter()
         .map(|t| (t["code"].as_str().unwrap(), t["offset"].as_i64().unwrap()))
         .collect();
-    assert_eq!(proven, [("0.137", -1), ("0.071", 0)], "{card}");
+    assert_eq!(proven[..2], [("0.137", -1), ("0.071", 0)], "{card}");
+    // 0.4 is Dawson's Kayles one heap on.
+    assert!(proven.contains(&("0.4", 1)), "{card}");
     let (_, card) = server.post("/api/atlas", &json!({"card": "0.75"}));
     assert_eq!(card["card"]["misere"]["order"], 8, "{card}");
     assert_eq!(card["card"]["misere"]["p_portion"], 2, "{card}");

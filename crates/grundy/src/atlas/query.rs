@@ -66,25 +66,13 @@ impl Atlas {
         };
         let mut out = Vec::new();
         if let Some(down) = me.shifted() {
-            out.push((
-                down.clone(),
-                -1,
-                "heaps of one are dead here".to_string(),
-            ));
+            out.push((down.clone(), -1, "heaps of one are dead here".to_string()));
             for other in down.unshifted().into_iter().filter(|c| *c != me) {
-                out.push((
-                    other,
-                    0,
-                    format!("both play as {down} one heap on"),
-                ));
+                out.push((other, 0, format!("both play as {down} one heap on")));
             }
         }
         for up in me.unshifted() {
-            out.push((
-                up.clone(),
-                1,
-                "heaps of one are dead there".to_string(),
-            ));
+            out.push((up.clone(), 1, "heaps of one are dead there".to_string()));
         }
         out.truncate(MAX_PROVEN_TWINS);
         out.into_iter()

@@ -182,7 +182,7 @@ impl Code {
                 .filter(|&j| j <= t + 1)
                 .map(|j| (t + 1 - j, j))
                 // A lone token taken, or digit 0 neither splitting: not a code with a shift.
-                .filter(|&(k, j)| !(k == 1 && j == 0) && !(k == 0 && j < 2))
+                .filter(|&(k, j)| !((k == 1 && j == 0) || (k == 0 && j < 2)))
                 .filter(|&(_, j)| digit & down_mask(j) == down_mask(j))
                 .map(|(k, j)| (k, 1 << j, down_mask(j)))
                 .collect();

@@ -83,7 +83,12 @@ fn every_three_digit_code_plays_as_its_shift() {
     let mut shifted = 0;
     for d0 in [0u8, 4] {
         for rest in 0..512u32 {
-            let digits = vec![d0, (rest >> 6) as u8, (rest >> 3 & 7) as u8, (rest & 7) as u8];
+            let digits = vec![
+                d0,
+                (rest >> 6) as u8,
+                (rest >> 3 & 7) as u8,
+                (rest & 7) as u8,
+            ];
             let Ok(code) = Code::from_digits(digits) else {
                 continue;
             };
@@ -105,7 +110,9 @@ fn dawsons_kayles_is_dawsons_chess_one_heap_on() {
     // four: 0.0701) leaves what a move of 0.07 leaves, up to dead heaps of one.
     assert_eq!(
         ups,
-        ["0.07", "0.071", "0.072", "0.073", "0.0701", "0.0711", "0.0721", "0.0731"]
+        [
+            "0.07", "0.071", "0.072", "0.073", "0.0701", "0.0711", "0.0721", "0.0731"
+        ]
     );
     check_shift(&kayles, &chess, 60);
     // Kayles takes a lone pin: no shift.

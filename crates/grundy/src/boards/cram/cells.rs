@@ -319,8 +319,7 @@ pub fn mirrors<C: Cells>(x: C) -> bool {
         return false;
     }
     // Unless the box is even x even, cell (h / 2, w / 2) is the centre or one of its two.
-    (h % 2 == 0 && w % 2 == 0)
-        || x & (C::one() << (C::W * (h / 2) + w / 2) as usize) == C::zero()
+    (h % 2 == 0 && w % 2 == 0) || x & (C::one() << (C::W * (h / 2) + w / 2) as usize) == C::zero()
 }
 
 /// The cells of `x` with exactly one neighbour in `x` (tufts), and the cells next to a tuft

@@ -71,7 +71,9 @@
 //! **The narrow frame** (`CramGame<usize>`, 16 rows of 4 in a 64-bit word): a board four
 //! cells wide and 9 to 16 long took the tall frame before, at two words a set and 32 bytes a
 //! table slot; here it is one word and 16 bytes, with its dominoes across the board listed
-//! first. Cram 4 × 9 0.80 s → 0.38 s, 4 × 11 31 s → 14.8 s (user time, release). A region of
+//! first. Cram 4 × 9 0.80 s → 0.38 s, 4 × 11 31 s → 14.8 s (user time, release); against
+//! igs in turn (`farm-bench`, medians, quiet machine): 4 × 9 0.48 s vs 0.51 s, 4 × 11 16.4 s
+//! (200 MB) vs 29.6 s (8.2 GB). A region of
 //! at most four rows is keyed in the frame's 4 × 4 corner with all eight symmetries (two delta
 //! swaps transpose it), a taller one by the four of its box.
 //!
@@ -86,8 +88,10 @@
 //! Measured against the anchor in turn (value of the empty board, `grundy analyze "cram
 //! RxC" --no-moves` against `igsolve cram R C`, release builds, user time on this two-core
 //! machine with a build beside it; 2026-11-29): 5 × 7 0.69 s vs 1.42 s; 5 × 8 3.75 s vs
-//! 6.28 s (105 MB vs 9.5 MB); 4 × 9 0.80 s vs 0.48 s (behind: igs's search of this board is
-//! smaller, its table ends with 22 600 values against our 146 000 entries); 4 × 11 31.0 s vs 31.9 s (0.8 GB vs 8.4 GB); 5 × 9
+//! 6.28 s (105 MB vs 9.5 MB); 4 × 9 0.80 s vs 0.48 s in the tall frame (igs's search of this
+//! board is smaller, its table ends with 22 600 values against our 146 000 entries: the
+//! narrow frame above closes the gap per node, not in nodes); 4 × 11 31.0 s vs 31.9 s in the
+//! tall frame (0.8 GB vs 8.4 GB); 5 × 9
 //! 74 s vs 142 s (1.6 GB vs 8.4 GB).
 //!
 //! Complexity per option listed: `O(d)` word operations for the flood fill (`d` the
