@@ -68,7 +68,7 @@ impl AtlasRequest {
     ///     AtlasRequest::query("kayles", Filter::Solved).unwrap(),
     ///     AtlasRequest::family("kayles", Filter::Solved)
     /// );
-    /// assert!(AtlasRequest::query("0.?x", Filter::All).is_err());
+    /// assert!(AtlasRequest::query("0.?y", Filter::All).is_err());
     /// ```
     #[cfg(feature = "atlas")]
     pub fn query(target: &str, filter: Filter) -> Result<Self, ApiError> {
