@@ -11,7 +11,7 @@ use grundy::graph::kernel::{KernelError, KernelReport, find_kernel_within};
 use grundy::graph::read::{JudgeReader, ReadError, ReadOptions, read_edge_list, read_judge};
 use grundy::graph::{
     GameGraph, GraphError, GraphSolution, Names, TokenMove, TokenSum, analyze_tokens,
-    judge_outcome, solve,
+    judge_outcome, solve, sum_of_tokens,
 };
 use grundy::sum::{Context, Engine};
 use grundy::value::{Outcome, Value};
@@ -41,6 +41,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 ///   grundy graph --format judge --cases in.txt  one line per test case
 ///   grundy graph --expr nim 2 3 --dot g.dot     the positions of a game, drawn
 ///   grundy graph game.txt --kernel              a kernel, or the proof that none exists
+///   grundy graph big.txt --workers 2            solved by two worker threads
+///   grundy graph big.txt --cluster hosts.txt --process 0    process 0 of several (each
+///                                               process runs this with its own index)
 ///
 /// Graphs with cycles: play can go on for ever, and some positions then equal no Nim heap.
 /// Their value is ∞(K), C. A. B. Smith's generalised Sprague-Grundy value (Graphs and
@@ -103,6 +106,128 @@ pub struct Args {
     /// With --expr: load a rule script (Rhai) whose rule the expression may use.
     #[arg(long, value_name = "FILE", requires = "expr")]
     rules: Vec<PathBuf>,
+    /// Solve with this many worker threads (timely dataflow; with --cluster, in each
+    /// process). The answers are those of one thread.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    workers: usize,
+    /// Solve over the processes this hosts file names (host:port lines, process 0 first):
+    /// every process reads the same input and runs with its own --process; process 0 prints
+    /// the answer, the others only progress.
+    #[arg(
+        long,
+        value_name = "HOSTS",
+        requires = "process",
+        conflicts_with = "cases"
+    )]
+    cluster: Option<PathBuf>,
+    /// This process's index in the hosts file.
+    #[arg(long, value_name = "I", requires = "cluster")]
+    process: Option<usize>,
+    /// The most seconds to wait for every process to connect (with --cluster).
+    #[arg(
+        long,
+        value_name = "SECONDS",
+        default_value_t = 30.0,
+        requires = "cluster"
+    )]
+    connect_timeout: f64,
+}
+
+/// How the graph is solved: one thread (the default), several, or several processes.
+enum Solver {
+    One,
+    Workers(usize),
+    Cluster(grundy::cluster::Cluster),
+}
+
+impl Solver {
+    fn of(args: &Args) -> Result<Solver, Failure> {
+        if !(1..=256).contains(&args.workers) {
+            return Err(Failure::input(format!(
+                "--workers {}: expected 1 to 256 worker threads",
+                args.workers
+            )));
+        }
+        let Some(hosts) = &args.cluster else {
+            return Ok(if args.workers == 1 {
+                Solver::One
+            } else {
+                Solver::Workers(args.workers)
+            });
+        };
+        if !(args.connect_timeout.is_finite()
+            && args.connect_timeout > 0.0
+            && args.connect_timeout < 1e6)
+        {
+            return Err(Failure::input(format!(
+                "--connect-timeout {}: expected a positive number of seconds",
+                args.connect_timeout
+            )));
+        }
+        let origin = hosts.display().to_string();
+        let text = front::read_text(&origin)?;
+        let cluster =
+            grundy::cluster::Cluster::from_hosts(&text, &origin, args.process.unwrap_or(0))
+                .map_err(|e| Failure::input(e.to_string()))?
+                .with_workers(args.workers)
+                .with_timeout(std::time::Duration::from_secs_f64(args.connect_timeout));
+        Ok(Solver::Cluster(cluster))
+    }
+
+    /// Solves `graph`: the solution, or `None` on a process other than 0 (which has
+    /// done its share and prints nothing).
+    fn solve(
+        &self,
+        graph: &mut GameGraph,
+        cancel: &Arc<AtomicBool>,
+    ) -> Result<Option<GraphSolution>, Failure> {
+        use grundy::cluster::{ClusterError, solve_on_cluster, solve_with_workers};
+        if let Solver::One = self {
+            let solved = with_progress("solving", cancel, |c| solve(&graph.csr, c));
+            return solved.map(Some).map_err(graph_failure);
+        }
+        let bar = front::bar(0, "solving".to_owned(), "vertices");
+        let shown = bar.clone();
+        let progress = Box::new(move |pass: &str, done: u64, total: u64| {
+            shown.set_message(pass.to_owned());
+            shown.set_length(total);
+            shown.set_position(done);
+        });
+        let csr = Arc::new(std::mem::take(&mut graph.csr));
+        // Timely's threads panic when a peer leaves: that is reported as an error.
+        std::panic::set_hook(Box::new(|_| {}));
+        let solved = match self {
+            Solver::Cluster(cluster) => {
+                solve_on_cluster(cluster, Arc::clone(&csr), Arc::clone(cancel), progress)
+            }
+            Solver::Workers(n) => {
+                solve_with_workers(Arc::clone(&csr), *n, Arc::clone(cancel), progress).map(Some)
+            }
+            Solver::One => unreachable!("solved above"),
+        };
+        let _ = std::panic::take_hook();
+        bar.finish_and_clear();
+        graph.csr = Arc::try_unwrap(csr).unwrap_or_else(|shared| (*shared).clone());
+        match solved {
+            Ok(Some(run)) => {
+                let s = run.stats;
+                eprintln!(
+                    "solved by {} in {}: {} steps, {} between processes",
+                    count(s.workers, "worker"),
+                    count(s.processes, "process"),
+                    s.steps,
+                    indicatif::HumanBytes(s.bytes_between_processes)
+                );
+                Ok(Some(run.solution))
+            }
+            Ok(None) => Ok(None),
+            Err(ClusterError::Interrupted) => Err(front::interrupted()),
+            Err(e @ (ClusterError::Hosts { .. } | ClusterError::Process { .. })) => {
+                Err(Failure::input(e.to_string()))
+            }
+            Err(e) => Err(Failure::compute(e.to_string())),
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -286,6 +411,7 @@ fn run_cases(
 
 pub fn run(args: Args) -> Result<(), Failure> {
     let options = memory_limit(args.max_memory)?;
+    let solver = Solver::of(&args)?;
     let cancel = front::interrupt_flag()?;
     if args.cases {
         if args.format == Some(Format::Edges) {
@@ -296,7 +422,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
         return run_cases(&args.input, &options, &cancel);
     }
     let expr = args.expr.as_ref().map(|words| words.join(" "));
-    let (graph, file_tokens) = if let Some(expr) = &expr {
+    let (mut graph, file_tokens) = if let Some(expr) = &expr {
         let sum = crate::script_rules::catalog(&args.rules)?
             .parse(expr)
             .map_err(|e| Failure::input(format!("invalid expression\n{}", e.render(expr))))?;
@@ -336,6 +462,17 @@ pub fn run(args: Args) -> Result<(), Failure> {
                     && !args.json
                     && args.dot.is_none()
                     && args.svg.is_none();
+                if plain && !matches!(solver, Solver::One) {
+                    let mut graph = GameGraph {
+                        csr: input.graph,
+                        names: Names::Numbered,
+                    };
+                    let Some(solution) = solver.solve(&mut graph, &cancel)? else {
+                        return Ok(());
+                    };
+                    let outcome = sum_of_tokens(&graph.csr, &solution, &input.tokens).1;
+                    return crate::emit(judge_word(outcome));
+                }
                 if plain {
                     let outcome = with_progress("solving", &cancel, |c| {
                         judge_outcome(&input.graph, &input.tokens, c)
@@ -369,8 +506,9 @@ pub fn run(args: Args) -> Result<(), Failure> {
             })
             .collect::<Result<Vec<u32>, Failure>>()?
     };
-    let solution =
-        with_progress("solving", &cancel, |c| solve(&graph.csr, c)).map_err(graph_failure)?;
+    let Some(solution) = solver.solve(&mut graph, &cancel)? else {
+        return Ok(());
+    };
     let sum = (!tokens.is_empty()).then(|| analyze_tokens(&graph.csr, &solution, &tokens));
     let kernel = if args.kernel {
         let limits = Limits {

@@ -9,7 +9,7 @@ use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 /// `n` loopback addresses on ports free a moment ago.
-fn hosts(dir: &Path, n: usize) -> (String, Vec<String>) {
+pub(crate) fn hosts(dir: &Path, n: usize) -> (String, Vec<String>) {
     let listeners: Vec<_> = (0..n)
         .map(|_| std::net::TcpListener::bind("127.0.0.1:0").unwrap())
         .collect();
@@ -24,7 +24,7 @@ fn hosts(dir: &Path, n: usize) -> (String, Vec<String>) {
     (path.display().to_string(), addresses)
 }
 
-fn spawn(args: &[&str]) -> Child {
+pub(crate) fn spawn(args: &[&str]) -> Child {
     Command::new(env!("CARGO_BIN_EXE_grundy"))
         .args(args)
         .stdout(Stdio::piped())
@@ -33,19 +33,24 @@ fn spawn(args: &[&str]) -> Child {
         .expect("the binary starts")
 }
 
-/// Waits for `child` at most `limit`; kills it and fails past that.
-fn finish(mut child: Child, limit: Duration, what: &str) -> (Output, Duration) {
+/// Waits for `child` at most `limit` (reading its output meanwhile, so a long answer
+/// cannot block it on a full pipe); kills it and fails past that.
+pub(crate) fn finish(child: Child, limit: Duration, what: &str) -> (Output, Duration) {
     let started = Instant::now();
-    loop {
-        if child.try_wait().unwrap().is_some() {
-            return (child.wait_with_output().unwrap(), started.elapsed());
-        }
-        if started.elapsed() > limit {
-            let _ = child.kill();
-            let out = child.wait_with_output().unwrap();
+    let pid = child.id();
+    let (sender, receiver) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = sender.send(child.wait_with_output());
+    });
+    match receiver.recv_timeout(limit) {
+        Ok(out) => (out.unwrap(), started.elapsed()),
+        Err(_) => {
+            let _ = Command::new("kill")
+                .args(["-KILL", &pid.to_string()])
+                .status();
+            let out = receiver.recv().unwrap().unwrap();
             panic!("{what}: still running after {limit:?}: {}", stderr(&out));
         }
-        std::thread::sleep(Duration::from_millis(50));
     }
 }
 

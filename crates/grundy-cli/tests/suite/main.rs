@@ -11,6 +11,7 @@ mod board;
 mod boards_cli;
 mod browser;
 mod cluster;
+mod cluster_graph;
 mod codes;
 mod common;
 mod docs;

@@ -23,9 +23,6 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use timely::WorkerConfig;
-use timely::communication::Hooks;
-use timely::communication::allocator::zero_copy::initialize::initialize_networking_from_sockets;
-use timely::communication::allocator::{AllocatorBuilder, ProcessBuilder};
 use timely::container::CapacityContainerBuilder;
 use timely::dataflow::operators::vec::Map;
 use timely::dataflow::operators::{Exchange, Input, Inspect, Probe};
@@ -52,20 +49,7 @@ pub fn distributed_census(
     cancel: Arc<AtomicBool>,
     progress: Box<dyn FnMut(CensusEvent<'_>) + Send>,
 ) -> Result<Outcome, ClusterError> {
-    let sockets = cluster.sockets()?;
-    let workers = cluster.workers();
-    let hooks = Hooks::default();
-    let process_allocators =
-        ProcessBuilder::new_typed_vector(workers, hooks.refill.clone(), hooks.spill.clone());
-    let (builders, comms) = initialize_networking_from_sockets(
-        process_allocators,
-        sockets,
-        cluster.process(),
-        workers,
-        hooks,
-    )
-    .map_err(|e| ClusterError::Protocol(e.to_string()))?;
-    let builders = builders.into_iter().map(AllocatorBuilder::Tcp).collect();
+    let (builders, comms) = cluster.allocators()?;
     let progress = std::sync::Mutex::new(progress);
     // Process 0's run and its counts so far, to end the run as failed if a peer breaks the
     // cluster (the worker that held the atlas is gone by then).
@@ -193,9 +177,8 @@ pub fn distributed_census(
         }
         Some(result)
     };
-    let guards =
-        timely::execute::execute_from(builders, Box::new(comms), WorkerConfig::default(), run)
-            .map_err(ClusterError::Peer)?;
+    let guards = timely::execute::execute_from(builders, comms, WorkerConfig::default(), run)
+        .map_err(ClusterError::Peer)?;
     // A peer that failed or left makes timely's threads panic, in the workers or when the
     // connection threads are joined: caught here, and reported as the run's end.
     let joined = std::panic::catch_unwind(std::panic::AssertUnwindSafe(move || guards.join()));

@@ -13,6 +13,9 @@ use super::ClusterError;
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream, ToSocketAddrs};
 use std::time::{Duration, Instant};
+use timely::communication::Hooks;
+use timely::communication::allocator::zero_copy::initialize::initialize_networking_from_sockets;
+use timely::communication::allocator::{AllocatorBuilder, ProcessBuilder};
 
 /// The most processes a hosts file may name.
 pub const MAX_PROCESSES: usize = 1024;
@@ -198,6 +201,30 @@ impl Cluster {
             }
         }
         Ok(sockets)
+    }
+
+    /// Timely's allocators for this process's workers over sockets to every peer (made
+    /// under the deadline), and the communication threads' handle `execute_from` keeps.
+    pub(crate) fn allocators(
+        &self,
+    ) -> Result<(Vec<AllocatorBuilder>, Box<dyn std::any::Any + Send>), ClusterError> {
+        let sockets = self.sockets()?;
+        let hooks = Hooks::default();
+        let process_allocators = ProcessBuilder::new_typed_vector(
+            self.workers,
+            hooks.refill.clone(),
+            hooks.spill.clone(),
+        );
+        let (builders, comms) = initialize_networking_from_sockets(
+            process_allocators,
+            sockets,
+            self.process,
+            self.workers,
+            hooks,
+        )
+        .map_err(|e| ClusterError::Protocol(e.to_string()))?;
+        let builders = builders.into_iter().map(AllocatorBuilder::Tcp).collect();
+        Ok((builders, Box::new(comms)))
     }
 
     /// Timely needs as many workers in every process: a difference is refused by name.

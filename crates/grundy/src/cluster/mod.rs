@@ -3,6 +3,9 @@
 //! connected over TCP.
 //!
 //! - [`connect`]: the hosts file and the connections, under a deadline ([`Cluster`]).
+//! - [`graph`](mod@graph): a game graph solved by every worker of every process: values,
+//!   outcomes and remoteness equal to the one-thread solver's ([`solve_on_cluster`],
+//!   [`solve_with_workers`]).
 //! - [`census`](mod@census): a census of the atlas spread over the processes: process 0 plans it
 //!   from its database, the games go to the workers by their index (game i to worker
 //!   i mod W), each worker computes its games as a one-process census does, and the results
@@ -16,9 +19,11 @@
 
 pub mod census;
 pub mod connect;
+pub mod graph;
 
 pub use census::distributed_census;
 pub use connect::Cluster;
+pub use graph::{DistributedSolution, SolveStats, solve_on_cluster, solve_with_workers};
 
 use crate::atlas::AtlasError;
 
@@ -71,6 +76,9 @@ pub enum ClusterError {
     /// A peer failed or left during the run.
     #[error("the cluster stopped: {0}")]
     Peer(String),
+    /// A process was asked to stop (Ctrl-C): every process stops at the same step.
+    #[error("interrupted")]
+    Interrupted,
     /// The atlas refused (process 0).
     #[error(transparent)]
     Atlas(#[from] AtlasError),

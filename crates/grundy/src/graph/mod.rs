@@ -167,6 +167,22 @@ impl GraphSolution {
         (r != loopy::NO_REMOTENESS).then_some(r)
     }
 
+    /// A solution from its columns (the distributed solver's, gathered).
+    #[cfg(feature = "cluster")]
+    pub(crate) fn from_parts(
+        acyclic: bool,
+        values: Vec<u32>,
+        outcomes: Vec<Outcome>,
+        remoteness: Vec<u32>,
+    ) -> GraphSolution {
+        GraphSolution {
+            acyclic,
+            values,
+            outcomes,
+            remoteness,
+        }
+    }
+
     /// Every outcome, by vertex.
     pub fn outcomes(&self) -> &[Outcome] {
         &self.outcomes

@@ -10,6 +10,8 @@ mod boards;
 mod bounds;
 mod budget_holes;
 mod chomp_published;
+#[cfg(feature = "cluster")]
+mod cluster_graph;
 mod code_shift;
 mod coins;
 mod common;

@@ -1,0 +1,223 @@
+//! `grundy graph --workers / --cluster`: the distributed solver through the real binary, in
+//! real processes on loopback. The answers (text, JSON, the judge's word, an explored game)
+//! are byte for byte those of one process; a peer that never comes up, a peer killed
+//! mid-run and Ctrl-C on a peer stop every process with a clear message and a non-zero
+//! status within a bounded time.
+
+use crate::cluster::{finish, hosts, spawn};
+use crate::common::{grundy, scratch, stderr};
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+/// A random edge list on `n` vertices: mostly edges down (so long paths), a few up (cycles
+/// when `loopy`), some vertices without moves declared alone.
+fn edge_list(n: u64, loopy: bool, mut seed: u64) -> String {
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let mut text = String::new();
+    for v in 0..n {
+        for _ in 0..next() % 5 {
+            let r = next();
+            let w = if loopy && r % 4 == 0 {
+                (r >> 8) % n
+            } else if v > 0 {
+                (r >> 8) % v
+            } else {
+                continue;
+            };
+            text.push_str(&format!("p{v} p{w}\n"));
+        }
+        if v % 37 == 0 {
+            text.push_str(&format!("p{v}\n"));
+        }
+    }
+    text
+}
+
+/// The judge format of the same kind of graph, with three tokens.
+fn judge(n: u64, seed: u64) -> String {
+    let edges: Vec<(u64, u64)> = edge_list(n, true, seed)
+        .lines()
+        .filter_map(|l| {
+            let (a, b) = l.split_once(' ')?;
+            Some((a[1..].parse().ok()?, b[1..].parse().ok()?))
+        })
+        .collect();
+    let mut text = format!("{n} {} 3\n", edges.len());
+    for (a, b) in edges {
+        text.push_str(&format!("{} {}\n", a + 1, b + 1));
+    }
+    text.push_str(&format!("1 {} {}\n", n / 2, n));
+    text
+}
+
+/// Runs `args` over `processes` processes of `workers` workers each; process 0's output,
+/// after checking that the others succeeded and printed nothing.
+fn on_cluster(dir: &Path, args: &[&str], processes: usize, workers: usize) -> String {
+    let (hosts_file, _) = hosts(dir, processes);
+    let w = workers.to_string();
+    let run = |i: usize| {
+        let i = i.to_string();
+        let extra = ["--cluster", &hosts_file, "--process", &i, "--workers", &w];
+        spawn(&[args, &extra[..]].concat())
+    };
+    let peers: Vec<_> = (1..processes).map(run).collect();
+    let (zero, _) = finish(run(0), Duration::from_secs(120), "process 0");
+    assert!(zero.status.success(), "{args:?}: {}", stderr(&zero));
+    assert!(
+        stderr(&zero).contains(&format!(
+            "solved by {} workers in {processes} processes",
+            processes * workers
+        )),
+        "{}",
+        stderr(&zero)
+    );
+    for peer in peers {
+        let (out, _) = finish(peer, Duration::from_secs(30), "a peer");
+        assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+        assert!(out.stdout.is_empty(), "a peer printed an answer");
+    }
+    String::from_utf8(zero.stdout).unwrap()
+}
+
+#[test]
+fn processes_and_workers_answer_as_one_process() {
+    let dir = scratch("cluster-graph");
+    let loopy = dir.join("loopy.txt");
+    let acyclic = dir.join("acyclic.txt");
+    let judged = dir.join("judge.txt");
+    std::fs::write(&loopy, edge_list(3000, true, 5)).unwrap();
+    std::fs::write(&acyclic, edge_list(3000, false, 6)).unwrap();
+    std::fs::write(&judged, judge(2000, 7)).unwrap();
+    let (loopy, acyclic, judged) = (
+        loopy.to_str().unwrap(),
+        acyclic.to_str().unwrap(),
+        judged.to_str().unwrap(),
+    );
+    let cases: [&[&str]; 5] = [
+        &["graph", loopy],
+        &["graph", loopy, "--json", "--tokens", "p10,p2999"],
+        &["graph", acyclic, "--tokens", "p2999 p1000 p5"],
+        &["graph", judged, "--format", "judge"],
+        &["graph", "--expr", "0.137 9 + wythoff 2 3", "--json"],
+    ];
+    for args in cases {
+        let one = grundy(args);
+        assert!(one.status.success(), "{args:?}: {}", stderr(&one));
+        let expected = String::from_utf8(one.stdout).unwrap();
+        assert!(expected.len() > 3, "{args:?}: {expected}");
+        let two = grundy(&[args, &["--workers", "2"][..]].concat());
+        assert!(two.status.success(), "{args:?}: {}", stderr(&two));
+        assert_eq!(String::from_utf8(two.stdout).unwrap(), expected, "{args:?}");
+        for (processes, workers) in [(2, 1), (3, 2)] {
+            let spread = on_cluster(&dir, args, processes, workers);
+            assert_eq!(spread, expected, "{args:?} on {processes} x {workers}");
+        }
+    }
+    // The loopy graph has draws and ∞ values, the acyclic one none: both kinds were met.
+    let text = String::from_utf8(grundy(&["graph", loopy]).stdout).unwrap();
+    assert!(
+        text.contains("with cycles") && text.contains("∞("),
+        "{text}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A chain of `n` vertices: as many steps as vertices when they alternate between workers,
+/// so a run of several seconds.
+fn chain(dir: &Path, n: u64) -> String {
+    let path = dir.join("chain.txt");
+    let mut text = format!("{n} {} 1\n", n - 1);
+    for v in 2..=n {
+        text.push_str(&format!("{v} {}\n", v - 1));
+    }
+    text.push_str(&format!("{n}\n"));
+    std::fs::write(&path, text).unwrap();
+    path.display().to_string()
+}
+
+#[test]
+fn a_peer_that_fails_stops_every_process() {
+    let dir = scratch("cluster-graph-faults");
+    let file = chain(&dir, 400_000);
+    let base = ["graph", &file, "--format", "judge"];
+
+    // A peer that never comes up: process 0 names it when the deadline passes.
+    let (hosts_file, addresses) = hosts(&dir, 2);
+    let lonely = spawn(
+        &[
+            &base[..],
+            &[
+                "--cluster",
+                &hosts_file,
+                "--process",
+                "0",
+                "--connect-timeout",
+                "2",
+            ],
+        ]
+        .concat(),
+    );
+    let (out, took) = finish(lonely, Duration::from_secs(30), "a process alone");
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(took < Duration::from_secs(15), "{took:?}");
+    assert!(
+        stderr(&out).contains(&format!("no connection with process 1 ({})", addresses[1])),
+        "{}",
+        stderr(&out)
+    );
+
+    // A peer killed mid-run: process 0 stops within seconds, printing no answer.
+    let cluster =
+        |i: &str| spawn(&[&base[..], &["--cluster", &hosts_file, "--process", i]].concat());
+    let mut one = cluster("1");
+    let zero = cluster("0");
+    std::thread::sleep(Duration::from_secs(2));
+    one.kill().unwrap();
+    let _ = one.wait();
+    let killed = Instant::now();
+    let (out, _) = finish(
+        zero,
+        Duration::from_secs(60),
+        "process 0 after its peer died",
+    );
+    assert!(
+        killed.elapsed() < Duration::from_secs(20),
+        "{:?}",
+        killed.elapsed()
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(out.stdout.is_empty(), "an answer was printed");
+    assert!(
+        stderr(&out).contains("the cluster stopped"),
+        "{}",
+        stderr(&out)
+    );
+
+    // Ctrl-C on a peer: every process stops at its next step, status 130.
+    let one = cluster("1");
+    let zero = cluster("0");
+    std::thread::sleep(Duration::from_secs(2));
+    let sent = std::process::Command::new("kill")
+        .args(["-INT", &one.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    let sigint = Instant::now();
+    for (child, which) in [(zero, "process 0"), (one, "process 1")] {
+        let (out, _) = finish(child, Duration::from_secs(60), which);
+        assert_eq!(out.status.code(), Some(130), "{which}: {}", stderr(&out));
+        assert!(out.stdout.is_empty(), "{which} printed an answer");
+        assert!(stderr(&out).contains("interrupted"), "{}", stderr(&out));
+    }
+    assert!(
+        sigint.elapsed() < Duration::from_secs(20),
+        "{:?}",
+        sigint.elapsed()
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,0 +1,226 @@
+//! A game graph solved by many workers, in one process or in many: every vertex's
+//! (generalised) Sprague–Grundy value, outcome and remoteness, equal to what
+//! [`crate::graph::solve`] gives in one thread.
+//!
+//! Vertex `v` belongs to worker `v mod W` of the `W` workers of all processes; each worker
+//! keeps, for its vertices, the out-degree and the predecessors (a reversed edge list of
+//! about `E / W` entries), and the passes send what a vertex learns along its reversed edges
+//! to the owners of its predecessors, in supersteps ([`step`]):
+//!
+//! 1. **Acyclic values**: a vertex is decided when all its followers have reported (mex of
+//!    their values, remoteness as in [`crate::graph::acyclic`]); if every vertex is decided
+//!    the graph has no reachable cycle and the answer is complete.
+//! 2. Otherwise **win / lose / draw** by levels of remoteness (retrograde analysis), and
+//! 3. **Smith's generalised values** by the rounds of Fraenkel and Yesha.
+//!
+//! The results come back to worker 0 (process 0), which alone returns the
+//! [`GraphSolution`]; sums of tokens and kernels, which need the whole graph, are then
+//! computed there by the one-process code.
+//!
+//! Every process reads the whole graph (the same file on a shared path, or the same explored
+//! game) and keeps its share: the per-worker state is about `1/W` of the passes' memory, but
+//! the graph itself is held once per process.
+//!
+//! Cost: messages `O(E)` for passes 1 and 2 and `O(E)` a round for pass 3 (`g + 1` rounds for
+//! a largest finite value `g`), 8 to 12 bytes each; steps: the longest path (pass 1), the
+//! largest remoteness (pass 2), a few per round (pass 3). Each step is a barrier of all
+//! workers, so a graph with very long paths across workers pays a round trip per step.
+
+mod phases;
+mod step;
+
+use super::{Cluster, ClusterError};
+use crate::graph::{Csr, GraphSolution};
+use crate::value::Outcome;
+use phases::Share;
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex};
+use step::{Steps, Stopped};
+use timely::WorkerConfig;
+use timely::worker::Worker;
+
+/// Progress: the pass, vertices decided, vertices in all.
+pub type Progress = Box<dyn FnMut(&str, u64, u64) + Send>;
+
+/// What a distributed solve measured, besides the solution.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct SolveStats {
+    /// Processes.
+    pub processes: usize,
+    /// Workers in all.
+    pub workers: usize,
+    /// Supersteps taken (each a barrier of every worker).
+    pub steps: u64,
+    /// Payload bytes sent between processes (within a process the batches are not
+    /// serialised).
+    pub bytes_between_processes: u64,
+    /// Whether the graph had no reachable cycle (the acyclic pass decided every vertex).
+    pub acyclic: bool,
+}
+
+/// The answer on process 0.
+#[derive(Clone, Debug)]
+pub struct DistributedSolution {
+    /// Every vertex's value, outcome and remoteness.
+    pub solution: GraphSolution,
+    /// What the run measured.
+    pub stats: SolveStats,
+}
+
+/// Solves `graph` with `workers` threads of this process. `cancel` stops every worker at
+/// its next step ([`ClusterError::Interrupted`]); `progress` hears, from the first worker,
+/// of each step.
+pub fn solve_with_workers(
+    graph: Arc<Csr>,
+    workers: usize,
+    cancel: Arc<AtomicBool>,
+    progress: Progress,
+) -> Result<DistributedSolution, ClusterError> {
+    let workers = workers.clamp(1, 256);
+    let config = timely::Config {
+        communication: timely::CommunicationConfig::Process(workers),
+        worker: WorkerConfig::default(),
+    };
+    let (builders, others) = config
+        .communication
+        .try_build()
+        .map_err(ClusterError::Protocol)?;
+    let answer = run(builders, others, graph, 1, workers, cancel, progress)?;
+    answer.ok_or_else(|| ClusterError::Protocol("the first worker gave no answer".into()))
+}
+
+/// Runs this process's part of solving `graph` over `cluster` (every process passes the same
+/// graph). Process 0 returns the solution, the others `None`. A peer that never comes up,
+/// leaves or fails ends every process with an error; Ctrl-C (`cancel`) on any process stops
+/// all of them at the next step.
+pub fn solve_on_cluster(
+    cluster: &Cluster,
+    graph: Arc<Csr>,
+    cancel: Arc<AtomicBool>,
+    progress: Progress,
+) -> Result<Option<DistributedSolution>, ClusterError> {
+    let (builders, others) = cluster.allocators()?;
+    run(
+        builders,
+        others,
+        graph,
+        cluster.processes(),
+        cluster.workers(),
+        cancel,
+        progress,
+    )
+}
+
+/// The workers' common part: share, passes, results gathered on worker 0.
+fn run(
+    builders: Vec<timely::communication::allocator::AllocatorBuilder>,
+    others: Box<dyn std::any::Any + Send>,
+    graph: Arc<Csr>,
+    processes: usize,
+    per_process: usize,
+    cancel: Arc<AtomicBool>,
+    progress: Progress,
+) -> Result<Option<DistributedSolution>, ClusterError> {
+    let progress = Mutex::new(progress);
+    let work = move |worker: &mut Worker| -> Result<Option<DistributedSolution>, Stopped> {
+        let mut steps = Steps::new(worker, per_process, Arc::clone(&cancel));
+        let share = Share::of(&graph, worker.index(), worker.peers());
+        let first = worker.index() == 0;
+        let mut tell = |pass: &str, done: u64, total: u64| {
+            if first {
+                let mut p = progress.lock().unwrap_or_else(|e| e.into_inner());
+                p(pass, done, total);
+            }
+        };
+        let result = solve_share(&share, &mut steps, worker, &mut tell, processes);
+        match result {
+            Ok(answer) => {
+                steps.close(worker);
+                Ok(answer)
+            }
+            Err(Stopped) => Err(Stopped),
+        }
+    };
+    let guards = timely::execute::execute_from(builders, others, WorkerConfig::default(), work)
+        .map_err(ClusterError::Peer)?;
+    let joined = std::panic::catch_unwind(std::panic::AssertUnwindSafe(move || guards.join()));
+    let broken = "a connection to another process broke (it stopped or its machine went away)";
+    let results = joined.map_err(|_| ClusterError::Peer(broken.into()))?;
+    let mut answer = None;
+    for r in results {
+        match r {
+            Ok(Ok(Some(a))) => answer = Some(a),
+            Ok(Ok(None)) => {}
+            Ok(Err(Stopped)) => return Err(ClusterError::Interrupted),
+            Err(_) => return Err(ClusterError::Peer(format!("a worker stopped: {broken}"))),
+        }
+    }
+    Ok(answer)
+}
+
+/// The passes on one worker's share, then the gathering on worker 0.
+fn solve_share(
+    share: &Share,
+    steps: &mut Steps,
+    worker: &mut Worker,
+    progress: &mut dyn FnMut(&str, u64, u64),
+    processes: usize,
+) -> Result<Option<DistributedSolution>, Stopped> {
+    let first = phases::acyclic(share, steps, worker, progress)?;
+    // Every worker read the same totals: all take the same branch.
+    let acyclic = first.complete;
+    // Four words a vertex: index, value, outcome (0 P, 1 N, 2 draw), remoteness.
+    let mut mine: Vec<u32> = Vec::with_capacity(4 * share.len());
+    if acyclic {
+        for k in 0..share.len() {
+            let x = first.values[k];
+            mine.extend([share.global(k), x, u32::from(x != 0), first.remoteness[k]]);
+        }
+    } else {
+        drop(first);
+        let (outcomes, remoteness) = phases::win_lose_draw(share, steps, worker, progress)?;
+        let values = phases::generalized(share, steps, worker, progress)?;
+        for k in 0..share.len() {
+            let o = match outcomes[k] {
+                Outcome::P => 0,
+                Outcome::N => 1,
+                Outcome::Draw => 2,
+            };
+            mine.extend([share.global(k), values[k], o, remoteness[k]]);
+        }
+    }
+    let mut out = steps.outboxes();
+    out[0] = mine;
+    let bytes = steps.bytes;
+    let got = steps.exchange(worker, &mut out, [bytes, 0])?;
+    if worker.index() != 0 {
+        return Ok(None);
+    }
+    let n = share.total as usize;
+    let mut values = vec![0u32; n];
+    let mut outcomes = vec![Outcome::Draw; n];
+    let mut remoteness = vec![0u32; n];
+    for words in &got.payloads {
+        for m in words.chunks_exact(4) {
+            let v = m[0] as usize;
+            values[v] = m[1];
+            outcomes[v] = match m[2] {
+                0 => Outcome::P,
+                1 => Outcome::N,
+                _ => Outcome::Draw,
+            };
+            remoteness[v] = m[3];
+        }
+    }
+    let stats = SolveStats {
+        processes,
+        workers: worker.peers(),
+        steps: steps.steps,
+        bytes_between_processes: got.totals[0],
+        acyclic,
+    };
+    Ok(Some(DistributedSolution {
+        solution: GraphSolution::from_parts(acyclic, values, outcomes, remoteness),
+        stats,
+    }))
+}

@@ -1,0 +1,393 @@
+//! The three passes of the distributed solver, each run by every worker on its share of the
+//! vertices: the acyclic values, win / lose / draw with remoteness, and Smith's generalised
+//! values. Each is the one-process algorithm of [`crate::graph`] with the vertex's state kept
+//! by its owner and the updates along reversed edges sent to the owner of the predecessor.
+
+use super::step::{Steps, Stopped};
+use crate::graph::Csr;
+use crate::graph::loopy::{INFINITE, NO_REMOTENESS};
+use crate::value::Outcome;
+use timely::worker::Worker;
+
+/// Not decided yet.
+const OPEN: u32 = u32::MAX;
+
+/// One worker's vertices: vertex `v` belongs to worker `v mod peers`, at local index
+/// `v / peers`; for each, its out-degree and its predecessors (global indices, one per edge).
+pub(super) struct Share {
+    peers: u32,
+    index: u32,
+    /// Global vertices.
+    pub total: u64,
+    out_degree: Vec<u32>,
+    pred_start: Vec<u32>,
+    preds: Vec<u32>,
+}
+
+impl Share {
+    /// This worker's share of `graph`: two passes over its edges.
+    pub fn of(graph: &Csr, index: usize, peers: usize) -> Share {
+        let (index, peers) = (index as u32, peers as u32);
+        let n = graph.vertex_count() as u32;
+        let len = if n > index {
+            (n - index).div_ceil(peers)
+        } else {
+            0
+        };
+        let out_degree: Vec<u32> = (0..len)
+            .map(|k| graph.out_degree(k * peers + index))
+            .collect();
+        let mut pred_start = vec![0u32; len as usize + 1];
+        for &w in graph.targets() {
+            if w % peers == index {
+                pred_start[(w / peers) as usize + 1] += 1;
+            }
+        }
+        for k in 0..len as usize {
+            pred_start[k + 1] += pred_start[k];
+        }
+        let mut next = pred_start[..len as usize].to_vec();
+        let mut preds = vec![0u32; pred_start[len as usize] as usize];
+        for v in 0..n {
+            for &w in graph.successors(v) {
+                if w % peers == index {
+                    let slot = &mut next[(w / peers) as usize];
+                    preds[*slot as usize] = v;
+                    *slot += 1;
+                }
+            }
+        }
+        Share {
+            peers,
+            index,
+            total: u64::from(n),
+            out_degree,
+            pred_start,
+            preds,
+        }
+    }
+
+    /// Vertices owned.
+    pub fn len(&self) -> usize {
+        self.out_degree.len()
+    }
+
+    /// The global index of local vertex `k`.
+    pub fn global(&self, k: usize) -> u32 {
+        k as u32 * self.peers + self.index
+    }
+
+    fn preds(&self, k: usize) -> &[u32] {
+        &self.preds[self.pred_start[k] as usize..self.pred_start[k + 1] as usize]
+    }
+
+    /// The owner of `v` and its local index there.
+    fn locate(&self, v: u32) -> (usize, usize) {
+        ((v % self.peers) as usize, (v / self.peers) as usize)
+    }
+
+    fn mine(&self, owner: usize) -> bool {
+        owner == self.index as usize
+    }
+}
+
+/// The acyclic pass's result for the owned vertices: values and remoteness (`OPEN` where a
+/// cycle is reachable).
+pub(super) struct Acyclic {
+    pub values: Vec<u32>,
+    pub remoteness: Vec<u32>,
+    /// Whether every vertex of the whole graph was decided.
+    pub complete: bool,
+}
+
+/// Sprague–Grundy values and remoteness where no cycle is reachable: a vertex is decided once
+/// every follower has told it its value and remoteness (a message per edge, `[u, value,
+/// remoteness]`); followers owned by the same worker tell it at once, so a chain within one
+/// worker takes no step. The mex needs only which values `0..=d` occur among `d` followers:
+/// a bit each, so the pass holds a bit per edge besides a few words per vertex. Messages
+/// `E`, steps at most the longest path plus one.
+pub(super) fn acyclic(
+    share: &Share,
+    steps: &mut Steps,
+    worker: &mut Worker,
+    progress: &mut dyn FnMut(&str, u64, u64),
+) -> Result<Acyclic, Stopped> {
+    let len = share.len();
+    let mut bit_start = Vec::with_capacity(len + 1);
+    let mut bits_total = 0u64;
+    for &d in &share.out_degree {
+        bit_start.push(bits_total);
+        bits_total += u64::from(d) + 1;
+    }
+    bit_start.push(bits_total);
+    let mut seen = vec![0u64; bits_total.div_ceil(64) as usize];
+    let mut heard = vec![0u32; len];
+    let mut longest = vec![0u32; len];
+    let mut shortest_to_zero = vec![u32::MAX; len];
+    let mut values = vec![OPEN; len];
+    let mut remoteness = vec![OPEN; len];
+    // Decided, not yet told: (vertex, value, remoteness).
+    let mut ready: Vec<(usize, u32, u32)> = Vec::new();
+    for k in 0..len {
+        if share.out_degree[k] == 0 {
+            ready.push((k, 0, 0));
+        }
+    }
+    let mut tell = |k: usize, x: u32, r: u32, ready: &mut Vec<(usize, u32, u32)>| {
+        let d = share.out_degree[k];
+        heard[k] += 1;
+        if x <= d {
+            let bit = bit_start[k] + u64::from(x);
+            seen[(bit / 64) as usize] |= 1 << (bit % 64);
+        }
+        longest[k] = longest[k].max(r);
+        if x == 0 {
+            shortest_to_zero[k] = shortest_to_zero[k].min(r);
+        }
+        if heard[k] == d {
+            let mut mex = 0u32;
+            while mex <= d {
+                let bit = bit_start[k] + u64::from(mex);
+                if seen[(bit / 64) as usize] & (1 << (bit % 64)) == 0 {
+                    break;
+                }
+                mex += 1;
+            }
+            let r = if mex == 0 {
+                longest[k]
+            } else {
+                shortest_to_zero[k]
+            };
+            ready.push((k, mex, r.saturating_add(1)));
+        }
+    };
+    let mut out = steps.outboxes();
+    let mut decided = 0u64;
+    loop {
+        let mut sent = 0u64;
+        let mut newly = 0u64;
+        while let Some((k, x, r)) = ready.pop() {
+            newly += 1;
+            values[k] = x;
+            remoteness[k] = r;
+            for &u in share.preds(k) {
+                let (owner, local) = share.locate(u);
+                if share.mine(owner) {
+                    tell(local, x, r, &mut ready);
+                } else {
+                    out[owner].extend([u, x, r]);
+                    sent += 1;
+                }
+            }
+        }
+        let got = steps.exchange(worker, &mut out, [sent, newly])?;
+        decided += got.totals[1];
+        progress("acyclic values", decided, share.total);
+        if got.totals[0] == 0 {
+            break;
+        }
+        for words in got.payloads {
+            for m in words.chunks_exact(3) {
+                tell(share.locate(m[0]).1, m[1], m[2], &mut ready);
+            }
+        }
+    }
+    Ok(Acyclic {
+        values,
+        remoteness,
+        complete: decided == share.total,
+    })
+}
+
+/// Win / lose / draw with remoteness, level by level: the vertices decided at remoteness `r`
+/// tell their predecessors in step `r` (`[u, 1]` from a loss, `[u, 0]` from a win), which
+/// decide remoteness `r + 1`: a loss next door makes a win, the last follower known to be a
+/// win makes a loss. Levels keep the remoteness exact (the winner's shortest, the loser's
+/// longest), so no vertex acts before its level. Messages at most `E`, steps the largest
+/// remoteness plus two.
+pub(super) fn win_lose_draw(
+    share: &Share,
+    steps: &mut Steps,
+    worker: &mut Worker,
+    progress: &mut dyn FnMut(&str, u64, u64),
+) -> Result<(Vec<Outcome>, Vec<u32>), Stopped> {
+    let len = share.len();
+    let mut outcomes = vec![Outcome::Draw; len];
+    let mut remoteness = vec![NO_REMOTENESS; len];
+    let mut pending = share.out_degree.clone();
+    let mut level: Vec<usize> = Vec::new();
+    for k in 0..len {
+        if pending[k] == 0 {
+            outcomes[k] = Outcome::P;
+            remoteness[k] = 0;
+            level.push(k);
+        }
+    }
+    let mut out = steps.outboxes();
+    let mut here: Vec<u32> = Vec::new();
+    let mut decided = 0u64;
+    let mut r = 0u32;
+    loop {
+        let mut sent = 0u64;
+        for &k in &level {
+            let lost = u32::from(outcomes[k] == Outcome::P);
+            for &u in share.preds(k) {
+                let (owner, _) = share.locate(u);
+                let to = if share.mine(owner) {
+                    &mut here
+                } else {
+                    &mut out[owner]
+                };
+                to.extend([u, lost]);
+                sent += 1;
+            }
+        }
+        let got = steps.exchange(worker, &mut out, [sent, level.len() as u64])?;
+        decided += got.totals[1];
+        progress("win, lose or draw", decided, share.total);
+        if got.totals[0] == 0 {
+            break;
+        }
+        r += 1;
+        level.clear();
+        let mut hear = |m: &[u32]| {
+            let k = share.locate(m[0]).1;
+            if remoteness[k] != NO_REMOTENESS {
+                return;
+            }
+            if m[1] == 1 {
+                outcomes[k] = Outcome::N;
+                remoteness[k] = r;
+                level.push(k);
+            } else {
+                pending[k] -= 1;
+                if pending[k] == 0 {
+                    outcomes[k] = Outcome::P;
+                    remoteness[k] = r;
+                    level.push(k);
+                }
+            }
+        };
+        for m in here.chunks_exact(2) {
+            hear(m);
+        }
+        here.clear();
+        for words in &got.payloads {
+            for m in words.chunks_exact(2) {
+                hear(m);
+            }
+        }
+    }
+    Ok((outcomes, remoteness))
+}
+
+/// What a message of the generalised pass says about its vertex `x`.
+const LABELLED_FOLLOWER: u32 = 0;
+const LIVE_FOLLOWER_READY: u32 = 1;
+const FOLLOWER_NOW_FINITE: u32 = 2;
+
+/// Smith's generalised values by the rounds of Fraenkel and Yesha, as in
+/// [`crate::graph::loopy::generalized_values`]. Round `m`: a vertex whose live followers (not
+/// finitely labelled) all have a follower labelled `m`, and that has none itself, is labelled
+/// `m`. Within a round the labels are a fixed point that does not depend on the order of the
+/// messages (a vertex with a follower labelled `m` is never labelled `m`, by induction on the
+/// order of labelling), so updates within a worker cascade at once; rounds are separated by
+/// two steps that all workers agree on: the labels `m` are final, then the vertices left
+/// without one become `∞` or wait for the next round. Messages `O(E)` a round.
+pub(super) fn generalized(
+    share: &Share,
+    steps: &mut Steps,
+    worker: &mut Worker,
+    progress: &mut dyn FnMut(&str, u64, u64),
+) -> Result<Vec<u32>, Stopped> {
+    let len = share.len();
+    let mut label = vec![OPEN; len];
+    let mut live = share.out_degree.clone();
+    let mut need = vec![0u32; len];
+    let mut has = vec![0u32; len];
+    let mut remaining: Vec<usize> = (0..len).collect();
+    let mut out = steps.outboxes();
+    let mut todo: Vec<(u32, u32)> = Vec::new();
+    let mut m = 0u32;
+    loop {
+        let stamp = m + 1;
+        for &k in &remaining {
+            need[k] = live[k];
+            if need[k] == 0 {
+                label[k] = m;
+                todo.extend(share.preds(k).iter().map(|&u| (u, LABELLED_FOLLOWER)));
+            }
+        }
+        // The round's labels, to a fixed point.
+        loop {
+            let mut sent = 0u64;
+            while let Some((v, what)) = todo.pop() {
+                let (owner, k) = share.locate(v);
+                if !share.mine(owner) {
+                    out[owner].extend([v, what]);
+                    sent += 1;
+                    continue;
+                }
+                if what == LABELLED_FOLLOWER {
+                    let finite = label[k] != OPEN && label[k] != INFINITE;
+                    if has[k] == stamp || finite {
+                        continue;
+                    }
+                    has[k] = stamp;
+                    todo.extend(share.preds(k).iter().map(|&u| (u, LIVE_FOLLOWER_READY)));
+                } else if label[k] == OPEN && has[k] != stamp {
+                    need[k] -= 1;
+                    if need[k] == 0 {
+                        label[k] = m;
+                        todo.extend(share.preds(k).iter().map(|&u| (u, LABELLED_FOLLOWER)));
+                    }
+                }
+            }
+            let got = steps.exchange(worker, &mut out, [sent, 0])?;
+            if got.totals[0] == 0 {
+                break;
+            }
+            for words in got.payloads {
+                todo.extend(words.chunks_exact(2).map(|m| (m[0], m[1])));
+            }
+        }
+        // The round's end: labelled vertices stop counting as live followers; the others
+        // with a follower labelled m wait, the rest are ∞.
+        let mut next = Vec::with_capacity(remaining.len());
+        let mut sent = 0u64;
+        for &k in &remaining {
+            if label[k] == m {
+                for &u in share.preds(k) {
+                    let (owner, j) = share.locate(u);
+                    if share.mine(owner) {
+                        live[j] -= 1;
+                    } else {
+                        out[owner].extend([u, FOLLOWER_NOW_FINITE]);
+                        sent += 1;
+                    }
+                }
+            } else if has[k] == stamp {
+                next.push(k);
+            } else {
+                label[k] = INFINITE;
+            }
+        }
+        let got = steps.exchange(worker, &mut out, [sent, next.len() as u64])?;
+        for words in got.payloads {
+            for m in words.chunks_exact(2) {
+                live[share.locate(m[0]).1] -= 1;
+            }
+        }
+        remaining = next;
+        progress(
+            "generalised values",
+            share.total - got.totals[1],
+            share.total,
+        );
+        if got.totals[1] == 0 {
+            break;
+        }
+        m += 1;
+    }
+    Ok(label)
+}

@@ -1,0 +1,158 @@
+//! Supersteps over timely: every worker sends one batch to every worker, then all wait until
+//! every batch of the step has arrived (the probe passes the step's epoch).
+//!
+//! A batch carries a payload of `u32` words (the phase says how many make a message) and two
+//! counts and a stop flag; the counts are summed and the flags or-ed over all workers, so every
+//! worker reads the same totals after a step and takes the same decision (go on, next phase,
+//! stop). A payload longer than [`CHUNK`] words goes in several batches.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+use timely::container::CapacityContainerBuilder;
+use timely::dataflow::operators::{Exchange, Input, Inspect, Probe};
+use timely::dataflow::{InputHandle, ProbeHandle};
+use timely::worker::Worker;
+
+/// A batch: the worker it goes to, its step, two counts, the stop flag, the payload. The
+/// step is needed because a faster worker's batches of the next step may arrive before this
+/// worker has taken those of the step just ended.
+type Batch = (u32, u64, [u64; 2], bool, Vec<u32>);
+
+/// The most words in one batch (12 MiB).
+const CHUNK: usize = 3 << 20;
+
+/// A worker asked to stop (its own Ctrl-C or another's): every worker sees it in the same
+/// step.
+#[derive(Debug)]
+pub(super) struct Stopped;
+
+/// What a step brought: the payloads received and the totals over all workers.
+pub(super) struct Received {
+    pub payloads: Vec<Vec<u32>>,
+    pub totals: [u64; 2],
+}
+
+/// One worker's end of the supersteps.
+pub(super) struct Steps {
+    input: InputHandle<u64, CapacityContainerBuilder<Vec<Batch>>>,
+    probe: ProbeHandle<u64>,
+    inbox: Rc<RefCell<Vec<Batch>>>,
+    epoch: u64,
+    index: usize,
+    peers: usize,
+    /// Workers in each process (timely numbers the workers process by process).
+    per_process: usize,
+    cancel: Arc<AtomicBool>,
+    /// Payload bytes sent to workers of other processes.
+    pub bytes: u64,
+    /// Supersteps taken.
+    pub steps: u64,
+}
+
+impl Steps {
+    /// Builds the dataflow in `worker`.
+    pub fn new(worker: &mut Worker, per_process: usize, cancel: Arc<AtomicBool>) -> Steps {
+        let mut input = InputHandle::new();
+        let probe = ProbeHandle::new();
+        let inbox: Rc<RefCell<Vec<Batch>>> = Rc::default();
+        let sink = Rc::clone(&inbox);
+        worker.dataflow::<u64, _, _>(|scope| {
+            scope
+                .input_from(&mut input)
+                .container::<Vec<Batch>>()
+                .exchange(|batch: &Batch| u64::from(batch.0))
+                .inspect(move |batch: &Batch| sink.borrow_mut().push(batch.clone()))
+                .probe_with(&probe);
+        });
+        Steps {
+            input,
+            probe,
+            inbox,
+            epoch: 0,
+            index: worker.index(),
+            peers: worker.peers(),
+            per_process: per_process.max(1),
+            cancel,
+            bytes: 0,
+            steps: 0,
+        }
+    }
+
+    /// Sends `out[w]` to worker `w` with this worker's `counts`, and waits for the step to
+    /// end everywhere. `out` is left empty for the next step.
+    pub fn exchange(
+        &mut self,
+        worker: &mut Worker,
+        out: &mut [Vec<u32>],
+        counts: [u64; 2],
+    ) -> Result<Received, Stopped> {
+        let stop = self.cancel.load(Ordering::Relaxed);
+        let process = self.index / self.per_process;
+        for (to, words) in out.iter_mut().enumerate() {
+            if to / self.per_process != process {
+                self.bytes += 4 * words.len() as u64;
+            }
+            let words = std::mem::take(words);
+            let dest = to as u32;
+            if words.len() <= CHUNK {
+                self.input.send((dest, self.epoch, counts, stop, words));
+            } else {
+                let mut pieces = words.chunks(CHUNK).peekable();
+                while let Some(piece) = pieces.next() {
+                    let last = pieces.peek().is_none();
+                    let (c, s) = if last {
+                        (counts, stop)
+                    } else {
+                        ([0; 2], false)
+                    };
+                    self.input.send((dest, self.epoch, c, s, piece.to_vec()));
+                }
+            }
+        }
+        let this = self.epoch;
+        self.epoch += 1;
+        self.steps += 1;
+        self.input.advance_to(self.epoch);
+        while self.probe.less_than(&self.epoch) {
+            worker.step_or_park(Some(Duration::from_millis(50)));
+        }
+        let batches: Vec<Batch> = {
+            let mut inbox = self.inbox.borrow_mut();
+            let (now, later) = inbox.drain(..).partition(|b| b.1 == this);
+            *inbox = later;
+            now
+        };
+        let mut totals = [0u64; 2];
+        let mut stopped = false;
+        let mut payloads = Vec::with_capacity(batches.len());
+        for (_, _, c, s, words) in batches {
+            totals[0] += c[0];
+            totals[1] += c[1];
+            stopped |= s;
+            if !words.is_empty() {
+                payloads.push(words);
+            }
+        }
+        if stopped {
+            return Err(Stopped);
+        }
+        Ok(Received { payloads, totals })
+    }
+
+    /// An empty batch for every worker.
+    pub fn outboxes(&self) -> Vec<Vec<u32>> {
+        vec![Vec::new(); self.peers]
+    }
+
+    /// Ends the dataflow: no more steps.
+    pub fn close(self, worker: &mut Worker) {
+        let Steps { input, probe, .. } = self;
+        drop(input);
+        while !probe.done() {
+            worker.step_or_park(Some(Duration::from_millis(50)));
+        }
+    }
+}
