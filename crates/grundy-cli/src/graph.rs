@@ -212,9 +212,10 @@ impl Solver {
             Ok(Some(run)) => {
                 let s = run.stats;
                 eprintln!(
-                    "solved by {} in {}: {} steps, {} between processes",
+                    "solved by {} in {} in {:.2} s: {} steps, {} between processes",
                     count(s.workers, "worker"),
                     count(s.processes, "process"),
+                    s.millis as f64 / 1000.0,
                     s.steps,
                     indicatif::HumanBytes(s.bytes_between_processes)
                 );

@@ -41,8 +41,8 @@
 //! - **API.** [`api`]: typed requests and responses, limit presets, one error type.
 //! - **Atlas** (feature `atlas`). `atlas`: censuses over families of heap rules, kept in an
 //!   SQLite database with a versioned schema; its queries.
-//! - **Cluster** (feature `cluster`). `cluster`: a census spread over processes on timely
-//!   dataflow, connected under a deadline.
+//! - **Cluster** (feature `cluster`). `cluster`: game graphs solved and censuses spread over
+//!   worker threads and processes on timely dataflow, connected under a deadline.
 //! - **Analysis and play.** [`analysis`]: value, outcome, every winning move and the reason,
 //!   one report per component whatever route answered, notes that teach and pictures.
 //!   [`play`]: a game in progress against a perfect opponent, with hints and undo.

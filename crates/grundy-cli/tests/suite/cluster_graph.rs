@@ -70,7 +70,7 @@ fn on_cluster(dir: &Path, args: &[&str], processes: usize, workers: usize) -> St
     assert!(zero.status.success(), "{args:?}: {}", stderr(&zero));
     assert!(
         stderr(&zero).contains(&format!(
-            "solved by {} workers in {processes} processes",
+            "solved by {} workers in {processes} processes in ",
             processes * workers
         )),
         "{}",
@@ -113,7 +113,7 @@ fn processes_and_workers_answer_as_one_process() {
         let two = grundy(&[args, &["--workers", "2"][..]].concat());
         assert!(two.status.success(), "{args:?}: {}", stderr(&two));
         assert_eq!(String::from_utf8(two.stdout).unwrap(), expected, "{args:?}");
-        for (processes, workers) in [(2, 1), (3, 2)] {
+        for (processes, workers) in [(2, 1), (2, 2), (3, 1), (3, 2)] {
             let spread = on_cluster(&dir, args, processes, workers);
             assert_eq!(spread, expected, "{args:?} on {processes} x {workers}");
         }

@@ -164,3 +164,15 @@ fn the_empty_graph_and_more_workers_than_vertices() {
     let (s, _) = distributed(&Csr::from_adjacency(&[vec![1], vec![]]), 5);
     assert_eq!(s.finite_value(0), Some(1));
 }
+
+#[test]
+fn values_past_64_take_the_side_array() {
+    // Nim heaps 0 to 150: heap h moves to every smaller heap, so its value is h, and heaps
+    // past 63 need more than the 64-bit mask of followers' values.
+    let adj: Adj = (0..=150u32).map(|h| (0..h).rev().collect()).collect();
+    check(&adj).unwrap();
+    let (s, _) = distributed(&Csr::from_adjacency(&adj), 2);
+    for h in 0..=150 {
+        assert_eq!(s.finite_value(h), Some(h));
+    }
+}

@@ -5,7 +5,7 @@
 //! Vertex `v` belongs to worker `v mod W` of the `W` workers of all processes; each worker
 //! keeps, for its vertices, the out-degree and the predecessors (a reversed edge list of
 //! about `E / W` entries), and the passes send what a vertex learns along its reversed edges
-//! to the owners of its predecessors, in supersteps ([`step`]):
+//! to the owners of its predecessors, in supersteps (a barrier of every worker):
 //!
 //! 1. **Acyclic values**: a vertex is decided when all its followers have reported (mex of
 //!    their values, remoteness as in [`crate::graph::acyclic`]); if every vertex is decided
@@ -56,6 +56,8 @@ pub struct SolveStats {
     pub bytes_between_processes: u64,
     /// Whether the graph had no reachable cycle (the acyclic pass decided every vertex).
     pub acyclic: bool,
+    /// Milliseconds from the shares' making to the answers gathered, on worker 0.
+    pub millis: u64,
 }
 
 /// The answer on process 0.
@@ -123,6 +125,7 @@ fn run(
 ) -> Result<Option<DistributedSolution>, ClusterError> {
     let progress = Mutex::new(progress);
     let work = move |worker: &mut Worker| -> Result<Option<DistributedSolution>, Stopped> {
+        let started = std::time::Instant::now();
         let mut steps = Steps::new(worker, per_process, Arc::clone(&cancel));
         let share = Share::of(&graph, worker.index(), worker.peers());
         let first = worker.index() == 0;
@@ -132,14 +135,12 @@ fn run(
                 p(pass, done, total);
             }
         };
-        let result = solve_share(&share, &mut steps, worker, &mut tell, processes);
-        match result {
-            Ok(answer) => {
-                steps.close(worker);
-                Ok(answer)
-            }
-            Err(Stopped) => Err(Stopped),
+        let mut answer = solve_share(&share, &mut steps, worker, &mut tell, processes)?;
+        if let Some(a) = answer.as_mut() {
+            a.stats.millis = started.elapsed().as_millis() as u64;
         }
+        steps.close(worker);
+        Ok(answer)
     };
     let guards = timely::execute::execute_from(builders, others, WorkerConfig::default(), work)
         .map_err(ClusterError::Peer)?;
@@ -218,6 +219,7 @@ fn solve_share(
         steps: steps.steps,
         bytes_between_processes: got.totals[0],
         acyclic,
+        millis: 0,
     };
     Ok(Some(DistributedSolution {
         solution: GraphSolution::from_parts(acyclic, values, outcomes, remoteness),

@@ -17,6 +17,8 @@ const OPEN: u32 = u32::MAX;
 pub(super) struct Share {
     peers: u32,
     index: u32,
+    /// `log2(peers)` when `peers` is a power of two (then ownership is a mask and a shift).
+    shift: Option<u32>,
     /// Global vertices.
     pub total: u64,
     out_degree: Vec<u32>,
@@ -38,9 +40,15 @@ impl Share {
             .map(|k| graph.out_degree(k * peers + index))
             .collect();
         let mut pred_start = vec![0u32; len as usize + 1];
+        let shift = peers.is_power_of_two().then(|| peers.trailing_zeros());
+        let locate = |w: u32| match shift {
+            Some(s) => (w & (peers - 1), w >> s),
+            None => (w % peers, w / peers),
+        };
         for &w in graph.targets() {
-            if w % peers == index {
-                pred_start[(w / peers) as usize + 1] += 1;
+            let (owner, k) = locate(w);
+            if owner == index {
+                pred_start[k as usize + 1] += 1;
             }
         }
         for k in 0..len as usize {
@@ -50,8 +58,9 @@ impl Share {
         let mut preds = vec![0u32; pred_start[len as usize] as usize];
         for v in 0..n {
             for &w in graph.successors(v) {
-                if w % peers == index {
-                    let slot = &mut next[(w / peers) as usize];
+                let (owner, k) = locate(w);
+                if owner == index {
+                    let slot = &mut next[k as usize];
                     preds[*slot as usize] = v;
                     *slot += 1;
                 }
@@ -60,6 +69,7 @@ impl Share {
         Share {
             peers,
             index,
+            shift: peers.is_power_of_two().then(|| peers.trailing_zeros()),
             total: u64::from(n),
             out_degree,
             pred_start,
@@ -82,13 +92,29 @@ impl Share {
     }
 
     /// The owner of `v` and its local index there.
+    #[inline]
     fn locate(&self, v: u32) -> (usize, usize) {
-        ((v % self.peers) as usize, (v / self.peers) as usize)
+        match self.shift {
+            Some(s) => ((v & (self.peers - 1)) as usize, (v >> s) as usize),
+            None => ((v % self.peers) as usize, (v / self.peers) as usize),
+        }
     }
 
     fn mine(&self, owner: usize) -> bool {
         owner == self.index as usize
     }
+}
+
+/// An open vertex of the acyclic pass.
+struct Open {
+    heard: u32,
+    degree: u32,
+    /// The largest remoteness heard.
+    longest: u32,
+    /// The smallest remoteness heard from a follower of value 0.
+    shortest_to_zero: u32,
+    /// The values below 64 heard.
+    mask: u64,
 }
 
 /// The acyclic pass's result for the owned vertices: values and remoteness (`OPEN` where a
@@ -104,8 +130,8 @@ pub(super) struct Acyclic {
 /// every follower has told it its value and remoteness (a message per edge, `[u, value,
 /// remoteness]`); followers owned by the same worker tell it at once, so a chain within one
 /// worker takes no step. The mex needs only which values `0..=d` occur among `d` followers:
-/// a bit each, so the pass holds a bit per edge besides a few words per vertex. Messages
-/// `E`, steps at most the longest path plus one.
+/// a mask of 64 bits in the vertex's record, and for the rare vertex with 64 followers or
+/// more a bit each in a side array. Messages `E`, steps at most the longest path plus one.
 pub(super) fn acyclic(
     share: &Share,
     steps: &mut Steps,
@@ -113,17 +139,36 @@ pub(super) fn acyclic(
     progress: &mut dyn FnMut(&str, u64, u64),
 ) -> Result<Acyclic, Stopped> {
     let len = share.len();
-    let mut bit_start = Vec::with_capacity(len + 1);
-    let mut bits_total = 0u64;
-    for &d in &share.out_degree {
-        bit_start.push(bits_total);
-        bits_total += u64::from(d) + 1;
+    // What a vertex has heard, side by side (one cache line for the random accesses): the
+    // values below 64 among its followers as a mask; larger ones, possible only with 64
+    // followers or more, in a bit array of `degree + 1` bits a vertex.
+    let mut open: Vec<Open> = share
+        .out_degree
+        .iter()
+        .map(|&degree| Open {
+            heard: 0,
+            degree,
+            longest: 0,
+            shortest_to_zero: u32::MAX,
+            mask: 0,
+        })
+        .collect();
+    let mut big_start: Vec<u64> = Vec::new();
+    let mut big_total = 0u64;
+    if share.out_degree.iter().any(|&d| d >= 64) {
+        big_start = share
+            .out_degree
+            .iter()
+            .map(|&d| {
+                let start = big_total;
+                if d >= 64 {
+                    big_total += u64::from(d) + 1;
+                }
+                start
+            })
+            .collect();
     }
-    bit_start.push(bits_total);
-    let mut seen = vec![0u64; bits_total.div_ceil(64) as usize];
-    let mut heard = vec![0u32; len];
-    let mut longest = vec![0u32; len];
-    let mut shortest_to_zero = vec![u32::MAX; len];
+    let mut big = vec![0u64; big_total.div_ceil(64) as usize];
     let mut values = vec![OPEN; len];
     let mut remoteness = vec![OPEN; len];
     // Decided, not yet told: (vertex, value, remoteness).
@@ -134,29 +179,33 @@ pub(super) fn acyclic(
         }
     }
     let mut tell = |k: usize, x: u32, r: u32, ready: &mut Vec<(usize, u32, u32)>| {
-        let d = share.out_degree[k];
-        heard[k] += 1;
-        if x <= d {
-            let bit = bit_start[k] + u64::from(x);
-            seen[(bit / 64) as usize] |= 1 << (bit % 64);
+        let o = &mut open[k];
+        o.heard += 1;
+        if x < 64 {
+            o.mask |= 1 << x;
+        } else if x <= o.degree {
+            let bit = big_start[k] + u64::from(x);
+            big[(bit / 64) as usize] |= 1 << (bit % 64);
         }
-        longest[k] = longest[k].max(r);
+        o.longest = o.longest.max(r);
         if x == 0 {
-            shortest_to_zero[k] = shortest_to_zero[k].min(r);
+            o.shortest_to_zero = o.shortest_to_zero.min(r);
         }
-        if heard[k] == d {
-            let mut mex = 0u32;
-            while mex <= d {
-                let bit = bit_start[k] + u64::from(mex);
-                if seen[(bit / 64) as usize] & (1 << (bit % 64)) == 0 {
-                    break;
+        if o.heard == o.degree {
+            let mut mex = (!o.mask).trailing_zeros();
+            if mex == 64 {
+                while mex <= o.degree {
+                    let bit = big_start[k] + u64::from(mex);
+                    if big[(bit / 64) as usize] & (1 << (bit % 64)) == 0 {
+                        break;
+                    }
+                    mex += 1;
                 }
-                mex += 1;
             }
             let r = if mex == 0 {
-                longest[k]
+                o.longest
             } else {
-                shortest_to_zero[k]
+                o.shortest_to_zero
             };
             ready.push((k, mex, r.saturating_add(1)));
         }
