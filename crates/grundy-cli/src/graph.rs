@@ -108,7 +108,7 @@ pub struct Args {
     rules: Vec<PathBuf>,
     /// Solve with this many worker threads (timely dataflow; with --cluster, in each
     /// process). The answers are those of one thread.
-    #[arg(long, value_name = "N", default_value_t = 1)]
+    #[arg(long, value_name = "N", default_value_t = 1, conflicts_with = "cases")]
     workers: usize,
     /// Solve over the processes this hosts file names (host:port lines, process 0 first):
     /// every process reads the same input and runs with its own --process; process 0 prints
@@ -195,6 +195,7 @@ impl Solver {
         });
         let csr = Arc::new(std::mem::take(&mut graph.csr));
         // Timely's threads panic when a peer leaves: that is reported as an error.
+        let previous = std::panic::take_hook();
         std::panic::set_hook(Box::new(|_| {}));
         let solved = match self {
             Solver::Cluster(cluster) => {
@@ -205,9 +206,12 @@ impl Solver {
             }
             Solver::One => unreachable!("solved above"),
         };
-        let _ = std::panic::take_hook();
+        std::panic::set_hook(previous);
         bar.finish_and_clear();
-        graph.csr = Arc::try_unwrap(csr).unwrap_or_else(|shared| (*shared).clone());
+        if let Ok(Some(_)) = &solved {
+            // The workers are done with it (a failed run has no use for it: not copied).
+            graph.csr = Arc::try_unwrap(csr).unwrap_or_else(|shared| (*shared).clone());
+        }
         match solved {
             Ok(Some(run)) => {
                 let s = run.stats;

@@ -171,6 +171,57 @@ fn a_peer_that_fails_stops_every_process() {
         stderr(&out)
     );
 
+    // Processes that loaded different graphs: every one refuses, naming the difference.
+    let other = dir.join("other.txt");
+    std::fs::write(&other, "3 2 1\n1 2\n2 3\n1\n").unwrap();
+    let other = other.display().to_string();
+    let mismatched = [
+        spawn(&[
+            "graph",
+            &other,
+            "--format",
+            "judge",
+            "--cluster",
+            &hosts_file,
+            "--process",
+            "1",
+        ]),
+        spawn(&[
+            "graph",
+            &file,
+            "--format",
+            "judge",
+            "--cluster",
+            &hosts_file,
+            "--process",
+            "0",
+        ]),
+    ];
+    for child in mismatched {
+        let (out, _) = finish(child, Duration::from_secs(60), "a process of another graph");
+        assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+        assert!(out.stdout.is_empty());
+        assert!(
+            stderr(&out).contains(
+                "process 1 loaded another graph (3 vertices, 2 edges) than process 0 (400000 \
+                 vertices, 399999 edges): every process needs the same input"
+            ),
+            "{}",
+            stderr(&out)
+        );
+    }
+    // Test cases are answered one by one in one thread.
+    let out = grundy(&[
+        "graph",
+        "--format",
+        "judge",
+        "--cases",
+        &file,
+        "--workers",
+        "2",
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+
     // A peer killed mid-run: process 0 stops within seconds, printing no answer.
     let cluster =
         |i: &str| spawn(&[&base[..], &["--cluster", &hosts_file, "--process", i]].concat());

@@ -124,9 +124,11 @@ fn run(
     progress: Progress,
 ) -> Result<Option<DistributedSolution>, ClusterError> {
     let progress = Mutex::new(progress);
-    let work = move |worker: &mut Worker| -> Result<Option<DistributedSolution>, Stopped> {
+    let mine = Fingerprint::of(&graph);
+    let work = move |worker: &mut Worker| -> Result<Option<DistributedSolution>, Halt> {
         let started = std::time::Instant::now();
         let mut steps = Steps::new(worker, per_process, Arc::clone(&cancel));
+        mine.compare(&mut steps, worker)?;
         let share = Share::of(&graph, worker.index(), worker.peers());
         let first = worker.index() == 0;
         let mut tell = |pass: &str, done: u64, total: u64| {
@@ -145,18 +147,113 @@ fn run(
     let guards = timely::execute::execute_from(builders, others, WorkerConfig::default(), work)
         .map_err(ClusterError::Peer)?;
     let joined = std::panic::catch_unwind(std::panic::AssertUnwindSafe(move || guards.join()));
-    let broken = "a connection to another process broke (it stopped or its machine went away)";
+    let broken = if processes > 1 {
+        "a connection to another process broke (it stopped or its machine went away)"
+    } else {
+        "a worker thread failed"
+    };
     let results = joined.map_err(|_| ClusterError::Peer(broken.into()))?;
     let mut answer = None;
     for r in results {
         match r {
             Ok(Ok(Some(a))) => answer = Some(a),
             Ok(Ok(None)) => {}
-            Ok(Err(Stopped)) => return Err(ClusterError::Interrupted),
+            Ok(Err(Halt::Stopped)) => return Err(ClusterError::Interrupted),
+            Ok(Err(Halt::Different(why))) => return Err(ClusterError::Protocol(why)),
             Err(_) => return Err(ClusterError::Peer(format!("a worker stopped: {broken}"))),
         }
     }
     Ok(answer)
+}
+
+/// Why a worker ended without an answer.
+enum Halt {
+    /// A stop was asked (every worker sees it at the same step).
+    Stopped,
+    /// The processes did not all load the same graph.
+    Different(String),
+}
+
+impl From<Stopped> for Halt {
+    fn from(_: Stopped) -> Halt {
+        Halt::Stopped
+    }
+}
+
+/// What every process checks first: that all of them loaded the same graph (its size and a
+/// hash of its edges), since each solves its share of its own copy.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct Fingerprint {
+    vertices: u32,
+    edges: u32,
+    hash: u64,
+}
+
+impl Fingerprint {
+    fn of(graph: &Csr) -> Fingerprint {
+        // FxHash-style mixing, word by word: about a nanosecond an edge.
+        let mix =
+            |h: u64, x: u32| (h.rotate_left(5) ^ u64::from(x)).wrapping_mul(0x517c_c1b7_2722_0a95);
+        let hash = graph.offsets().iter().fold(0u64, |h, &x| mix(h, x));
+        Fingerprint {
+            vertices: graph.vertex_count() as u32,
+            edges: graph.edge_count() as u32,
+            hash: graph.targets().iter().fold(hash, |h, &x| mix(h, x)),
+        }
+    }
+
+    /// Sends this process's fingerprint to every worker and compares them all: every worker
+    /// sees every fingerprint, so all stop alike, with the same message, if one differs.
+    fn compare(self, steps: &mut Steps, worker: &mut Worker) -> Result<(), Halt> {
+        let words = [
+            steps.process() as u32,
+            self.vertices,
+            self.edges,
+            self.hash as u32,
+            (self.hash >> 32) as u32,
+        ];
+        let mut out = steps.outboxes();
+        for batch in &mut out {
+            batch.extend(words);
+        }
+        let got = steps.exchange(worker, &mut out, [0, 0])?;
+        let mut seen: Vec<(u32, Fingerprint)> = got
+            .payloads
+            .iter()
+            .flat_map(|words| words.chunks_exact(5))
+            .map(|w| {
+                let hash = u64::from(w[3]) | (u64::from(w[4]) << 32);
+                (
+                    w[0],
+                    Fingerprint {
+                        vertices: w[1],
+                        edges: w[2],
+                        hash,
+                    },
+                )
+            })
+            .collect();
+        seen.sort_unstable_by_key(|&(p, _)| p);
+        let Some(&(first, expected)) = seen.first() else {
+            return Ok(());
+        };
+        match seen.iter().find(|(_, f)| *f != expected) {
+            None => Ok(()),
+            Some(&(other, f)) => Err(Halt::Different(format!(
+                "process {other} loaded another graph ({} vertices, {} edges{}) than process \
+                 {first} ({} vertices, {} edges): every process needs the same input",
+                f.vertices,
+                f.edges,
+                if (f.vertices, f.edges) == (expected.vertices, expected.edges) {
+                    ", other edges"
+                } else {
+                    ""
+                },
+                expected.vertices,
+                expected.edges,
+            ))),
+        }
+    }
 }
 
 /// The passes on one worker's share, then the gathering on worker 0.

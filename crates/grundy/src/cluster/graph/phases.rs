@@ -12,6 +12,9 @@ use timely::worker::Worker;
 /// Not decided yet.
 const OPEN: u32 = u32::MAX;
 
+/// How often a long local cascade looks whether it was asked to stop.
+const CHECK_EVERY: u64 = 1 << 20;
+
 /// One worker's vertices: vertex `v` belongs to worker `v mod peers`, at local index
 /// `v / peers`; for each, its out-degree and its predecessors (global indices, one per edge).
 pub(super) struct Share {
@@ -217,6 +220,9 @@ pub(super) fn acyclic(
         let mut newly = 0u64;
         while let Some((k, x, r)) = ready.pop() {
             newly += 1;
+            if newly % CHECK_EVERY == 0 && steps.cancelled() {
+                break;
+            }
             values[k] = x;
             remoteness[k] = r;
             for &u in share.preds(k) {
@@ -370,7 +376,12 @@ pub(super) fn generalized(
         // The round's labels, to a fixed point.
         loop {
             let mut sent = 0u64;
+            let mut done = 0u64;
             while let Some((v, what)) = todo.pop() {
+                done += 1;
+                if done % CHECK_EVERY == 0 && steps.cancelled() {
+                    break;
+                }
                 let (owner, k) = share.locate(v);
                 if !share.mine(owner) {
                     out[owner].extend([v, what]);

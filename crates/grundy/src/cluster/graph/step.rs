@@ -21,8 +21,10 @@ use timely::worker::Worker;
 /// worker has taken those of the step just ended.
 type Batch = (u32, u64, [u64; 2], bool, Vec<u32>);
 
-/// The most words in one batch (12 MiB).
-const CHUNK: usize = 3 << 20;
+/// The most words in one batch (15 MiB): a multiple of every message's width (2, 3, 4, 5
+/// words), so a split batch never cuts a message.
+const CHUNK: usize = 60 << 16;
+const _: () = assert!(CHUNK % 60 == 0);
 
 /// A worker asked to stop (its own Ctrl-C or another's): every worker sees it in the same
 /// step.
@@ -140,6 +142,17 @@ impl Steps {
             return Err(Stopped);
         }
         Ok(Received { payloads, totals })
+    }
+
+    /// This worker's process.
+    pub fn process(&self) -> usize {
+        self.index / self.per_process
+    }
+
+    /// Whether this process was asked to stop (checked in long local loops, which then end
+    /// early: the next exchange stops every worker).
+    pub fn cancelled(&self) -> bool {
+        self.cancel.load(Ordering::Relaxed)
     }
 
     /// An empty batch for every worker.
