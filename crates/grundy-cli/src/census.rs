@@ -128,28 +128,9 @@ pub fn run(args: Args) -> Result<(), Failure> {
 
 /// This process's part of a census spread over a cluster.
 fn run_cluster(args: &Args, hosts: &std::path::Path) -> Result<(), Failure> {
-    use grundy::cluster::{Cluster, ClusterError};
-    if !(args.connect_timeout.is_finite()
-        && args.connect_timeout > 0.0
-        && args.connect_timeout < 1e6)
-    {
-        return Err(Failure::input(format!(
-            "--connect-timeout {}: expected a positive number of seconds",
-            args.connect_timeout
-        )));
-    }
-    if !(1..=256).contains(&args.workers) {
-        return Err(Failure::input(format!(
-            "--workers {}: expected 1 to 256 worker threads",
-            args.workers
-        )));
-    }
-    let text = crate::front::read_text(&hosts.display().to_string())?;
+    use grundy::cluster::ClusterError;
     let process = args.process.unwrap_or(0);
-    let cluster = Cluster::from_hosts(&text, &hosts.display().to_string(), process)
-        .map_err(|e| Failure::input(e.to_string()))?
-        .with_workers(args.workers)
-        .with_timeout(Duration::from_secs_f64(args.connect_timeout));
+    let cluster = crate::front::cluster(hosts, args.process, args.workers, args.connect_timeout)?;
     let options = census_options(args, args.workers as u64);
     // Ctrl-C on process 0: no more games go out, the games in flight come back and are
     // written, and the run ends as interrupted (forced after a game's time and a margin).

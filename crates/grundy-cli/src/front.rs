@@ -321,6 +321,40 @@ pub fn interrupted() -> Failure {
     }
 }
 
+/// `--workers N`: 1 to 256 worker threads, or a failure naming the flag.
+pub fn check_workers(workers: usize) -> Result<(), Failure> {
+    if (1..=256).contains(&workers) {
+        return Ok(());
+    }
+    Err(Failure::input(format!(
+        "--workers {workers}: expected 1 to 256 worker threads"
+    )))
+}
+
+/// The cluster of `--cluster HOSTS --process I --workers N --connect-timeout S`: the hosts
+/// file read and checked, the flags' values checked (bad input, status 2).
+pub fn cluster(
+    hosts: &std::path::Path,
+    process: Option<usize>,
+    workers: usize,
+    connect_timeout: f64,
+) -> Result<grundy::cluster::Cluster, Failure> {
+    if !(connect_timeout.is_finite() && connect_timeout > 0.0 && connect_timeout < 1e6) {
+        return Err(Failure::input(format!(
+            "--connect-timeout {connect_timeout}: expected a positive number of seconds"
+        )));
+    }
+    check_workers(workers)?;
+    let origin = hosts.display().to_string();
+    let text = read_text(&origin)?;
+    Ok(
+        grundy::cluster::Cluster::from_hosts(&text, &origin, process.unwrap_or(0))
+            .map_err(|e| Failure::input(e.to_string()))?
+            .with_workers(workers)
+            .with_timeout(std::time::Duration::from_secs_f64(connect_timeout)),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -142,36 +142,17 @@ enum Solver {
 
 impl Solver {
     fn of(args: &Args) -> Result<Solver, Failure> {
-        if !(1..=256).contains(&args.workers) {
-            return Err(Failure::input(format!(
-                "--workers {}: expected 1 to 256 worker threads",
-                args.workers
-            )));
-        }
-        let Some(hosts) = &args.cluster else {
-            return Ok(if args.workers == 1 {
-                Solver::One
-            } else {
-                Solver::Workers(args.workers)
-            });
-        };
-        if !(args.connect_timeout.is_finite()
-            && args.connect_timeout > 0.0
-            && args.connect_timeout < 1e6)
-        {
-            return Err(Failure::input(format!(
-                "--connect-timeout {}: expected a positive number of seconds",
-                args.connect_timeout
-            )));
-        }
-        let origin = hosts.display().to_string();
-        let text = front::read_text(&origin)?;
-        let cluster =
-            grundy::cluster::Cluster::from_hosts(&text, &origin, args.process.unwrap_or(0))
-                .map_err(|e| Failure::input(e.to_string()))?
-                .with_workers(args.workers)
-                .with_timeout(std::time::Duration::from_secs_f64(args.connect_timeout));
-        Ok(Solver::Cluster(cluster))
+        front::check_workers(args.workers)?;
+        Ok(match &args.cluster {
+            Some(hosts) => Solver::Cluster(front::cluster(
+                hosts,
+                args.process,
+                args.workers,
+                args.connect_timeout,
+            )?),
+            None if args.workers == 1 => Solver::One,
+            None => Solver::Workers(args.workers),
+        })
     }
 
     /// Solves `graph`: the solution, or `None` on a process other than 0 (which has

@@ -11,7 +11,7 @@ use proptest::prelude::*;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
-type Adj = Vec<Vec<u32>>;
+use crate::graph_properties::{Adj, graphs};
 
 fn distributed(graph: &Csr, workers: usize) -> (GraphSolution, grundy::cluster::SolveStats) {
     let run = solve_with_workers(
@@ -39,33 +39,6 @@ fn check(adj: &Adj) -> Result<(), TestCaseError> {
         prop_assert_eq!(&many, &one);
     }
     Ok(())
-}
-
-/// Random graphs on `1..=max_n` vertices; `acyclic` ones only have edges to smaller
-/// vertices (relabelled at random).
-fn graphs(max_n: usize, max_edges: usize, acyclic: bool) -> impl Strategy<Value = Adj> {
-    (1..=max_n)
-        .prop_flat_map(move |n| {
-            (
-                Just(n),
-                prop::collection::vec((0..n, 0..n), 0..=max_edges),
-                Just((0..n as u32).collect::<Vec<u32>>()).prop_shuffle(),
-            )
-        })
-        .prop_map(move |(n, edges, relabel)| {
-            let mut adj = vec![Vec::new(); n];
-            for (a, b) in edges {
-                if acyclic {
-                    if a != b {
-                        let (hi, lo) = (a.max(b), a.min(b));
-                        adj[relabel[hi] as usize].push(relabel[lo]);
-                    }
-                } else {
-                    adj[a].push(b as u32);
-                }
-            }
-            adj
-        })
 }
 
 proptest! {

@@ -21,7 +21,7 @@ use grundy::value::{Outcome, Value};
 use proptest::prelude::*;
 use std::collections::BTreeSet;
 
-type Adj = Vec<Vec<u32>>;
+pub(crate) type Adj = Vec<Vec<u32>>;
 
 /// Outcome and remoteness from the definition, by the sets `L_k` and `W_k`.
 fn slow_outcomes(adj: &Adj) -> Vec<(Outcome, Option<u32>)> {
@@ -103,7 +103,7 @@ fn fast(adj: &Adj) -> (Csr, GraphSolution) {
 
 /// Random graphs on up to `max_n` vertices; with `acyclic`, edges only go to smaller
 /// vertices after a random relabelling.
-fn graphs(max_n: usize, max_edges: usize, acyclic: bool) -> impl Strategy<Value = Adj> {
+pub(crate) fn graphs(max_n: usize, max_edges: usize, acyclic: bool) -> impl Strategy<Value = Adj> {
     (1..=max_n)
         .prop_flat_map(move |n| {
             (
