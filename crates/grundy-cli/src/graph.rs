@@ -162,23 +162,13 @@ impl Solver {
         graph: &mut GameGraph,
         cancel: &Arc<AtomicBool>,
     ) -> Result<Option<GraphSolution>, Failure> {
-        use grundy::cluster::{ClusterError, solve_on_cluster, solve_with_workers};
+        use grundy::cluster::{solve_on_cluster, solve_with_workers};
         if let Solver::One = self {
             let solved = with_progress("solving", cancel, |c| solve(&graph.csr, c));
             return solved.map(Some).map_err(graph_failure);
         }
-        let bar = front::bar(0, "solving".to_owned(), "vertices");
-        let shown = bar.clone();
-        let progress = Box::new(move |pass: &str, done: u64, total: u64| {
-            shown.set_message(pass.to_owned());
-            shown.set_length(total);
-            shown.set_position(done);
-        });
         let csr = Arc::new(std::mem::take(&mut graph.csr));
-        // Timely's threads panic when a peer leaves: that is reported as an error.
-        let previous = std::panic::take_hook();
-        std::panic::set_hook(Box::new(|_| {}));
-        let solved = match self {
+        let solved = distributed(|progress| match self {
             Solver::Cluster(cluster) => {
                 solve_on_cluster(cluster, Arc::clone(&csr), Arc::clone(cancel), progress)
             }
@@ -186,33 +176,97 @@ impl Solver {
                 solve_with_workers(Arc::clone(&csr), *n, Arc::clone(cancel), progress).map(Some)
             }
             Solver::One => unreachable!("solved above"),
-        };
-        std::panic::set_hook(previous);
-        bar.finish_and_clear();
+        });
         if let Ok(Some(_)) = &solved {
             // The workers are done with it (a failed run has no use for it: not copied).
             graph.csr = Arc::try_unwrap(csr).unwrap_or_else(|shared| (*shared).clone());
         }
-        match solved {
-            Ok(Some(run)) => {
-                let s = run.stats;
-                eprintln!(
-                    "solved by {} in {} in {:.2} s: {} steps, {} between processes",
-                    count(s.workers, "worker"),
-                    count(s.processes, "process"),
-                    s.millis as f64 / 1000.0,
-                    s.steps,
-                    indicatif::HumanBytes(s.bytes_between_processes)
-                );
+        match solved.map_err(|e| cluster_failure("", e, cancel))? {
+            Some(run) => {
+                report(&run.stats);
                 Ok(Some(run.solution))
             }
-            Ok(None) => Ok(None),
-            Err(ClusterError::Interrupted) => Err(front::interrupted()),
-            Err(e @ (ClusterError::Hosts { .. } | ClusterError::Process { .. })) => {
-                Err(Failure::input(e.to_string()))
-            }
-            Err(e) => Err(Failure::compute(e.to_string())),
+            None => Ok(None),
         }
+    }
+
+    /// Answers the judge problem in the file at `path` with the workers of this process or
+    /// of the cluster, each reading its part of the file: no process holds the whole graph.
+    fn judge_file(
+        &self,
+        path: &str,
+        options: &ReadOptions,
+        cancel: &Arc<AtomicBool>,
+    ) -> Result<(), Failure> {
+        use grundy::cluster::{JudgeFile, judge_on_cluster, judge_with_workers};
+        File::open(path).map_err(|e| Failure::input(format!("cannot open {path}: {e}")))?;
+        let processes = match self {
+            Solver::Cluster(cluster) => cluster.processes(),
+            _ => 1,
+        };
+        let file =
+            JudgeFile::open(path, options, processes).map_err(|e| read_failure(path, e, cancel))?;
+        let solved = distributed(|progress| match self {
+            Solver::Cluster(cluster) => {
+                judge_on_cluster(cluster, &file, Arc::clone(cancel), progress)
+            }
+            Solver::Workers(n) => {
+                judge_with_workers(&file, *n, Arc::clone(cancel), progress).map(Some)
+            }
+            Solver::One => unreachable!("only for several workers"),
+        });
+        match solved.map_err(|e| cluster_failure(path, e, cancel))? {
+            Some(answer) => {
+                report(&answer.stats);
+                crate::emit(judge_word(answer.outcome))
+            }
+            None => Ok(()),
+        }
+    }
+}
+
+/// Runs a distributed solve with a progress bar, timely's panics silenced (a peer that
+/// leaves makes its threads panic: that is reported as an error).
+fn distributed<T>(
+    solve: impl FnOnce(grundy::cluster::graph::Progress) -> Result<T, grundy::cluster::ClusterError>,
+) -> Result<T, grundy::cluster::ClusterError> {
+    let bar = front::bar(0, "solving".to_owned(), "vertices");
+    let shown = bar.clone();
+    let progress = Box::new(move |pass: &str, done: u64, total: u64| {
+        shown.set_message(pass.to_owned());
+        shown.set_length(total);
+        shown.set_position(done);
+    });
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    let solved = solve(progress);
+    std::panic::set_hook(previous);
+    bar.finish_and_clear();
+    solved
+}
+
+/// What a distributed solve measured, on standard error.
+fn report(s: &grundy::cluster::SolveStats) {
+    eprintln!(
+        "solved by {} in {} in {:.2} s: {} steps, {} between processes",
+        count(s.workers, "worker"),
+        count(s.processes, "process"),
+        s.millis as f64 / 1000.0,
+        s.steps,
+        indicatif::HumanBytes(s.bytes_between_processes)
+    );
+}
+
+/// A distributed solve's error as a failure; `source` names the input file of a read error.
+fn cluster_failure(source: &str, e: grundy::cluster::ClusterError, cancel: &AtomicBool) -> Failure {
+    use grundy::cluster::ClusterError;
+    match e {
+        ClusterError::Interrupted => front::interrupted(),
+        ClusterError::Read(e) => read_failure(source, e, cancel),
+        e @ (ClusterError::Hosts { .. } | ClusterError::Process { .. }) => {
+            Failure::input(e.to_string())
+        }
+        e => Failure::compute(e.to_string()),
     }
 }
 
@@ -408,6 +462,20 @@ pub fn run(args: Args) -> Result<(), Failure> {
         return run_cases(&args.input, &options, &cancel);
     }
     let expr = args.expr.as_ref().map(|words| words.join(" "));
+    let plain = args.tokens.is_empty()
+        && !args.kernel
+        && !args.json
+        && args.dot.is_none()
+        && args.svg.is_none();
+    let judge = expr.is_none() && args.format == Some(Format::Judge);
+    if let Some(path) = args.input.as_deref().filter(|p| *p != "-")
+        && judge
+        && plain
+        && !matches!(solver, Solver::One)
+    {
+        // A file: each worker reads its part.
+        return solver.judge_file(path, &options, &cancel);
+    }
     let (mut graph, file_tokens) = if let Some(expr) = &expr {
         let sum = crate::script_rules::catalog(&args.rules)?
             .parse(expr)
@@ -443,11 +511,6 @@ pub fn run(args: Args) -> Result<(), Failure> {
             Format::Judge => {
                 let input =
                     read_judge(reader, &options).map_err(|e| read_failure(&source, e, &cancel))?;
-                let plain = args.tokens.is_empty()
-                    && !args.kernel
-                    && !args.json
-                    && args.dot.is_none()
-                    && args.svg.is_none();
                 if plain && !matches!(solver, Solver::One) {
                     let mut graph = GameGraph {
                         csr: input.graph,

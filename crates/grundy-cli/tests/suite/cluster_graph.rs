@@ -272,3 +272,42 @@ fn a_peer_that_fails_stops_every_process() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A judge file read in parts: a bad number is refused by every process with the message of
+/// one process (line and column), status 2; a share too large for --max-memory is refused
+/// before any connection, naming the figure.
+#[test]
+fn a_broken_judge_file_is_refused_alike_by_every_process() {
+    let dir = scratch("cluster-graph-broken");
+    let path = dir.join("broken.txt");
+    let mut text = judge(2000, 9);
+    text.push_str("  2001\n");
+    std::fs::write(&path, &text).unwrap();
+    let file = path.display().to_string();
+    let args = ["graph", file.as_str(), "--format", "judge"];
+    let one = grundy(&args);
+    assert_eq!(one.status.code(), Some(2), "{}", stderr(&one));
+    let message = stderr(&one);
+    assert!(message.contains("unexpected `2001` after the"), "{message}");
+    let two = grundy(&[&args[..], &["--workers", "2"]].concat());
+    assert_eq!(two.status.code(), Some(2), "{}", stderr(&two));
+    assert_eq!(stderr(&two), message);
+    let (hosts_file, _) = hosts(&dir, 2);
+    let run = |i: &str| spawn(&[&args[..], &["--cluster", &hosts_file, "--process", i]].concat());
+    let children = [run("1"), run("0")];
+    for child in children {
+        let (out, _) = finish(child, Duration::from_secs(60), "a process of a broken file");
+        assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+        assert!(out.stdout.is_empty());
+        assert_eq!(stderr(&out), message);
+    }
+    std::fs::write(&path, "4000000000 4000000000 0\n").unwrap();
+    let out = grundy(&[&args[..], &["--workers", "2", "--max-memory", "1024"]].concat());
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("a share of a graph of 4000000000 vertices"),
+        "{}",
+        stderr(&out)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

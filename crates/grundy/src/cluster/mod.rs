@@ -5,7 +5,8 @@
 //! - [`connect`]: the hosts file and the connections, under a deadline ([`Cluster`]).
 //! - [`graph`](mod@graph): a game graph solved by every worker of every process: values,
 //!   outcomes and remoteness equal to the one-thread solver's ([`solve_on_cluster`],
-//!   [`solve_with_workers`]).
+//!   [`solve_with_workers`]); a judge-format file read in parts by the workers, no process
+//!   holding the whole graph ([`judge_on_cluster`], [`judge_with_workers`]).
 //! - [`census`](mod@census): a census of the atlas spread over the processes: process 0 plans it
 //!   from its database, the games go to the workers by their index (game i to worker
 //!   i mod W), each worker computes its games as a one-process census does, and the results
@@ -23,6 +24,7 @@ pub mod graph;
 
 pub use census::distributed_census;
 pub use connect::Cluster;
+pub use graph::judge::{JudgeAnswer, JudgeFile, judge_on_cluster, judge_with_workers};
 pub use graph::{DistributedSolution, SolveStats, solve_on_cluster, solve_with_workers};
 
 use crate::atlas::AtlasError;
@@ -79,6 +81,10 @@ pub enum ClusterError {
     /// A process was asked to stop (Ctrl-C): every process stops at the same step.
     #[error("interrupted")]
     Interrupted,
+    /// The input file is malformed (the one-process reader's message, the same on every
+    /// process).
+    #[error(transparent)]
+    Read(#[from] crate::graph::read::ReadError),
     /// The atlas refused (process 0).
     #[error(transparent)]
     Atlas(#[from] AtlasError),

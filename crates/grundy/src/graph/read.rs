@@ -124,6 +124,27 @@ impl Default for ReadOptions {
 }
 
 impl ReadOptions {
+    /// Checks that one share of a judge-format graph split over `processes` processes fits.
+    #[cfg(feature = "cluster")]
+    pub(crate) fn check_judge_share(
+        &self,
+        header: &JudgeHeader,
+        processes: u64,
+    ) -> Result<(), ReadError> {
+        let (n, m) = (header.vertices, header.edges);
+        let needed = (n * BYTES_PER_VERTEX + m * BYTES_PER_EDGE).div_ceil(processes.max(1));
+        self.check(
+            || {
+                format!(
+                    "a share of a graph of {} and {}",
+                    words::count(n, "vertex"),
+                    words::count(m, "edge")
+                )
+            },
+            needed,
+        )
+    }
+
     fn check(&self, what: impl FnOnce() -> String, needed: u64) -> Result<(), ReadError> {
         if needed > self.max_bytes {
             return Err(ReadError::TooLarge {
@@ -151,6 +172,19 @@ pub struct JudgeInput {
     pub graph: Csr,
     /// The vertex of each token, 0-based, in input order.
     pub tokens: Vec<u32>,
+}
+
+/// The first line `N M K` of a judge-format input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct JudgeHeader {
+    /// `N`, vertices.
+    pub vertices: u64,
+    /// `M`, edges.
+    pub edges: u64,
+    /// `K`, tokens.
+    pub tokens: u64,
+    /// The offset in the input of the first byte after `K`.
+    pub body: u64,
 }
 
 /// Lines from a reader through a growing buffer, without copying each line.
@@ -261,7 +295,7 @@ const TOKEN_BUFFER: usize = 1 << 20;
 
 /// White space between tokens, as C's `isspace` (and so `scanf` and `cin >>`) has it.
 #[inline(always)]
-fn is_space(b: u8) -> bool {
+pub(crate) fn is_space(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c)
 }
 
@@ -627,7 +661,9 @@ impl<R: Read> JudgeReader<R> {
             })
     }
 
-    fn read_one(&mut self, alone: bool) -> Result<JudgeInput, ReadError> {
+    /// The first three numbers of a case, `N M K`, each checked against what this tool can
+    /// store.
+    fn header(&mut self, alone: bool) -> Result<(u64, u64, u64), ReadError> {
         let expected = "`N M K` (vertices, edges, tokens)";
         let (n, text) = if alone {
             self.count(
@@ -655,6 +691,37 @@ impl<R: Read> JudgeReader<R> {
                 "K = {text} token vertices is more than the {MAX_TOKENS} this tool can store"
             )));
         }
+        Ok((n, m, k))
+    }
+
+    /// Reads the first line `N M K` of a single-case input and says where the numbers after
+    /// it start, for readers that split the rest into byte ranges (the distributed solver).
+    pub fn read_header(&mut self) -> Result<JudgeHeader, ReadError> {
+        let (vertices, edges, tokens) = self.header(true)?;
+        Ok(JudgeHeader {
+            vertices,
+            edges,
+            tokens,
+            body: self.tokens.base + self.tokens.pos as u64,
+        })
+    }
+
+    /// Reads a single-case input to its end, checking every number as [`read_judge`] does,
+    /// without keeping the graph: the first error, or nothing.
+    pub fn check(&mut self) -> Result<(), ReadError> {
+        let (n, m, k) = self.header(true)?;
+        for i in 0..m {
+            self.vertex(n, Role::From(i), m, k)?;
+            self.vertex(n, Role::To(i), m, k)?;
+        }
+        for i in 0..k {
+            self.vertex(n, Role::Token(i), m, k)?;
+        }
+        self.finish_announced(m, k)
+    }
+
+    fn read_one(&mut self, alone: bool) -> Result<JudgeInput, ReadError> {
+        let (n, m, k) = self.header(alone)?;
         // Tokens are stored as they are read (the input holds each one), so K is not counted
         // here: a large K in a short input is refused when the input ends.
         let graph_bytes = n * BYTES_PER_VERTEX + m * BYTES_PER_EDGE;
@@ -720,7 +787,11 @@ impl<R: Read> JudgeReader<R> {
 
     /// Checks that only white space follows the one case of a single-case input.
     pub fn finish_case(&mut self, input: &JudgeInput) -> Result<(), ReadError> {
-        let (m, k) = (input.graph.edge_count(), input.tokens.len());
+        self.finish_announced(input.graph.edge_count() as u64, input.tokens.len() as u64)
+    }
+
+    /// Checks that only white space follows the `m` edges and `k` tokens of the one case.
+    fn finish_announced(&mut self, m: u64, k: u64) -> Result<(), ReadError> {
         self.finish(|| {
             format!(
                 "the {} and {} the first line announced",

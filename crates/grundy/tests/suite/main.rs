@@ -12,6 +12,8 @@ mod budget_holes;
 mod chomp_published;
 #[cfg(feature = "cluster")]
 mod cluster_graph;
+#[cfg(feature = "cluster")]
+mod cluster_judge;
 mod code_shift;
 mod coins;
 mod common;

@@ -17,15 +17,18 @@
 //! [`GraphSolution`]; sums of tokens and kernels, which need the whole graph, are then
 //! computed there by the one-process code.
 //!
-//! Every process reads the whole graph (the same file on a shared path, or the same explored
-//! game) and keeps its share: the per-worker state is about `1/W` of the passes' memory, but
-//! the graph itself is held once per process.
+//! Here every process reads the whole graph (the same file on a shared path, or the same
+//! explored game) and keeps its share: the per-worker state is about `1/W` of the passes'
+//! memory, but the graph itself is held once per process. A judge-format file can instead be
+//! read in parts, each worker its byte range, so that no process holds the whole graph
+//! ([`judge`]).
 //!
 //! Cost: messages `O(E)` for passes 1 and 2 and `O(E)` a round for pass 3 (`g + 1` rounds for
 //! a largest finite value `g`), 8 to 12 bytes each; steps: the longest path (pass 1), the
 //! largest remoteness (pass 2), a few per round (pass 3). Each step is a barrier of all
 //! workers, so a graph with very long paths across workers pays a round trip per step.
 
+pub mod judge;
 mod phases;
 mod step;
 
@@ -78,16 +81,7 @@ pub fn solve_with_workers(
     cancel: Arc<AtomicBool>,
     progress: Progress,
 ) -> Result<DistributedSolution, ClusterError> {
-    let workers = workers.clamp(1, 256);
-    let config = timely::Config {
-        communication: timely::CommunicationConfig::Process(workers),
-        worker: WorkerConfig::default(),
-    };
-    let (builders, others) = config
-        .communication
-        .try_build()
-        .map_err(ClusterError::Protocol)?;
-    let answer = run(builders, others, graph, 1, workers, cancel, progress)?;
+    let answer = run(Setup::workers(workers, cancel)?, graph, progress)?;
     answer.ok_or_else(|| ClusterError::Protocol("the first worker gave no answer".into()))
 }
 
@@ -101,35 +95,101 @@ pub fn solve_on_cluster(
     cancel: Arc<AtomicBool>,
     progress: Progress,
 ) -> Result<Option<DistributedSolution>, ClusterError> {
-    let (builders, others) = cluster.allocators()?;
-    run(
-        builders,
-        others,
-        graph,
-        cluster.processes(),
-        cluster.workers(),
-        cancel,
-        progress,
-    )
+    run(Setup::cluster(cluster, cancel)?, graph, progress)
+}
+
+/// Where the workers run: timely's allocators, the processes and workers of each, the stop
+/// flag.
+struct Setup {
+    builders: Vec<timely::communication::allocator::AllocatorBuilder>,
+    others: Box<dyn std::any::Any + Send>,
+    processes: usize,
+    per_process: usize,
+    cancel: Arc<AtomicBool>,
+}
+
+impl Setup {
+    /// `workers` threads of this process.
+    fn workers(workers: usize, cancel: Arc<AtomicBool>) -> Result<Setup, ClusterError> {
+        let workers = workers.clamp(1, 256);
+        let config = timely::Config {
+            communication: timely::CommunicationConfig::Process(workers),
+            worker: WorkerConfig::default(),
+        };
+        let (builders, others) = config
+            .communication
+            .try_build()
+            .map_err(ClusterError::Protocol)?;
+        Ok(Setup {
+            builders,
+            others,
+            processes: 1,
+            per_process: workers,
+            cancel,
+        })
+    }
+
+    /// This process's workers in `cluster`.
+    fn cluster(cluster: &Cluster, cancel: Arc<AtomicBool>) -> Result<Setup, ClusterError> {
+        let (builders, others) = cluster.allocators()?;
+        Ok(Setup {
+            builders,
+            others,
+            processes: cluster.processes(),
+            per_process: cluster.workers(),
+            cancel,
+        })
+    }
 }
 
 /// The workers' common part: share, passes, results gathered on worker 0.
 fn run(
-    builders: Vec<timely::communication::allocator::AllocatorBuilder>,
-    others: Box<dyn std::any::Any + Send>,
+    setup: Setup,
     graph: Arc<Csr>,
-    processes: usize,
-    per_process: usize,
-    cancel: Arc<AtomicBool>,
     progress: Progress,
 ) -> Result<Option<DistributedSolution>, ClusterError> {
-    let progress = Mutex::new(progress);
+    let processes = setup.processes;
     let mine = Fingerprint::of(&graph);
-    let work = move |worker: &mut Worker| -> Result<Option<DistributedSolution>, Halt> {
+    let work = move |steps: &mut Steps, worker: &mut Worker, tell: &mut Tell<'_>| {
         let started = std::time::Instant::now();
-        let mut steps = Steps::new(worker, per_process, Arc::clone(&cancel));
-        mine.compare(&mut steps, worker)?;
+        mine.compare(steps, worker)?;
         let share = Share::of(&graph, worker.index(), worker.peers());
+        let local = passes(&share, steps, worker, tell)?;
+        let mut answer = gather(&share, local, steps, worker, processes)?;
+        if let Some(a) = answer.as_mut() {
+            a.stats.millis = started.elapsed().as_millis() as u64;
+        }
+        Ok(answer)
+    };
+    let bad = || ClusterError::Protocol("a worker found bad input in a loaded graph".into());
+    execute(setup, progress, work, bad)
+}
+
+/// Progress as a worker tells it: the first worker's calls reach the caller's [`Progress`].
+type Tell<'a> = dyn FnMut(&str, u64, u64) + 'a;
+
+/// Runs `work` on every worker with its supersteps, and gathers the answer of worker 0 (the
+/// others return `None`); a stop, a failed check or a broken connection on any worker is the
+/// error of all; `bad_input` says what a worker's [`Halt::BadInput`] means.
+fn execute<T: Send + 'static>(
+    setup: Setup,
+    progress: Progress,
+    work: impl Fn(&mut Steps, &mut Worker, &mut Tell<'_>) -> Result<Option<T>, Halt>
+    + Send
+    + Sync
+    + 'static,
+    bad_input: impl FnOnce() -> ClusterError,
+) -> Result<Option<T>, ClusterError> {
+    let Setup {
+        builders,
+        others,
+        processes,
+        per_process,
+        cancel,
+    } = setup;
+    let progress = Mutex::new(progress);
+    let each = move |worker: &mut Worker| -> Result<Option<T>, Halt> {
+        let mut steps = Steps::new(worker, per_process, Arc::clone(&cancel));
         let first = worker.index() == 0;
         let mut tell = |pass: &str, done: u64, total: u64| {
             if first {
@@ -137,14 +197,11 @@ fn run(
                 p(pass, done, total);
             }
         };
-        let mut answer = solve_share(&share, &mut steps, worker, &mut tell, processes)?;
-        if let Some(a) = answer.as_mut() {
-            a.stats.millis = started.elapsed().as_millis() as u64;
-        }
+        let answer = work(&mut steps, worker, &mut tell)?;
         steps.close(worker);
         Ok(answer)
     };
-    let guards = timely::execute::execute_from(builders, others, WorkerConfig::default(), work)
+    let guards = timely::execute::execute_from(builders, others, WorkerConfig::default(), each)
         .map_err(ClusterError::Peer)?;
     let joined = std::panic::catch_unwind(std::panic::AssertUnwindSafe(move || guards.join()));
     let broken = if processes > 1 {
@@ -160,6 +217,7 @@ fn run(
             Ok(Ok(None)) => {}
             Ok(Err(Halt::Stopped)) => return Err(ClusterError::Interrupted),
             Ok(Err(Halt::Different(why))) => return Err(ClusterError::Protocol(why)),
+            Ok(Err(Halt::BadInput)) => return Err(bad_input()),
             Err(_) => return Err(ClusterError::Peer(format!("a worker stopped: {broken}"))),
         }
     }
@@ -172,6 +230,8 @@ enum Halt {
     Stopped,
     /// The processes did not all load the same graph.
     Different(String),
+    /// A worker found a malformed number in its part of the input (every worker stops).
+    BadInput,
 }
 
 impl From<Stopped> for Halt {
@@ -256,37 +316,74 @@ impl Fingerprint {
     }
 }
 
-/// The passes on one worker's share, then the gathering on worker 0.
-fn solve_share(
+/// What the passes found for one worker's vertices.
+struct Local {
+    /// Whether the graph has no reachable cycle (the same on every worker).
+    acyclic: bool,
+    /// Values (`INFINITE` for `∞`).
+    values: Vec<u32>,
+    /// Outcomes (0 P, 1 N, 2 draw).
+    outcomes: Vec<u8>,
+    remoteness: Vec<u32>,
+}
+
+/// The passes on one worker's share.
+fn passes(
     share: &Share,
     steps: &mut Steps,
     worker: &mut Worker,
-    progress: &mut dyn FnMut(&str, u64, u64),
-    processes: usize,
-) -> Result<Option<DistributedSolution>, Stopped> {
+    progress: &mut Tell<'_>,
+) -> Result<Local, Stopped> {
     let first = phases::acyclic(share, steps, worker, progress)?;
     // Every worker read the same totals: all take the same branch.
-    let acyclic = first.complete;
+    if first.complete {
+        let outcomes = first.values.iter().map(|&x| u8::from(x != 0)).collect();
+        return Ok(Local {
+            acyclic: true,
+            values: first.values,
+            outcomes,
+            remoteness: first.remoteness,
+        });
+    }
+    drop(first);
+    let (outcomes, remoteness) = phases::win_lose_draw(share, steps, worker, progress)?;
+    let values = phases::generalized(share, steps, worker, progress)?;
+    let outcomes = outcomes
+        .iter()
+        .map(|o| match o {
+            Outcome::P => 0,
+            Outcome::N => 1,
+            Outcome::Draw => 2,
+        })
+        .collect();
+    Ok(Local {
+        acyclic: false,
+        values,
+        outcomes,
+        remoteness,
+    })
+}
+
+/// Every vertex's answer gathered on worker 0.
+fn gather(
+    share: &Share,
+    local: Local,
+    steps: &mut Steps,
+    worker: &mut Worker,
+    processes: usize,
+) -> Result<Option<DistributedSolution>, Stopped> {
+    let acyclic = local.acyclic;
     // Four words a vertex: index, value, outcome (0 P, 1 N, 2 draw), remoteness.
     let mut mine: Vec<u32> = Vec::with_capacity(4 * share.len());
-    if acyclic {
-        for k in 0..share.len() {
-            let x = first.values[k];
-            mine.extend([share.global(k), x, u32::from(x != 0), first.remoteness[k]]);
-        }
-    } else {
-        drop(first);
-        let (outcomes, remoteness) = phases::win_lose_draw(share, steps, worker, progress)?;
-        let values = phases::generalized(share, steps, worker, progress)?;
-        for k in 0..share.len() {
-            let o = match outcomes[k] {
-                Outcome::P => 0,
-                Outcome::N => 1,
-                Outcome::Draw => 2,
-            };
-            mine.extend([share.global(k), values[k], o, remoteness[k]]);
-        }
+    for k in 0..share.len() {
+        mine.extend([
+            share.global(k),
+            local.values[k],
+            u32::from(local.outcomes[k]),
+            local.remoteness[k],
+        ]);
     }
+    drop(local);
     let mut out = steps.outboxes();
     out[0] = mine;
     let bytes = steps.bytes;

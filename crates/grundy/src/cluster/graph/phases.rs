@@ -30,54 +30,74 @@ pub(super) struct Share {
 }
 
 impl Share {
-    /// This worker's share of `graph`: two passes over its edges.
-    pub fn of(graph: &Csr, index: usize, peers: usize) -> Share {
+    /// A share with no edges yet: `total` vertices in all, this worker's out-degrees 0.
+    pub fn empty(total: u64, index: usize, peers: usize) -> Share {
         let (index, peers) = (index as u32, peers as u32);
-        let n = graph.vertex_count() as u32;
-        let len = if n > index {
-            (n - index).div_ceil(peers)
+        let len = if total > u64::from(index) {
+            (total - u64::from(index)).div_ceil(u64::from(peers))
         } else {
             0
         };
-        let out_degree: Vec<u32> = (0..len)
-            .map(|k| graph.out_degree(k * peers + index))
-            .collect();
-        let mut pred_start = vec![0u32; len as usize + 1];
-        let shift = peers.is_power_of_two().then(|| peers.trailing_zeros());
-        let locate = |w: u32| match shift {
-            Some(s) => (w & (peers - 1), w >> s),
-            None => (w % peers, w / peers),
-        };
-        for &w in graph.targets() {
-            let (owner, k) = locate(w);
-            if owner == index {
-                pred_start[k as usize + 1] += 1;
-            }
-        }
-        for k in 0..len as usize {
-            pred_start[k + 1] += pred_start[k];
-        }
-        let mut next = pred_start[..len as usize].to_vec();
-        let mut preds = vec![0u32; pred_start[len as usize] as usize];
-        for v in 0..n {
-            for &w in graph.successors(v) {
-                let (owner, k) = locate(w);
-                if owner == index {
-                    let slot = &mut next[k as usize];
-                    preds[*slot as usize] = v;
-                    *slot += 1;
-                }
-            }
-        }
         Share {
             peers,
             index,
             shift: peers.is_power_of_two().then(|| peers.trailing_zeros()),
-            total: u64::from(n),
-            out_degree,
-            pred_start,
-            preds,
+            total,
+            out_degree: vec![0; len as usize],
+            pred_start: vec![0; len as usize + 1],
+            preds: Vec::new(),
         }
+    }
+
+    /// This worker's share of `graph`: two passes over its edges.
+    pub fn of(graph: &Csr, index: usize, peers: usize) -> Share {
+        let n = graph.vertex_count() as u32;
+        let mut share = Share::empty(u64::from(n), index, peers);
+        share.out_degree = (0..share.len())
+            .map(|k| graph.out_degree(share.global(k)))
+            .collect();
+        share.fill_preds(|each| {
+            for v in 0..n {
+                for &w in graph.successors(v) {
+                    each(w, v);
+                }
+            }
+        });
+        share
+    }
+
+    /// Out-degrees of the owned vertices, to be counted by the caller.
+    pub fn out_degree_mut(&mut self) -> &mut [u32] {
+        &mut self.out_degree
+    }
+
+    /// Stores the predecessors: `edges` calls its argument with `(target, source)` for every
+    /// edge (of the whole graph or only those into this worker's vertices), twice (a count,
+    /// then the filling).
+    pub fn fill_preds(&mut self, edges: impl Fn(&mut dyn FnMut(u32, u32))) {
+        let len = self.len();
+        let mut pred_start = vec![0u32; len + 1];
+        edges(&mut |w, _| {
+            let (owner, k) = self.locate(w);
+            if self.mine(owner) {
+                pred_start[k + 1] += 1;
+            }
+        });
+        for k in 0..len {
+            pred_start[k + 1] += pred_start[k];
+        }
+        let mut next = pred_start[..len].to_vec();
+        let mut preds = vec![0u32; pred_start[len] as usize];
+        edges(&mut |w, v| {
+            let (owner, k) = self.locate(w);
+            if self.mine(owner) {
+                let slot = &mut next[k];
+                preds[*slot as usize] = v;
+                *slot += 1;
+            }
+        });
+        self.pred_start = pred_start;
+        self.preds = preds;
     }
 
     /// Vertices owned.
@@ -90,20 +110,20 @@ impl Share {
         k as u32 * self.peers + self.index
     }
 
-    fn preds(&self, k: usize) -> &[u32] {
+    pub fn preds(&self, k: usize) -> &[u32] {
         &self.preds[self.pred_start[k] as usize..self.pred_start[k + 1] as usize]
     }
 
     /// The owner of `v` and its local index there.
     #[inline]
-    fn locate(&self, v: u32) -> (usize, usize) {
+    pub fn locate(&self, v: u32) -> (usize, usize) {
         match self.shift {
             Some(s) => ((v & (self.peers - 1)) as usize, (v >> s) as usize),
             None => ((v % self.peers) as usize, (v / self.peers) as usize),
         }
     }
 
-    fn mine(&self, owner: usize) -> bool {
+    pub fn mine(&self, owner: usize) -> bool {
         owner == self.index as usize
     }
 }

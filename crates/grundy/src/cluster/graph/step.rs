@@ -12,7 +12,9 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 use timely::container::CapacityContainerBuilder;
-use timely::dataflow::operators::{Exchange, Input, Inspect, Probe};
+use timely::dataflow::channels::pact::Exchange;
+use timely::dataflow::operators::generic::operator::Operator;
+use timely::dataflow::operators::{Input, Probe};
 use timely::dataflow::{InputHandle, ProbeHandle};
 use timely::worker::Worker;
 
@@ -62,11 +64,20 @@ impl Steps {
         let inbox: Rc<RefCell<Vec<Batch>>> = Rc::default();
         let sink = Rc::clone(&inbox);
         worker.dataflow::<u64, _, _>(|scope| {
+            // Batches go to the worker they name and are moved into its inbox; the probe
+            // after that operator passes a step once every batch of it is in an inbox.
             scope
                 .input_from(&mut input)
                 .container::<Vec<Batch>>()
-                .exchange(|batch: &Batch| u64::from(batch.0))
-                .inspect(move |batch: &Batch| sink.borrow_mut().push(batch.clone()))
+                .unary::<CapacityContainerBuilder<Vec<()>>, _, _, _>(
+                    Exchange::new(|batch: &Batch| u64::from(batch.0)),
+                    "inbox",
+                    move |_, _| {
+                        move |input, _| {
+                            input.for_each(|_, batches| sink.borrow_mut().append(batches));
+                        }
+                    },
+                )
                 .probe_with(&probe);
         });
         Steps {
