@@ -55,6 +55,11 @@ pub struct Args {
     /// Load a rule script (Rhai) whose rule the expression may use; may be repeated.
     #[arg(long, value_name = "FILE")]
     rules: Vec<std::path::PathBuf>,
+    /// Keep the search table of the expression's Cram board in FILE: read first if it
+    /// exists, written when the analysis ends, answered or stopped by a limit, Ctrl-C or
+    /// SIGTERM, so that the same command run again goes on from what was proved.
+    #[arg(long, value_name = "FILE")]
+    checkpoint: Option<std::path::PathBuf>,
 }
 
 impl Args {
@@ -120,7 +125,15 @@ pub fn run(args: Args) -> Result<(), Failure> {
         .budget(&request.limits, request.task())
         .map_err(front::api_failure)?;
     let watch = Watch::new("analysing".to_owned(), &budget);
-    let result = session.analyze(&request, &budget);
+    let result = match &args.checkpoint {
+        None => session.analyze(&request, &budget),
+        Some(path) => {
+            let resumed = session.analyze_with_checkpoint(&request, &budget, path);
+            let resumed = resumed.map_err(front::api_failure)?;
+            kept(path, resumed.loaded, &resumed.saved);
+            resumed.analysis
+        }
+    };
     drop(watch);
     let analysis = result.map_err(front::api_failure)?;
     // A partial answer (a value, or the winning moves, out of reach under the work limit):
@@ -136,6 +149,18 @@ pub fn run(args: Args) -> Result<(), Failure> {
         crate::emit_json(&analysis)
     } else {
         emit(&render(&analysis))
+    }
+}
+
+/// Says on standard error what the checkpoint gave and kept.
+fn kept(path: &std::path::Path, loaded: u64, saved: &Result<u64, grundy::api::ApiError>) {
+    let path = path.display();
+    if loaded > 0 {
+        eprintln!("started from {loaded} entries of {path}");
+    }
+    match saved {
+        Ok(n) => eprintln!("kept {n} entries in {path}"),
+        Err(e) => eprintln!("warning: the search table could not be kept: {e}"),
     }
 }
 

@@ -468,7 +468,9 @@ pub fn run(args: Args) -> Result<(), Failure> {
         && args.dot.is_none()
         && args.svg.is_none();
     let judge = expr.is_none() && args.format == Some(Format::Judge);
-    if let Some(path) = args.input.as_deref().filter(|p| *p != "-")
+    // A regular file (not standard input, a pipe or a FIFO, which can only be read whole).
+    let regular = |p: &&str| std::fs::metadata(p).is_ok_and(|m| m.is_file());
+    if let Some(path) = args.input.as_deref().filter(regular)
         && judge
         && plain
         && !matches!(solver, Solver::One)

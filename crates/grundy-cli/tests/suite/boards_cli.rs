@@ -224,3 +224,77 @@ fn paths_and_cycles_of_any_size_go_through_dawsons_chess_and_say_so() {
         "{why}"
     );
 }
+
+/// `--checkpoint`: a search stopped by its work limit, or by SIGTERM, keeps its table in the
+/// file; the same command run again starts from it and, run enough times, answers with the
+/// value one long run finds.
+#[cfg(unix)]
+#[test]
+fn a_checkpoint_keeps_a_stopped_search_for_the_next_run() {
+    let dir = common::scratch("checkpoint");
+    let file = dir.join("cram-5x8.tbl");
+    let file = file.to_str().unwrap();
+    let args = [
+        "analyze",
+        "cram 5x8",
+        "--no-moves",
+        "--max-work",
+        "3000000",
+        "--checkpoint",
+        file,
+    ];
+    let mut runs = 0;
+    let value = loop {
+        let out = grundy(&args);
+        assert!(out.status.success(), "{}", stderr(&out));
+        runs += 1;
+        assert!(
+            stderr(&out).contains(&format!("entries in {file}")),
+            "{}",
+            stderr(&out)
+        );
+        if runs > 1 {
+            assert!(stderr(&out).contains("started from "), "{}", stderr(&out));
+        }
+        if let Some(line) = stdout(&out).lines().find(|l| l.starts_with("Value")) {
+            break line.to_owned();
+        }
+        assert!(runs < 60, "no value after {runs} runs");
+    };
+    assert!(runs > 2, "{runs}");
+    assert_eq!(value, "Value     1");
+
+    // SIGTERM: the table is kept, status 130, and the next run starts from it.
+    let big = dir.join("cram-5x9.tbl");
+    let big = big.to_str().unwrap();
+    let long = [
+        "analyze",
+        "cram 5x9",
+        "--no-moves",
+        "--max-work",
+        "100000000000",
+        "--checkpoint",
+        big,
+    ];
+    let (code, err, _) = common::interrupt(&long, "-TERM");
+    assert_eq!(code, Some(130), "{err}");
+    assert!(err.contains(&format!("entries in {big}")), "{err}");
+    let again = grundy(&[&long[..4], &["1000", "--checkpoint", big]].concat());
+    assert!(
+        stderr(&again).contains("started from "),
+        "{}",
+        stderr(&again)
+    );
+
+    // A file that is no checkpoint is refused, and left as it was.
+    std::fs::write(big, "not a table\n").unwrap();
+    let refused = grundy(&long);
+    assert_eq!(refused.status.code(), Some(2), "{}", stderr(&refused));
+    assert!(
+        stderr(&refused).contains("not a search table"),
+        "{}",
+        stderr(&refused)
+    );
+    assert_eq!(std::fs::read_to_string(big).unwrap(), "not a table\n");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -311,3 +311,38 @@ fn a_broken_judge_file_is_refused_alike_by_every_process() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A judge input through a FIFO (or a pipe) is read whole, as one stream, even with
+/// several workers: it cannot be read in parts.
+#[cfg(unix)]
+#[test]
+fn a_judge_file_through_a_fifo_is_read_whole() {
+    let dir = scratch("cluster-graph-fifo");
+    let fifo = dir.join("judge.fifo");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let text = judge(500, 11);
+    let plain = dir.join("judge.txt");
+    std::fs::write(&plain, &text).unwrap();
+    let expected = grundy(&["graph", plain.to_str().unwrap(), "--format", "judge"]);
+    assert!(expected.status.success(), "{}", stderr(&expected));
+    let writer = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || std::fs::write(fifo, text).unwrap())
+    };
+    let out = grundy(&[
+        "graph",
+        fifo.to_str().unwrap(),
+        "--format",
+        "judge",
+        "--workers",
+        "2",
+    ]);
+    writer.join().unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(out.stdout, expected.stdout);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -47,11 +47,14 @@ pub use sequence::{
 pub use crate::analysis::{Analysis, ComponentReport, MoveSearch, WinningMove};
 pub use crate::misere::report::QuotientReport;
 
+use crate::boards::BoardGame;
 use crate::catalog::Catalog;
 use crate::control::Budget;
+use crate::search::checkpoint::CheckpointError;
 use crate::sum::{Context, Engine};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
+use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
@@ -172,6 +175,17 @@ pub struct RuleInfo {
     pub origin: Option<String>,
 }
 
+/// What [`Session::analyze_with_checkpoint`] did.
+#[derive(Debug)]
+pub struct Resumed {
+    /// The analysis, or why there is none.
+    pub analysis: Result<Analysis, ApiError>,
+    /// Entries read from the checkpoint (0 when there was no file).
+    pub loaded: u64,
+    /// Entries written to it, or why it could not be written.
+    pub saved: Result<u64, ApiError>,
+}
+
 /// Where requests are answered: the rules known (built in, and rule scripts), the preset of
 /// default limits, and the flag that cancels every request's work (Ctrl-C).
 #[derive(Debug)]
@@ -231,6 +245,15 @@ impl Session {
 
     /// Analyses a position under `budget`.
     pub fn analyze(&self, req: &AnalyzeRequest, budget: &Budget) -> Result<Analysis, ApiError> {
+        let (sum, options) = self.analysis_of(req, budget)?;
+        Ok(crate::analysis::analyze_sum(&sum, &options)?)
+    }
+
+    fn analysis_of(
+        &self,
+        req: &AnalyzeRequest,
+        budget: &Budget,
+    ) -> Result<(crate::sum::Sum, crate::Options), ApiError> {
         let sum = self
             .catalog
             .parse(&req.expression)
@@ -240,7 +263,51 @@ impl Session {
             context: self.context(req.engine, budget),
             moves: req.moves,
         };
-        Ok(crate::analysis::analyze_sum(&sum, &options)?)
+        Ok((sum, options))
+    }
+
+    /// Analyses a position whose one Cram board keeps its search tables in the file at
+    /// `path` (see [`crate::search::checkpoint`]): read first if the file exists, written
+    /// after the analysis whether it answered or stopped (a limit, Ctrl-C), so that a long
+    /// search run again goes on from what it proved. Refused before any work if the
+    /// expression holds no Cram board or more than one, or if the file is not a checkpoint
+    /// of this tool or is damaged (it is then left as it is).
+    pub fn analyze_with_checkpoint(
+        &self,
+        req: &AnalyzeRequest,
+        budget: &Budget,
+        path: &Path,
+    ) -> Result<Resumed, ApiError> {
+        let (sum, options) = self.analysis_of(req, budget)?;
+        let boards: Vec<&BoardGame> = sum
+            .components
+            .iter()
+            .filter_map(|c| c.as_any().downcast_ref::<BoardGame>())
+            .filter(|b| b.keeps_tables())
+            .collect();
+        let [board] = boards.as_slice() else {
+            return Err(ApiError::input(format!(
+                "a checkpoint keeps the search table of one Cram board (a side of at most 8 \
+                 cells, or at most 16 with the other at most 8); the expression holds {}",
+                crate::words::count(boards.len(), "such board")
+            )));
+        };
+        let checkpoint_error = |e: CheckpointError| match e {
+            CheckpointError::Budget(b) => ApiError::budget(b, "loading the checkpoint"),
+            e => ApiError::input(format!("checkpoint {e}")),
+        };
+        let loaded = if path.exists() {
+            board.load_tables(path, budget).map_err(checkpoint_error)?
+        } else {
+            0
+        };
+        let analysis = crate::analysis::analyze_sum(&sum, &options).map_err(ApiError::from);
+        let saved = board.save_tables(path).map_err(checkpoint_error);
+        Ok(Resumed {
+            analysis,
+            loaded,
+            saved,
+        })
     }
 
     /// Every rule of the expression language, then the rule scripts' rules.

@@ -5,12 +5,15 @@ use super::cram::{Cells, CramGame};
 use super::grid::{GridGame, GridRule, MAX_CELLS, Region};
 use super::plain::PlainBoard;
 use super::{charge_listing, heap_value, search_error};
+use crate::control::Budget;
 use crate::expr::{ExprError, Spanned, parse_u64};
 use crate::nimber::Nimber;
+use crate::search::checkpoint::{self, CheckpointError, Section};
 use crate::search::{KeptTable, SearchGame, Searcher};
 use crate::solve::Solver;
 use crate::sum::{AnalysisError, Component, Context, Engine, Move, moves_to_value_by_search};
 use crate::value::Outcome;
+use std::path::Path;
 
 /// The most cells of a board whose moves are listed one by one.
 pub const MAX_LISTED_CELLS: u64 = 1 << 16;
@@ -257,7 +260,45 @@ struct Tables {
     grid: KeptTable<Region>,
 }
 
+impl Tables {
+    /// The tables a checkpoint keeps, by name: the Cram frames' (the general region search's
+    /// table, of variable-length keys, is not kept).
+    fn sections(&self) -> [(&'static str, &dyn Section); 3] {
+        [
+            ("cram-8x8", &self.cram),
+            ("cram-16x4", &self.cram_narrow),
+            ("cram-16x8", &self.cram_tall),
+        ]
+    }
+}
+
 impl BoardGame {
+    /// Whether the board's search keeps its table in a checkpoint file: Cram boards whose
+    /// regions fit a frame (one side at most 8 cells, or at most 16 with the other at most
+    /// 8).
+    pub fn keeps_tables(&self) -> bool {
+        let (rows, cols) = match &self.board {
+            Board::Rect { rows, cols } => (*rows, *cols),
+            Board::Cells { cols, free } => {
+                (free.len().div_ceil((*cols).max(1)) as u64, *cols as u64)
+            }
+        };
+        let (short, long) = (rows.min(cols), rows.max(cols));
+        self.rule == GridRule::Cram && (long <= 8 || (long <= 16 && short <= 8))
+    }
+
+    /// Writes what the board's searches proved to `path` (see
+    /// [`crate::search::checkpoint`]); the entries written.
+    pub fn save_tables(&self, path: &Path) -> Result<u64, CheckpointError> {
+        checkpoint::save(path, &self.tables.sections())
+    }
+
+    /// Adds the entries of the checkpoint at `path` to the board's search tables, made under
+    /// `budget`; the entries read.
+    pub fn load_tables(&self, path: &Path, budget: &Budget) -> Result<u64, CheckpointError> {
+        checkpoint::load(path, &self.tables.sections(), budget)
+    }
+
     /// `rule` played on `board`.
     pub fn new(rule: GridRule, board: Board) -> Self {
         BoardGame {

@@ -85,6 +85,7 @@
 //! assert_eq!(values, [0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6]);
 //! ```
 
+pub mod checkpoint;
 mod game;
 mod sets;
 pub(crate) mod table;

@@ -339,6 +339,84 @@ impl<K: Copy + Default + Eq + Hash> Table<K> {
     }
 }
 
+/// A key a checkpoint file can hold: 16 bytes, little-endian.
+pub trait KeyBytes: Sized {
+    /// The key's bytes.
+    fn to_bytes(self) -> [u8; 16];
+    /// The key of these bytes, if they are one.
+    fn from_bytes(bytes: [u8; 16]) -> Option<Self>;
+}
+
+impl KeyBytes for u128 {
+    fn to_bytes(self) -> [u8; 16] {
+        self.to_le_bytes()
+    }
+    fn from_bytes(bytes: [u8; 16]) -> Option<u128> {
+        Some(u128::from_le_bytes(bytes))
+    }
+}
+
+impl KeyBytes for u64 {
+    fn to_bytes(self) -> [u8; 16] {
+        u128::from(self).to_le_bytes()
+    }
+    fn from_bytes(bytes: [u8; 16]) -> Option<u64> {
+        u64::try_from(u128::from_le_bytes(bytes)).ok()
+    }
+}
+
+impl KeyBytes for usize {
+    fn to_bytes(self) -> [u8; 16] {
+        (self as u128).to_le_bytes()
+    }
+    fn from_bytes(bytes: [u8; 16]) -> Option<usize> {
+        usize::try_from(u128::from_le_bytes(bytes)).ok()
+    }
+}
+
+/// One entry as a checkpoint file holds it: the key, the values below 32 excluded, the work
+/// code, the value (`u16::MAX`: none).
+pub type Record = ([u8; 16], u32, u16, u16);
+
+impl<K: Copy + KeyBytes> Table<K> {
+    /// Every entry, as records.
+    pub fn records(&self) -> impl Iterator<Item = Record> + '_ {
+        self.buckets
+            .iter()
+            .flat_map(|b| b.slots.iter())
+            .filter(|s| s.used())
+            .map(|s| (s.key.to_bytes(), s.excluded, s.work, s.value))
+    }
+}
+
+impl<K: Copy + Default + Eq + Hash + KeyBytes> Table<K> {
+    /// Grows the table (up to its capacity) until `more` entries more fit below its growth
+    /// threshold: records read back come in the order of another table's buckets, which
+    /// would crowd a small table's.
+    pub fn reserve(&mut self, more: usize) -> Result<(), BudgetError> {
+        let wanted = self.entries.saturating_add(more);
+        while wanted.saturating_mul(4) > self.slots() * 3 && self.slots() * 2 <= self.max_slots {
+            self.grow()?;
+        }
+        Ok(())
+    }
+
+    /// Stores a record read back (merged with what is known, as [`Table::update`] does);
+    /// `false` for bytes that are no key of this table.
+    pub fn restore(&mut self, (key, excluded, work, value): Record) -> Result<bool, BudgetError> {
+        let Some(key) = K::from_bytes(key) else {
+            return Ok(false);
+        };
+        let known = Knowledge {
+            value: (value != NO_VALUE).then_some(u32::from(value)),
+            excluded: u64::from(excluded),
+        };
+        let work = u32::try_from(work_of(work)).unwrap_or(u32::MAX);
+        self.update(key, known, work)?;
+        Ok(true)
+    }
+}
+
 impl<K> Table<K> {
     /// Entries stored now.
     pub fn len(&self) -> usize {

@@ -9,6 +9,7 @@ mod atlas;
 mod boards;
 mod bounds;
 mod budget_holes;
+mod checkpoint;
 mod chomp_published;
 #[cfg(feature = "cluster")]
 mod cluster_graph;

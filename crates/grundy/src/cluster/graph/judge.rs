@@ -47,6 +47,9 @@ pub struct JudgeFile {
     header: JudgeHeader,
     len: u64,
     per_round: u64,
+    /// A hash of the file's first and last mebibyte: copies of the file on several
+    /// machines must be the same, and most differences show there.
+    ends: u64,
 }
 
 impl JudgeFile {
@@ -60,10 +63,17 @@ impl JudgeFile {
     ) -> Result<JudgeFile, ReadError> {
         let path = path.as_ref().to_path_buf();
         let file = File::open(&path)?;
-        let len = file.metadata()?.len();
-        let header = JudgeReader::new(file, options).read_header()?;
+        let metadata = file.metadata()?;
+        if !metadata.is_file() {
+            return Err(ReadError::Io(std::io::Error::other(
+                "not a regular file (a pipe cannot be read in parts): read it whole",
+            )));
+        }
+        let len = metadata.len();
+        let header = JudgeReader::new(&file, options).read_header()?;
         options.check_judge_share(&header, processes as u64)?;
         Ok(JudgeFile {
+            ends: ends_hash(&file, len)?,
             path,
             header,
             len,
@@ -106,14 +116,36 @@ impl JudgeFile {
         }
     }
 
+    /// What every process compares first: the first line, the file's length and ends, and
+    /// the rounds of the reading (which every worker must take alike).
     fn fingerprint(&self) -> Fingerprint {
         let h = self.header;
+        let hash = [h.tokens, self.len, self.per_round]
+            .into_iter()
+            .fold(self.ends, |h, x| {
+                (h.rotate_left(5) ^ x).wrapping_mul(0x517c_c1b7_2722_0a95)
+            });
         Fingerprint {
             vertices: h.vertices as u32,
             edges: h.edges as u32,
-            hash: ((h.tokens << 1) ^ self.len.rotate_left(32)).wrapping_mul(0x517c_c1b7_2722_0a95),
+            hash,
         }
     }
+}
+
+/// A hash of the first and the last mebibyte of a file of `len` bytes.
+fn ends_hash(mut file: &File, len: u64) -> Result<u64, ReadError> {
+    const MIB: u64 = 1 << 20;
+    let mut h = 0u64;
+    for start in [0, len.saturating_sub(MIB)] {
+        file.seek(SeekFrom::Start(start))?;
+        let mut buf = Vec::with_capacity(MIB as usize);
+        file.take(MIB).read_to_end(&mut buf)?;
+        h = buf.iter().fold(h, |h, &b| {
+            (h.rotate_left(5) ^ u64::from(b)).wrapping_mul(0x517c_c1b7_2722_0a95)
+        });
+    }
+    Ok(h)
 }
 
 /// Who wins the sum of the tokens of a judge problem.
@@ -192,12 +224,14 @@ struct Scanned {
 }
 
 /// Reads the numbers whose first byte lies in `range` (the last may run past its end), each
-/// checked to be in `1..=n` and handed 0-based to `each`; a bad token ends the reading.
+/// checked to be in `1..=n` and handed 0-based to `each`; a bad token ends the reading, and
+/// so does `cancelled` (looked at every mebibyte: the next exchange then stops every worker).
 fn scan(
     path: &Path,
     range: Range<u64>,
     body: u64,
     n: u64,
+    cancelled: &dyn Fn() -> bool,
     each: &mut dyn FnMut(u32) -> Result<(), Halt>,
 ) -> Result<Scanned, Halt> {
     let mut found = Scanned::default();
@@ -231,6 +265,9 @@ fn scan(
         each(v)
     };
     'reading: loop {
+        if cancelled() {
+            break;
+        }
         let got = match file.read(&mut buf) {
             Ok(0) => break,
             Ok(got) => got,
@@ -303,7 +340,11 @@ fn load(
     } = file.header;
     let range = file.range(w, peers);
     tell("reading", 0, 0);
-    let counted = scan(&file.path, range.clone(), body, n, &mut |_| Ok(()))?;
+    let cancel = steps.cancel_flag();
+    let cancelled = move || cancel.load(std::sync::atomic::Ordering::Relaxed);
+    let counted = scan(&file.path, range.clone(), body, n, &cancelled, &mut |_| {
+        Ok(())
+    })?;
     // Every worker learns every worker's count and first number.
     let mut out = steps.outboxes();
     let first = counted.first.unwrap_or(u32::MAX);
@@ -370,7 +411,14 @@ fn load(
         }
         Ok(())
     };
-    let again = scan(&file.path, range.clone(), body, n, &mut |v| {
+    let last = before + counted.count;
+    let mut more = false;
+    let again = scan(&file.path, range.clone(), body, n, &cancelled, &mut |v| {
+        if g == last {
+            // The file changed since the first reading: read no further, say so below.
+            more = true;
+            return Ok(());
+        }
         if g < 2 * m {
             if g % 2 == 0 {
                 pending = Some(v);
@@ -398,7 +446,7 @@ fn load(
         done_rounds += 1;
     }
     // The tokens to their owners; whether any worker read something else this time.
-    let changed = again.bad || again.count != counted.count;
+    let changed = again.bad || more || again.count != counted.count;
     let mut out = steps.outboxes();
     for v in token_vertices {
         let (owner, kv) = share.locate(v);

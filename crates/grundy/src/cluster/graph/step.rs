@@ -166,6 +166,11 @@ impl Steps {
         self.cancel.load(Ordering::Relaxed)
     }
 
+    /// The stop flag (Ctrl-C) this worker's steps look at.
+    pub fn cancel_flag(&self) -> Arc<AtomicBool> {
+        Arc::clone(&self.cancel)
+    }
+
     /// An empty batch for every worker.
     pub fn outboxes(&self) -> Vec<Vec<u32>> {
         vec![Vec::new(); self.peers]
