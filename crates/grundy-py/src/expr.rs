@@ -79,22 +79,42 @@ fn json(value: &impl Serialize) -> PyResult<String> {
 
 /// Answers one request of the typed API: `kind` is `analyze`, `sequence`, `quotient` or
 /// `graph`, `request` the request as JSON (the schema's `AnalyzeRequest`, ...), `scripts`
-/// the rule scripts as (source, name). The response is JSON, as `grundy ... --json` prints
-/// it.
+/// the rule scripts as (source, name); `checkpoint`, for `analyze`, a file that keeps the
+/// search table of the expression's Cram board (a warning if it cannot be written). The
+/// response is JSON, as `grundy ... --json` prints it.
 #[pyfunction]
-#[pyo3(signature = (kind, request, scripts=Vec::new()))]
+#[pyo3(signature = (kind, request, scripts=Vec::new(), checkpoint=None))]
 pub fn call(
     py: Python<'_>,
     kind: &str,
     request: &str,
     scripts: Vec<(String, String)>,
+    checkpoint: Option<std::path::PathBuf>,
 ) -> PyResult<String> {
     let session = Session::new(Preset::Standard).with_catalog(catalog(scripts)?);
+    if checkpoint.is_some() && kind != "analyze" {
+        return Err(PyValueError::new_err(format!(
+            "a checkpoint keeps the search table of an analysis, not of {kind}"
+        )));
+    }
     match kind {
         "analyze" => {
             let req: AnalyzeRequest = parse(request)?;
             let budget = session.budget(&req.limits, req.task()).map_err(api_error)?;
-            json(&detached(py, &budget, || session.analyze(&req, &budget))?.map_err(api_error)?)
+            let Some(path) = checkpoint else {
+                let answer = detached(py, &budget, || session.analyze(&req, &budget))?;
+                return json(&answer.map_err(api_error)?);
+            };
+            let resumed = detached(py, &budget, || {
+                session.analyze_with_checkpoint(&req, &budget, &path)
+            })?
+            .map_err(api_error)?;
+            if let Err(e) = &resumed.saved {
+                let message = format!("the search table could not be kept: {e}");
+                let category = py.get_type::<pyo3::exceptions::PyUserWarning>();
+                PyErr::warn(py, &category, &std::ffi::CString::new(message)?, 1)?;
+            }
+            json(&resumed.analysis.map_err(api_error)?)
         }
         "sequence" => {
             let req: SequenceRequest = parse(request)?;

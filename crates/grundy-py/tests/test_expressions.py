@@ -45,6 +45,24 @@ def test_the_value_alone_or_one_move_equals_the_cli(cli, moves, flag):
         grundy.analyze("nim 1", moves="some")
 
 
+def test_a_checkpoint_keeps_a_search_stopped_by_its_limit(tmp_path):
+    table = tmp_path / "cram-5x8.tbl"
+    values = []
+    for _ in range(60):
+        a = grundy.analyze("cram 5x8", moves="none", max_work=3_000_000, checkpoint=table)
+        values.append(a.value)
+        if a.value is not None:
+            break
+    # Several runs stopped short, each going on from the last one's table, then the value.
+    assert values[0] is None and values[-1] == 1 and len(values) > 2, values
+    assert table.stat().st_size > 1000
+    (tmp_path / "other.tbl").write_text("not a table\n")
+    with pytest.raises(ValueError, match="not a search table"):
+        grundy.analyze("cram 5x8", checkpoint=str(tmp_path / "other.tbl"))
+    with pytest.raises(ValueError, match="one Cram board"):
+        grundy.analyze("nim 3 4", checkpoint=table)
+
+
 def test_expression_errors_carry_the_located_message():
     with pytest.raises(grundy.ExpressionError) as e:
         grundy.analyze("nim 3 + nmi 4")

@@ -31,8 +31,13 @@ def _scripts(rules: RulePaths) -> List[Tuple[str, str]]:
     return out
 
 
-def _call(kind: str, request: Dict[str, Any], scripts: List[Tuple[str, str]]) -> Dict[str, Any]:
-    return json.loads(_grundy.call(kind, json.dumps(request), scripts))
+def _call(
+    kind: str,
+    request: Dict[str, Any],
+    scripts: List[Tuple[str, str]],
+    checkpoint: Optional[str] = None,
+) -> Dict[str, Any]:
+    return json.loads(_grundy.call(kind, json.dumps(request), scripts, checkpoint))
 
 
 def _known(cls: Any, data: Dict[str, Any]) -> Dict[str, Any]:
@@ -174,6 +179,7 @@ def analyze(
     max_memory: Optional[int] = None,
     rules: RulePaths = None,
     moves: str = "all",
+    checkpoint: Optional[Union[str, "os.PathLike[str]"]] = None,
 ) -> Analysis:
     """Analyses a position written in grundy's expression language.
 
@@ -189,6 +195,9 @@ def analyze(
     rules: a rule script (.rhai) or a list of them whose rules the expression may use.
     moves: which winning moves to look for: "all", "one" (the search stops at the first)
         or "none" (the value alone: for a board game often far quicker).
+    checkpoint: a file that keeps the search table of the expression's Cram board: read
+        first if it exists, written when the analysis ends (answered, or stopped by a limit
+        or KeyboardInterrupt), so that the same call again goes on from what was proved.
     Raises ExpressionError for a malformed expression (the message points at it).
     """
     if engine not in ("fast", "generic"):
@@ -203,7 +212,8 @@ def analyze(
         "moves": moves,
     }
     scripts = _scripts(rules)
-    raw = _call("analyze", request, scripts)
+    path = None if checkpoint is None else os.fspath(checkpoint)
+    raw = _call("analyze", request, scripts, path)
     fields_ = _known(Analysis, raw)
     fields_["components"] = [
         ComponentReport(**_known(ComponentReport, c), _raw=c) for c in raw["components"]

@@ -82,7 +82,13 @@ impl<K: Copy + Default + Eq + Hash + KeyBytes> Section for KeptTable<K> {
     }
 
     fn count(&self) -> u64 {
-        self.entries() as u64
+        // The records themselves, so that the count written always matches them.
+        let Some(table) = self.take() else {
+            return 0;
+        };
+        let n = table.records().count() as u64;
+        self.put(table);
+        n
     }
 
     fn reserve(&self, count: u64, budget: &Budget) -> Result<(), BudgetError> {
@@ -149,27 +155,36 @@ fn add(mut h: u64, bytes: &[u8; RECORD]) -> u64 {
     h
 }
 
-/// Writes `sections` to `path` (through `path.part`, renamed at the end); the entries
-/// written.
+/// Writes `sections` to `path` (through `path.part`, renamed at the end, removed if the
+/// writing fails); the entries written.
 pub fn save(path: &Path, sections: &[(&str, &dyn Section)]) -> Result<u64, CheckpointError> {
     let part = PathBuf::from(format!("{}.part", path.display()));
-    let io = |source| CheckpointError::Io {
-        path: path.to_path_buf(),
-        source,
-    };
-    let mut out = BufWriter::with_capacity(1 << 20, File::create(&part).map_err(io)?);
+    let written = write(&part, sections).and_then(|total| {
+        std::fs::rename(&part, path)?;
+        Ok(total)
+    });
+    written.map_err(|source| {
+        let _ = std::fs::remove_file(&part);
+        CheckpointError::Io {
+            path: path.to_path_buf(),
+            source,
+        }
+    })
+}
+
+fn write(part: &Path, sections: &[(&str, &dyn Section)]) -> io::Result<u64> {
+    let mut out = BufWriter::with_capacity(1 << 20, File::create(part)?);
     let mut hash = 0u64;
     let mut total = 0u64;
-    writeln!(out, "{MAGIC}").map_err(io)?;
+    writeln!(out, "{MAGIC}")?;
     for &(name, section) in sections {
         // The count first: the table does not change while it is written (one thread).
-        writeln!(out, "table {name} {}", section.count()).map_err(io)?;
-        total += section.write(&mut out, &mut hash).map_err(io)?;
+        writeln!(out, "table {name} {}", section.count())?;
+        total += section.write(&mut out, &mut hash)?;
     }
-    writeln!(out, "end {hash:016x}").map_err(io)?;
-    let file = out.into_inner().map_err(|e| io(e.into_error()))?;
-    file.sync_all().map_err(io)?;
-    std::fs::rename(&part, path).map_err(io)?;
+    writeln!(out, "end {hash:016x}")?;
+    let file = out.into_inner().map_err(|e| e.into_error())?;
+    file.sync_all()?;
     Ok(total)
 }
 
