@@ -84,6 +84,7 @@ pub mod expr;
 pub mod game;
 pub mod graph;
 pub mod hackenbush;
+mod hash;
 pub mod heap;
 pub mod misere;
 pub mod nimber;

@@ -25,7 +25,10 @@ pub mod graph;
 pub use census::distributed_census;
 pub use connect::Cluster;
 pub use graph::judge::{JudgeAnswer, JudgeFile, judge_on_cluster, judge_with_workers};
-pub use graph::{DistributedSolution, SolveStats, solve_on_cluster, solve_with_workers};
+pub use graph::{
+    DistributedSolution, SolveStats, solve_on_cluster, solve_with_workers,
+    solve_with_workers_in_steps,
+};
 
 use crate::atlas::AtlasError;
 

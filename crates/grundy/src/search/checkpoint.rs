@@ -150,7 +150,7 @@ fn decode(b: &[u8]) -> Record {
 fn add(mut h: u64, bytes: &[u8; RECORD]) -> u64 {
     for w in bytes.chunks_exact(8) {
         let x = u64::from_le_bytes([w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]]);
-        h = (h.rotate_left(5) ^ x).wrapping_mul(0x517c_c1b7_2722_0a95);
+        h = crate::hash::mix(h, x);
     }
     h
 }

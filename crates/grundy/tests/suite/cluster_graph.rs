@@ -1,9 +1,9 @@
 //! The distributed graph solver (`grundy::cluster::graph`) against the one-thread solver,
 //! which `graph_properties` checks against the definitions: values, outcomes, remoteness
 //! and generalised values equal on random graphs with and without cycles, for 1, 2 and 3
-//! workers. Several processes on loopback: the CLI suite (`cluster.rs`).
+//! workers, in steps of any size. Several processes on loopback: the CLI suite (`cluster.rs`).
 
-use grundy::cluster::{ClusterError, solve_with_workers};
+use grundy::cluster::{ClusterError, solve_with_workers, solve_with_workers_in_steps};
 use grundy::control::Control;
 use grundy::graph::csr::Csr;
 use grundy::graph::{GraphSolution, solve};
@@ -14,9 +14,19 @@ use std::sync::atomic::AtomicBool;
 use crate::graph_properties::{Adj, graphs};
 
 fn distributed(graph: &Csr, workers: usize) -> (GraphSolution, grundy::cluster::SolveStats) {
-    let run = solve_with_workers(
+    in_steps(graph, workers, 1 << 20)
+}
+
+/// With at most `per_step` messages a worker in a step: small steps make every cascade pause.
+fn in_steps(
+    graph: &Csr,
+    workers: usize,
+    per_step: u64,
+) -> (GraphSolution, grundy::cluster::SolveStats) {
+    let run = solve_with_workers_in_steps(
         Arc::new(graph.clone()),
         workers,
+        per_step,
         Arc::new(AtomicBool::new(false)),
         Box::new(|_: &str, _: u64, _: u64| {}),
     )
@@ -27,8 +37,8 @@ fn distributed(graph: &Csr, workers: usize) -> (GraphSolution, grundy::cluster::
 fn check(adj: &Adj) -> Result<(), TestCaseError> {
     let g = Csr::from_adjacency(adj);
     let one = solve(&g, &mut Control::none()).unwrap();
-    for workers in 1..=3 {
-        let (many, stats) = distributed(&g, workers);
+    for (workers, per_step) in [(1, 1 << 20), (2, 1 << 20), (3, 1 << 20), (2, 1), (3, 2)] {
+        let (many, stats) = in_steps(&g, workers, per_step);
         prop_assert_eq!(stats.acyclic, one.acyclic);
         prop_assert_eq!(stats.workers, workers);
         for v in 0..g.vertex_count() as u32 {

@@ -63,12 +63,13 @@ fn judge_text(adj: &Adj, tokens: &[u32], seed: u64) -> String {
     text
 }
 
-/// The one-process answer: the outcome and value of the tokens' sum.
-fn one(text: &str) -> (Outcome, Option<Value>) {
+/// The one-process answer: the outcome and value of the tokens' sum, and whether the graph
+/// has no cycle.
+fn one(text: &str) -> (Outcome, Option<Value>, bool) {
     let input = read_judge(text.as_bytes(), &ReadOptions::default()).unwrap();
     let solution: GraphSolution = solve(&input.graph, &mut Control::none()).unwrap();
     let (value, outcome) = sum_of_tokens(&input.graph, &solution, &input.tokens);
-    (outcome, value)
+    (outcome, value, solution.acyclic)
 }
 
 fn many(path: &PathBuf, workers: usize, per_round: u64) -> Result<JudgeAnswer, ClusterError> {
@@ -85,12 +86,13 @@ fn check(adj: &Adj, tokens: &[u32], seed: u64) -> Result<(), TestCaseError> {
     let tokens: Vec<u32> = tokens.iter().map(|&t| t % adj.len() as u32).collect();
     let text = judge_text(adj, &tokens, seed);
     let path = write(&text);
-    let (outcome, value) = one(&text);
+    let (outcome, value, acyclic) = one(&text);
     for (workers, per_round) in [(1, 1 << 20), (2, 3), (3, 1 << 20), (5, 2)] {
         let answer = many(&path, workers, per_round).unwrap();
         prop_assert_eq!(answer.outcome, outcome, "{} workers", workers);
         prop_assert_eq!(&answer.value, &value, "{} workers", workers);
         prop_assert_eq!(answer.stats.workers, workers);
+        prop_assert_eq!(answer.stats.acyclic, acyclic);
     }
     std::fs::remove_file(path).unwrap();
     Ok(())
@@ -192,7 +194,7 @@ fn a_larger_file_over_many_workers_and_rounds() {
     let tokens = [5, 17, 2999, 1000, 0];
     let text = judge_text(&adj, &tokens, 7);
     let path = write(&text);
-    let (outcome, value) = one(&text);
+    let (outcome, value, _) = one(&text);
     for (workers, per_round) in [(4, 1000), (7, 1 << 20), (8, 13)] {
         let answer = many(&path, workers, per_round).unwrap();
         assert_eq!((answer.outcome, &answer.value), (outcome, &value));

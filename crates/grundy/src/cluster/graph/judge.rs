@@ -8,20 +8,24 @@
 //!    say where each worker's numbers stand in the input (number `i` is the start of edge
 //!    `i / 2` or its end, or a token): an edge cut by a range boundary is joined by the worker
 //!    holding its start, which learnt the next worker's first number.
-//! 3. A second reading sends, in rounds of [`PER_ROUND`] numbers a worker, `(y, x)` to the
-//!    owner of `y` (the predecessors) and `x` to the owner of `x` (the out-degree); then the
-//!    passes of [`super`] run on the shares.
-//! 4. The tokens' owners add their values (the nim-sum and the count of `∞`); with exactly one
+//! 3. A second reading sends, in rounds of [`PER_ROUND`] numbers a worker, the local index
+//!    of `y` to the owner of `y` (a predecessor to count) and that of `x` to the owner of `x`
+//!    (its out-degree), for every edge `(x, y)`; the owners then lay out their predecessor
+//!    lists. A third reading sends `(y, x)` to the owner of `y`, which stores `x` in place.
+//!    Each reading must hash to what the first read, or the file changed meanwhile.
+//! 4. The passes of [`super`] run on the shares, at most `PER_ROUND / 4` messages a worker in
+//!    one step (a cascade with more pauses until the next step).
+//! 5. The tokens' owners add their values (the nim-sum and the count of `∞`); with exactly one
 //!    `∞` token, its `K` is collected from the owners of its followers. Process 0 answers by
 //!    Smith's rules, as [`crate::graph::judge_outcome`] does.
 //!
 //! A malformed input stops every worker after step 2; each process then reads the file with
 //! the one-process reader ([`JudgeReader::check`]) for the same message as one process gives.
-//! Memory a process, for `P` processes: the share (out-degrees, predecessor lists, the
-//! passes' state) and, at the peaks, the received `(y, x)` pairs until they are sorted into
-//! predecessor lists and a step's messages: measured 25 to 30 bytes an edge of the share
-//! (the numbers themselves are never stored); `--max-memory` is checked against 32 bytes an
-//! edge and 80 a vertex.
+//! Memory a process, for `P` processes: the share (out-degree and the start of its list a
+//! vertex, a predecessor an edge: 8 bytes a vertex and 4 an edge), the passes' state (about
+//! 40 bytes a vertex for the acyclic pass) and the outboxes, batches in transit and inbox of
+//! one round or step (tens of mebibytes); the numbers themselves are never stored.
+//! `--max-memory` is checked against 32 bytes an edge and 80 a vertex.
 
 use super::phases::Share;
 use super::step::Steps;
@@ -39,9 +43,10 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use timely::worker::Worker;
 
-/// Numbers a worker reads between two exchanges of the second reading, by default: the
-/// outboxes of a round hold about 6 bytes a number (64 MiB).
-pub const PER_ROUND: u64 = 1 << 23;
+/// Numbers a worker reads between two exchanges of a reading, by default: the outboxes of a
+/// round hold 4 bytes a number (16 MiB); a step of the passes then sends at most a quarter as
+/// many messages a worker.
+pub const PER_ROUND: u64 = 1 << 22;
 
 /// A judge-format file on a path every process can read, its first line read.
 #[derive(Clone, Debug)]
@@ -125,9 +130,7 @@ impl JudgeFile {
         let h = self.header;
         let hash = [h.tokens, self.len, self.per_round]
             .into_iter()
-            .fold(self.ends, |h, x| {
-                (h.rotate_left(5) ^ x).wrapping_mul(0x517c_c1b7_2722_0a95)
-            });
+            .fold(self.ends, crate::hash::mix);
         Fingerprint {
             vertices: h.vertices as u32,
             edges: h.edges as u32,
@@ -144,9 +147,9 @@ fn ends_hash(mut file: &File, len: u64) -> Result<u64, ReadError> {
         file.seek(SeekFrom::Start(start))?;
         let mut buf = Vec::with_capacity(MIB as usize);
         file.take(MIB).read_to_end(&mut buf)?;
-        h = buf.iter().fold(h, |h, &b| {
-            (h.rotate_left(5) ^ u64::from(b)).wrapping_mul(0x517c_c1b7_2722_0a95)
-        });
+        h = buf
+            .iter()
+            .fold(h, |h, &b| crate::hash::mix(h, u64::from(b)));
     }
     Ok(h)
 }
@@ -194,6 +197,8 @@ fn run(
     let mine = file.clone();
     let work = move |steps: &mut Steps, worker: &mut Worker, tell: &mut Tell<'_>| {
         let started = std::time::Instant::now();
+        // A step of the passes carries about as many words as a round of the reading.
+        steps.per_step = (mine.per_round / 4).max(1);
         mine.fingerprint().compare(steps, worker)?;
         let (share, tokens) = load(&mine, steps, worker, tell)?;
         let local = passes(&share, steps, worker, tell)?;
@@ -224,18 +229,21 @@ struct Scanned {
     first: Option<u32>,
     /// Whether a token is not a number in `1..=N` (or the file could not be read).
     bad: bool,
+    /// A hash of the numbers in their order: each reading must see the same.
+    hash: u64,
 }
 
 /// Reads the numbers whose first byte lies in `range` (the last may run past its end), each
 /// checked to be in `1..=n` and handed 0-based to `each`; a bad token ends the reading, and
 /// so does `cancelled` (looked at every mebibyte: the next exchange then stops every worker).
+/// Tight loops over spaces and digits: about a gigabyte a second.
 fn scan(
     path: &Path,
     range: Range<u64>,
     body: u64,
     n: u64,
     cancelled: &dyn Fn() -> bool,
-    each: &mut dyn FnMut(u32) -> Result<(), Halt>,
+    each: &mut impl FnMut(u32) -> Result<(), Halt>,
 ) -> Result<Scanned, Halt> {
     let mut found = Scanned::default();
     let Ok(mut file) = File::open(path) else {
@@ -243,7 +251,8 @@ fn scan(
         return Ok(found);
     };
     // From the byte before the range: a number running into it belongs to the range before.
-    let from = if range.start > body {
+    let look_back = range.start > body;
+    let from = if look_back {
         range.start - 1
     } else {
         range.start
@@ -253,20 +262,11 @@ fn scan(
         return Ok(found);
     }
     let mut buf = vec![0u8; 1 << 20];
-    let mut offset = from;
-    let mut skipping = range.start > body;
-    let mut first_byte = range.start > body;
-    let (mut in_token, mut value, mut digits, mut token_bad) = (false, 0u64, 0u32, false);
-    let mut finish = |value: u64, digits: u32, token_bad: bool, found: &mut Scanned| {
-        if token_bad || digits == 0 || digits >= 64 || value == 0 || value > n {
-            found.bad = true;
-            return Ok(());
-        }
-        let v = (value - 1) as u32;
-        found.first.get_or_insert(v);
-        found.count += 1;
-        each(v)
-    };
+    // The file offset of the next byte read; whether the byte before the range is still to
+    // come; whether a number of the range before is being skipped.
+    let (mut offset, mut look_back, mut skipping) = (from, look_back, false);
+    let mut token = Token::default();
+    let mut in_token = false;
     'reading: loop {
         if cancelled() {
             break;
@@ -280,54 +280,106 @@ fn scan(
                 return Ok(found);
             }
         };
-        for &b in &buf[..got] {
-            if first_byte {
-                // The byte before the range: a space there means no number runs into it.
-                first_byte = false;
-                skipping = !is_space(b);
-                offset += 1;
+        let bytes = &buf[..got];
+        let base = offset;
+        offset += got as u64;
+        let mut i = 0;
+        if look_back {
+            look_back = false;
+            skipping = !is_space(bytes[0]);
+            i = 1;
+        }
+        if skipping {
+            while i < got && !is_space(bytes[i]) {
+                i += 1;
+            }
+            if i == got {
                 continue;
             }
-            if is_space(b) {
-                if in_token {
-                    in_token = false;
-                    finish(value, digits, token_bad, &mut found)?;
-                    if found.bad {
-                        return Ok(found);
-                    }
+            skipping = false;
+        }
+        while i < got {
+            if !in_token {
+                while i < got && is_space(bytes[i]) {
+                    i += 1;
                 }
-                skipping = false;
-            } else if !skipping {
-                if !in_token {
-                    if offset >= range.end {
-                        break 'reading;
-                    }
-                    (in_token, value, digits, token_bad) = (true, 0, 0, false);
+                if i == got {
+                    break;
                 }
-                let d = b.wrapping_sub(b'0');
-                if d > 9 {
-                    token_bad = true;
-                } else if !token_bad {
-                    digits += 1;
-                    value = value * 10 + u64::from(d);
-                    // Leading zeros keep it small; anything past N is refused anyway.
-                    token_bad = value > n;
+                if base + i as u64 >= range.end {
+                    break 'reading;
+                }
+                (in_token, token) = (true, Token::default());
+            }
+            while i < got && !is_space(bytes[i]) {
+                token.push(bytes[i], n);
+                i += 1;
+            }
+            if i < got {
+                in_token = false;
+                if token.finish(n, &mut found, each)? {
+                    return Ok(found);
                 }
             }
-            offset += 1;
         }
-        if !in_token && !skipping && offset >= range.end {
+        if !in_token && offset >= range.end {
             break;
         }
     }
     if in_token {
-        finish(value, digits, token_bad, &mut found)?;
+        token.finish(n, &mut found, each)?;
     }
     Ok(found)
 }
 
-/// Reads this worker's range twice (a count, then the edges sent to their owners) and
-/// builds its share; returns the share and the local indices of the tokens it owns.
+/// A number being read.
+#[derive(Clone, Copy, Default)]
+struct Token {
+    value: u64,
+    digits: u64,
+    /// A byte that is not a digit, or a value past `N`.
+    bad: bool,
+}
+
+impl Token {
+    #[inline]
+    fn push(&mut self, b: u8, n: u64) {
+        let d = b.wrapping_sub(b'0');
+        if d > 9 {
+            self.bad = true;
+        } else if !self.bad {
+            self.digits += 1;
+            self.value = self.value * 10 + u64::from(d);
+            // Leading zeros keep it small; anything past N is refused anyway.
+            self.bad = self.value > n;
+        }
+    }
+
+    /// Hands the number to `each` if it is one of `1..=n`; `true` (and `found.bad`) if not.
+    #[inline]
+    fn finish(
+        self,
+        n: u64,
+        found: &mut Scanned,
+        each: &mut impl FnMut(u32) -> Result<(), Halt>,
+    ) -> Result<bool, Halt> {
+        if self.bad || self.digits == 0 || self.digits >= 64 || self.value == 0 || self.value > n {
+            found.bad = true;
+            return Ok(true);
+        }
+        let v = (self.value - 1) as u32;
+        found.first.get_or_insert(v);
+        found.count += 1;
+        found.hash = crate::hash::mix(found.hash, u64::from(v));
+        each(v)?;
+        Ok(false)
+    }
+}
+
+/// Reads this worker's range three times (a count and check; the in- and out-degrees sent
+/// to the owners of the edges' ends; the edges sent to the owners of their ends, each stored
+/// in place in its predecessor list) and builds its share; returns the share and the local
+/// indices of the tokens it owns.
 fn load(
     file: &JudgeFile,
     steps: &mut Steps,
@@ -373,108 +425,191 @@ fn load(
     if all.iter().any(|c| c[4] != 0) || total != 2 * m + k {
         return Err(Halt::BadInput);
     }
-    let before: u64 = all[..w].iter().map(count).sum();
-    let next_first = all[w + 1..].iter().find(|c| count(c) > 0).map(|c| c[3]);
     let longest = all.iter().map(count).max().unwrap_or(0);
-    let per_round = file.per_round;
-    let rounds = longest.div_ceil(per_round);
-
-    // The second reading: edges to their owners, in rounds.
+    let place = Place {
+        range,
+        before: all[..w].iter().map(count).sum(),
+        counted,
+        next_first: all[w + 1..].iter().find(|c| count(c) > 0).map(|c| c[3]),
+        rounds: longest.div_ceil(file.per_round),
+        edges: m,
+    };
     let mut share = Share::empty(n, w, peers);
-    let mut pairs: Vec<Vec<u32>> = Vec::new();
+    let owners = share.owners();
+    let mut reading = Reading {
+        file,
+        place: &place,
+        cancelled: &cancelled,
+        steps,
+        worker,
+        tell,
+    };
+
+    // The second reading: each edge's end counts a predecessor, its start a follower.
     let mut token_vertices: Vec<u32> = Vec::new();
-    let mut outs = Outboxes {
-        pairs: steps.outboxes(),
-        degrees: steps.outboxes(),
-    };
-    let mut g = before;
-    let mut pending: Option<u32> = None;
-    let mut done_rounds = 0u64;
-    let mut in_round = 0u64;
-    let send = |x: u32, y: u32, outs: &mut Outboxes, share: &Share| {
-        let (owner, _) = share.locate(y);
-        outs.pairs[owner].extend([y, x]);
-        let (owner, kx) = share.locate(x);
-        outs.degrees[owner].push(kx as u32);
-    };
-    let round = |outs: &mut Outboxes,
-                 share: &mut Share,
-                 pairs: &mut Vec<Vec<u32>>,
-                 steps: &mut Steps,
-                 worker: &mut Worker|
-     -> Result<(), Halt> {
-        let got = steps.exchange(worker, &mut outs.pairs, [0, 0])?;
-        pairs.extend(got.payloads);
-        let got = steps.exchange(worker, &mut outs.degrees, [0, 0])?;
-        let degree = share.out_degree_mut();
-        for words in &got.payloads {
-            for &kx in words {
-                degree[kx as usize] += 1;
+    let mut changed = reading.run(
+        "reading: degrees",
+        2,
+        &mut |x, y, outs| {
+            let (owner, ky) = owners.locate(y);
+            outs[0][owner].push(ky as u32);
+            let (owner, kx) = owners.locate(x);
+            outs[1][owner].push(kx as u32);
+        },
+        &mut |v| token_vertices.push(v),
+        &mut |kind, words| {
+            if kind == 0 {
+                for &ky in words {
+                    share.count_pred(ky as usize);
+                }
+            } else {
+                let degree = share.out_degree_mut();
+                for &kx in words {
+                    degree[kx as usize] += 1;
+                }
             }
-        }
-        Ok(())
-    };
-    let last = before + counted.count;
-    let mut more = false;
-    let again = scan(&file.path, range.clone(), body, n, &cancelled, &mut |v| {
-        if g == last {
-            // The file changed since the first reading: read no further, say so below.
-            more = true;
-            return Ok(());
-        }
-        if g < 2 * m {
-            if g % 2 == 0 {
-                pending = Some(v);
-            } else if let Some(x) = pending.take() {
-                send(x, v, &mut outs, &share);
+        },
+    )?;
+
+    // The third: each edge stored in its end's predecessor list.
+    share.allot_preds();
+    let mut overflow = false;
+    changed |= reading.run(
+        "reading: edges",
+        1,
+        &mut |x, y, outs| {
+            let (owner, ky) = owners.locate(y);
+            outs[0][owner].extend([ky as u32, x]);
+        },
+        &mut |_| {},
+        &mut |_, words| {
+            for pair in words.chunks_exact(2) {
+                overflow |= !share.place_pred(pair[0] as usize, pair[1]);
             }
-        } else {
-            token_vertices.push(v);
-        }
-        g += 1;
-        in_round += 1;
-        if in_round == per_round {
-            in_round = 0;
-            round(&mut outs, &mut share, &mut pairs, steps, worker)?;
-            done_rounds += 1;
-            tell("reading", g - before, counted.count);
-        }
-        Ok(())
-    })?;
-    if let (Some(x), Some(y)) = (pending, next_first) {
-        send(x, y, &mut outs, &share);
-    }
-    while done_rounds <= rounds {
-        round(&mut outs, &mut share, &mut pairs, steps, worker)?;
-        done_rounds += 1;
-    }
+        },
+    )?;
+
     // The tokens to their owners; whether any worker read something else this time.
-    let changed = again.bad || more || again.count != counted.count;
     let mut out = steps.outboxes();
     for v in token_vertices {
-        let (owner, kv) = share.locate(v);
+        let (owner, kv) = owners.locate(v);
         out[owner].push(kv as u32);
     }
-    let got = steps.exchange(worker, &mut out, [u64::from(changed), 0])?;
+    let got = steps.exchange(worker, &mut out, [u64::from(changed || overflow), 0])?;
     if got.totals[0] > 0 {
         return Err(Halt::BadInput);
     }
-    let tokens: Vec<u32> = got.payloads.concat();
-    share.fill_preds(|each| {
-        for words in &pairs {
-            for m in words.chunks_exact(2) {
-                each(m[0], m[1]);
-            }
-        }
-    });
-    Ok((share, tokens))
+    Ok((share, got.payloads.concat()))
 }
 
-/// The outboxes of a reading round: `(y, x)` pairs to the owner of `y`, the local index of
-/// `x` to its owner.
-struct Outboxes {
-    pairs: Vec<Vec<u32>>,
-    degrees: Vec<Vec<u32>>,
+/// Where a worker's numbers stand, from the first reading and the counts of all.
+struct Place {
+    range: Range<u64>,
+    /// Numbers before this worker's in the input.
+    before: u64,
+    /// What the first reading of the range found.
+    counted: Scanned,
+    /// The next worker's first number: the end of an edge cut by the boundary.
+    next_first: Option<u32>,
+    /// Full rounds of the longest range (every worker takes one more).
+    rounds: u64,
+    /// `M`: the numbers before `2M` are edges, the rest tokens.
+    edges: u64,
+}
+
+/// A worker's readings after the first, in lockstep rounds of `per_round` numbers.
+struct Reading<'a, 'w> {
+    file: &'a JudgeFile,
+    place: &'a Place,
+    cancelled: &'a dyn Fn() -> bool,
+    steps: &'a mut Steps,
+    worker: &'a mut Worker,
+    tell: &'a mut Tell<'w>,
+}
+
+/// Outboxes by kind, each a batch for every worker.
+type Kinds = [Vec<Vec<u32>>];
+
+impl Reading<'_, '_> {
+    /// Reads the range again: `edge(x, y, outboxes)` for every edge that starts here,
+    /// `token(v)` for every token; after each round, every kind of outbox is exchanged in
+    /// turn and `heard(kind, words)` takes what came. Returns whether the range read
+    /// differently than the first time (the file changed).
+    fn run(
+        &mut self,
+        what: &str,
+        kinds: usize,
+        edge: &mut dyn FnMut(u32, u32, &mut Kinds),
+        token: &mut dyn FnMut(u32),
+        heard: &mut dyn FnMut(usize, &[u32]),
+    ) -> Result<bool, Halt> {
+        let Reading {
+            file,
+            place,
+            cancelled,
+            steps,
+            worker,
+            tell,
+        } = self;
+        let mut outs = vec![steps.outboxes(); kinds];
+        let (before, count) = (place.before, place.counted.count);
+        let last = before + count;
+        let (mut g, mut pending, mut rounds, mut in_round, mut more) = (before, None, 0, 0, false);
+        let again = scan(
+            &file.path,
+            place.range.clone(),
+            file.header.body,
+            file.header.vertices,
+            cancelled,
+            &mut |v| {
+                if g == last {
+                    // The file changed since the first reading: read no further, say so.
+                    more = true;
+                    return Ok(());
+                }
+                if g >= 2 * place.edges {
+                    token(v);
+                } else if g % 2 == 0 {
+                    pending = Some(v);
+                } else if let Some(x) = pending.take() {
+                    edge(x, v, &mut outs);
+                }
+                g += 1;
+                in_round += 1;
+                if in_round == file.per_round {
+                    in_round = 0;
+                    exchange_round(&mut outs, steps, worker, heard)?;
+                    rounds += 1;
+                    tell(what, g - before, count);
+                }
+                Ok(())
+            },
+        )?;
+        if let (Some(x), Some(y)) = (pending, place.next_first) {
+            edge(x, y, &mut outs);
+        }
+        while rounds <= place.rounds {
+            exchange_round(&mut outs, steps, worker, heard)?;
+            rounds += 1;
+        }
+        Ok(again.bad || more || again.count != count || again.hash != place.counted.hash)
+    }
+}
+
+/// One round of a reading: each kind of outbox exchanged in turn, what came to `heard`.
+fn exchange_round(
+    outs: &mut Kinds,
+    steps: &mut Steps,
+    worker: &mut Worker,
+    heard: &mut dyn FnMut(usize, &[u32]),
+) -> Result<(), Halt> {
+    for (kind, out) in outs.iter_mut().enumerate() {
+        let got = steps.exchange(worker, out, [0, 0])?;
+        for words in &got.payloads {
+            heard(kind, words);
+        }
+    }
+    Ok(())
 }
 
 /// The outcome and value of the sum of the tokens (on worker 0; `None` elsewhere), from

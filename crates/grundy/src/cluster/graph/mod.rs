@@ -81,7 +81,20 @@ pub fn solve_with_workers(
     cancel: Arc<AtomicBool>,
     progress: Progress,
 ) -> Result<DistributedSolution, ClusterError> {
-    let answer = run(Setup::workers(workers, cancel)?, graph, progress)?;
+    solve_with_workers_in_steps(graph, workers, step::PER_STEP, cancel, progress)
+}
+
+/// [`solve_with_workers`] with at most `per_step` messages a worker in one step of the
+/// passes (at least 1; the default is 2^20): fewer hold less memory and take more steps.
+pub fn solve_with_workers_in_steps(
+    graph: Arc<Csr>,
+    workers: usize,
+    per_step: u64,
+    cancel: Arc<AtomicBool>,
+    progress: Progress,
+) -> Result<DistributedSolution, ClusterError> {
+    let setup = Setup::workers(workers, cancel)?;
+    let answer = run(setup, graph, per_step.max(1), progress)?;
     answer.ok_or_else(|| ClusterError::Protocol("the first worker gave no answer".into()))
 }
 
@@ -95,7 +108,12 @@ pub fn solve_on_cluster(
     cancel: Arc<AtomicBool>,
     progress: Progress,
 ) -> Result<Option<DistributedSolution>, ClusterError> {
-    run(Setup::cluster(cluster, cancel)?, graph, progress)
+    run(
+        Setup::cluster(cluster, cancel)?,
+        graph,
+        step::PER_STEP,
+        progress,
+    )
 }
 
 /// Where the workers run: timely's allocators, the processes and workers of each, the stop
@@ -146,12 +164,14 @@ impl Setup {
 fn run(
     setup: Setup,
     graph: Arc<Csr>,
+    per_step: u64,
     progress: Progress,
 ) -> Result<Option<DistributedSolution>, ClusterError> {
     let processes = setup.processes;
     let mine = Fingerprint::of(&graph);
     let work = move |steps: &mut Steps, worker: &mut Worker, tell: &mut Tell<'_>| {
         let started = std::time::Instant::now();
+        steps.per_step = per_step;
         mine.compare(steps, worker)?;
         let share = Share::of(&graph, worker.index(), worker.peers());
         let local = passes(&share, steps, worker, tell)?;
@@ -251,9 +271,7 @@ struct Fingerprint {
 
 impl Fingerprint {
     fn of(graph: &Csr) -> Fingerprint {
-        // FxHash-style mixing, word by word: about a nanosecond an edge.
-        let mix =
-            |h: u64, x: u32| (h.rotate_left(5) ^ u64::from(x)).wrapping_mul(0x517c_c1b7_2722_0a95);
+        let mix = |h: u64, x: u32| crate::hash::mix(h, u64::from(x));
         let hash = graph.offsets().iter().fold(0u64, |h, &x| mix(h, x));
         Fingerprint {
             vertices: graph.vertex_count() as u32,

@@ -18,10 +18,8 @@ const CHECK_EVERY: u64 = 1 << 20;
 /// One worker's vertices: vertex `v` belongs to worker `v mod peers`, at local index
 /// `v / peers`; for each, its out-degree and its predecessors (global indices, one per edge).
 pub(super) struct Share {
-    peers: u32,
+    owners: Owners,
     index: u32,
-    /// `log2(peers)` when `peers` is a power of two (then ownership is a mask and a shift).
-    shift: Option<u32>,
     /// Global vertices.
     pub total: u64,
     out_degree: Vec<u32>,
@@ -39,9 +37,11 @@ impl Share {
             0
         };
         Share {
-            peers,
+            owners: Owners {
+                peers,
+                shift: peers.is_power_of_two().then(|| peers.trailing_zeros()),
+            },
             index,
-            shift: peers.is_power_of_two().then(|| peers.trailing_zeros()),
             total,
             out_degree: vec![0; len as usize],
             pred_start: vec![0; len as usize + 1],
@@ -75,29 +75,54 @@ impl Share {
     /// edge (of the whole graph or only those into this worker's vertices), twice (a count,
     /// then the filling).
     pub fn fill_preds(&mut self, edges: impl Fn(&mut dyn FnMut(u32, u32))) {
-        let len = self.len();
-        let mut pred_start = vec![0u32; len + 1];
         edges(&mut |w, _| {
             let (owner, k) = self.locate(w);
             if self.mine(owner) {
-                pred_start[k + 1] += 1;
+                self.count_pred(k);
             }
         });
-        for k in 0..len {
-            pred_start[k + 1] += pred_start[k];
-        }
-        let mut next = pred_start[..len].to_vec();
-        let mut preds = vec![0u32; pred_start[len] as usize];
+        self.allot_preds();
         edges(&mut |w, v| {
             let (owner, k) = self.locate(w);
             if self.mine(owner) {
-                let slot = &mut next[k];
-                preds[*slot as usize] = v;
-                *slot += 1;
+                self.place_pred(k, v);
             }
         });
-        self.pred_start = pred_start;
-        self.preds = preds;
+    }
+
+    /// Counts one more predecessor of local vertex `k` (before [`Share::allot_preds`]).
+    #[inline]
+    pub fn count_pred(&mut self, k: usize) {
+        self.pred_start[k] += 1;
+    }
+
+    /// Makes room for the predecessors counted: vertex `k`'s list ends at `pred_start[k]`
+    /// until [`Share::place_pred`] has filled it from its end, which leaves `pred_start[k]`
+    /// at its start. Nothing but the lists themselves is allocated.
+    pub fn allot_preds(&mut self) {
+        let len = self.len();
+        let mut end = 0u32;
+        for k in 0..len {
+            end += self.pred_start[k];
+            self.pred_start[k] = end;
+        }
+        self.pred_start[len] = end;
+        self.preds = vec![0u32; end as usize];
+    }
+
+    /// Stores `v` as a predecessor of local vertex `k`; `false` (and nothing stored) when
+    /// more come than were counted, possible only if the input changed between a count and
+    /// its filling (an overflow into the next vertex's list is caught the same way by
+    /// whoever checks the input).
+    #[inline]
+    pub fn place_pred(&mut self, k: usize, v: u32) -> bool {
+        let slot = &mut self.pred_start[k];
+        if *slot == 0 {
+            return false;
+        }
+        *slot -= 1;
+        self.preds[*slot as usize] = v;
+        true
     }
 
     /// Vertices owned.
@@ -107,7 +132,7 @@ impl Share {
 
     /// The global index of local vertex `k`.
     pub fn global(&self, k: usize) -> u32 {
-        k as u32 * self.peers + self.index
+        k as u32 * self.owners.peers + self.index
     }
 
     pub fn preds(&self, k: usize) -> &[u32] {
@@ -117,14 +142,35 @@ impl Share {
     /// The owner of `v` and its local index there.
     #[inline]
     pub fn locate(&self, v: u32) -> (usize, usize) {
-        match self.shift {
-            Some(s) => ((v & (self.peers - 1)) as usize, (v >> s) as usize),
-            None => ((v % self.peers) as usize, (v / self.peers) as usize),
-        }
+        self.owners.locate(v)
+    }
+
+    /// Who owns which vertex (a copy, to be used while the share is being filled).
+    pub fn owners(&self) -> Owners {
+        self.owners
     }
 
     pub fn mine(&self, owner: usize) -> bool {
         owner == self.index as usize
+    }
+}
+
+/// Who owns which vertex: `v` belongs to worker `v mod peers`, at local index `v / peers`.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Owners {
+    peers: u32,
+    /// `log2(peers)` when `peers` is a power of two (then ownership is a mask and a shift).
+    shift: Option<u32>,
+}
+
+impl Owners {
+    /// The owner of `v` and its local index there.
+    #[inline]
+    pub fn locate(self, v: u32) -> (usize, usize) {
+        match self.shift {
+            Some(s) => ((v & (self.peers - 1)) as usize, (v >> s) as usize),
+            None => ((v % self.peers) as usize, (v / self.peers) as usize),
+        }
     }
 }
 
@@ -154,7 +200,8 @@ pub(super) struct Acyclic {
 /// remoteness]`); followers owned by the same worker tell it at once, so a chain within one
 /// worker takes no step. The mex needs only which values `0..=d` occur among `d` followers:
 /// a mask of 64 bits in the vertex's record, and for the rare vertex with 64 followers or
-/// more a bit each in a side array. Messages `E`, steps at most the longest path plus one.
+/// more a bit each in a side array. Messages `E`, steps at most the longest path plus one,
+/// and one more for each [`Steps::per_step`] messages a worker has to send at once.
 pub(super) fn acyclic(
     share: &Share,
     steps: &mut Steps,
@@ -238,7 +285,10 @@ pub(super) fn acyclic(
     loop {
         let mut sent = 0u64;
         let mut newly = 0u64;
-        while let Some((k, x, r)) = ready.pop() {
+        // A worker that has sent its share of the step pauses (`sent > 0`, so every worker
+        // takes another step) and goes on with `ready` after it.
+        while sent < steps.per_step {
+            let Some((k, x, r)) = ready.pop() else { break };
             newly += 1;
             if newly % CHECK_EVERY == 0 && steps.cancelled() {
                 break;
@@ -279,7 +329,8 @@ pub(super) fn acyclic(
 /// decide remoteness `r + 1`: a loss next door makes a win, the last follower known to be a
 /// win makes a loss. Levels keep the remoteness exact (the winner's shortest, the loser's
 /// longest), so no vertex acts before its level. Messages at most `E`, steps the largest
-/// remoteness plus two.
+/// remoteness plus two, and one more for each [`Steps::per_step`] messages a worker sends
+/// in one level.
 pub(super) fn win_lose_draw(
     share: &Share,
     steps: &mut Steps,
@@ -303,55 +354,75 @@ pub(super) fn win_lose_draw(
     let mut decided = 0u64;
     let mut r = 0u32;
     loop {
-        let mut sent = 0u64;
-        for &k in &level {
-            let lost = u32::from(outcomes[k] == Outcome::P);
-            for &u in share.preds(k) {
-                let (owner, _) = share.locate(u);
-                let to = if share.mine(owner) {
-                    &mut here
-                } else {
-                    &mut out[owner]
-                };
-                to.extend([u, lost]);
-                sent += 1;
-            }
-        }
-        let got = steps.exchange(worker, &mut out, [sent, level.len() as u64])?;
-        decided += got.totals[1];
-        progress("win, lose or draw", decided, share.total);
-        if got.totals[0] == 0 {
-            break;
-        }
-        r += 1;
-        level.clear();
-        let mut hear = |m: &[u32]| {
-            let k = share.locate(m[0]).1;
-            if remoteness[k] != NO_REMOTENESS {
-                return;
-            }
-            if m[1] == 1 {
-                outcomes[k] = Outcome::N;
-                remoteness[k] = r;
-                level.push(k);
-            } else {
-                pending[k] -= 1;
-                if pending[k] == 0 {
-                    outcomes[k] = Outcome::P;
-                    remoteness[k] = r;
-                    level.push(k);
+        // Level `r` tells its predecessors, in steps of at most `per_step` messages a worker
+        // (the first step of a level carries the level's size, the others whether a worker
+        // has more of it); what they hear decides level `r + 1`.
+        let mut next: Vec<usize> = Vec::new();
+        let mut at = 0;
+        let mut size = 0u64;
+        let mut first = true;
+        loop {
+            let mut sent = 0u64;
+            while at < level.len() && sent < steps.per_step {
+                let k = level[at];
+                at += 1;
+                let lost = u32::from(outcomes[k] == Outcome::P);
+                for &u in share.preds(k) {
+                    let (owner, _) = share.locate(u);
+                    let to = if share.mine(owner) {
+                        &mut here
+                    } else {
+                        &mut out[owner]
+                    };
+                    to.extend([u, lost]);
+                    sent += 1;
                 }
             }
-        };
-        for m in here.chunks_exact(2) {
-            hear(m);
-        }
-        here.clear();
-        for words in &got.payloads {
-            for m in words.chunks_exact(2) {
+            let counts = [
+                u64::from(at < level.len()),
+                if first { level.len() as u64 } else { 0 },
+            ];
+            first = false;
+            let got = steps.exchange(worker, &mut out, counts)?;
+            size += got.totals[1];
+            let mut hear = |m: &[u32]| {
+                let k = share.locate(m[0]).1;
+                if remoteness[k] != NO_REMOTENESS {
+                    return;
+                }
+                if m[1] == 1 {
+                    outcomes[k] = Outcome::N;
+                    remoteness[k] = r + 1;
+                    next.push(k);
+                } else {
+                    pending[k] -= 1;
+                    if pending[k] == 0 {
+                        outcomes[k] = Outcome::P;
+                        remoteness[k] = r + 1;
+                        next.push(k);
+                    }
+                }
+            };
+            for m in here.chunks_exact(2) {
                 hear(m);
             }
+            here.clear();
+            for words in &got.payloads {
+                for m in words.chunks_exact(2) {
+                    hear(m);
+                }
+            }
+            if got.totals[0] == 0 {
+                break;
+            }
         }
+        decided += size;
+        progress("win, lose or draw", decided, share.total);
+        if size == 0 {
+            break;
+        }
+        level = next;
+        r += 1;
     }
     Ok((outcomes, remoteness))
 }
@@ -368,7 +439,8 @@ const FOLLOWER_NOW_FINITE: u32 = 2;
 /// messages (a vertex with a follower labelled `m` is never labelled `m`, by induction on the
 /// order of labelling), so updates within a worker cascade at once; rounds are separated by
 /// two steps that all workers agree on: the labels `m` are final, then the vertices left
-/// without one become `∞` or wait for the next round. Messages `O(E)` a round.
+/// without one become `∞` or wait for the next round. Messages `O(E)` a round, at most
+/// [`Steps::per_step`] a worker in one step.
 pub(super) fn generalized(
     share: &Share,
     steps: &mut Steps,
@@ -397,7 +469,8 @@ pub(super) fn generalized(
         loop {
             let mut sent = 0u64;
             let mut done = 0u64;
-            while let Some((v, what)) = todo.pop() {
+            while sent < steps.per_step {
+                let Some((v, what)) = todo.pop() else { break };
                 done += 1;
                 if done % CHECK_EVERY == 0 && steps.cancelled() {
                     break;
@@ -432,39 +505,57 @@ pub(super) fn generalized(
             }
         }
         // The round's end: labelled vertices stop counting as live followers; the others
-        // with a follower labelled m wait, the rest are ∞.
+        // with a follower labelled m wait, the rest are ∞. In steps of at most `per_step`
+        // messages a worker; each worker adds the count it leaves for the next round to the
+        // step in which it finishes.
         let mut next = Vec::with_capacity(remaining.len());
-        let mut sent = 0u64;
-        for &k in &remaining {
-            if label[k] == m {
-                for &u in share.preds(k) {
-                    let (owner, j) = share.locate(u);
-                    if share.mine(owner) {
-                        live[j] -= 1;
-                    } else {
-                        out[owner].extend([u, FOLLOWER_NOW_FINITE]);
-                        sent += 1;
+        let mut at = 0;
+        let mut left = 0u64;
+        loop {
+            let mut sent = 0u64;
+            let was_done = at == remaining.len();
+            while at < remaining.len() && sent < steps.per_step {
+                let k = remaining[at];
+                at += 1;
+                if label[k] == m {
+                    for &u in share.preds(k) {
+                        let (owner, j) = share.locate(u);
+                        if share.mine(owner) {
+                            live[j] -= 1;
+                        } else {
+                            out[owner].extend([u, FOLLOWER_NOW_FINITE]);
+                            sent += 1;
+                        }
                     }
+                } else if has[k] == stamp {
+                    next.push(k);
+                } else {
+                    label[k] = INFINITE;
                 }
-            } else if has[k] == stamp {
-                next.push(k);
-            } else {
-                label[k] = INFINITE;
             }
-        }
-        let got = steps.exchange(worker, &mut out, [sent, next.len() as u64])?;
-        for words in got.payloads {
-            for m in words.chunks_exact(2) {
-                live[share.locate(m[0]).1] -= 1;
+            let done = at == remaining.len();
+            let counts = [
+                u64::from(!done),
+                if done && !was_done {
+                    next.len() as u64
+                } else {
+                    0
+                },
+            ];
+            let got = steps.exchange(worker, &mut out, counts)?;
+            for words in got.payloads {
+                for m in words.chunks_exact(2) {
+                    live[share.locate(m[0]).1] -= 1;
+                }
+            }
+            left += got.totals[1];
+            if got.totals[0] == 0 {
+                break;
             }
         }
         remaining = next;
-        progress(
-            "generalised values",
-            share.total - got.totals[1],
-            share.total,
-        );
-        if got.totals[1] == 0 {
+        progress("generalised values", share.total - left, share.total);
+        if left == 0 {
             break;
         }
         m += 1;

@@ -28,6 +28,11 @@ type Batch = (u32, u64, [u64; 2], bool, Vec<u32>);
 const CHUNK: usize = 60 << 16;
 const _: () = assert!(CHUNK % 60 == 0);
 
+/// Messages a worker sends in one step of a pass, by default ([`Steps::per_step`]): a
+/// cascade that has more to tell pauses and goes on after the step, so a step's outboxes,
+/// the batches in transit and the inbox stay within tens of mebibytes.
+pub(super) const PER_STEP: u64 = 1 << 20;
+
 /// A worker asked to stop (its own Ctrl-C or another's): every worker sees it in the same
 /// step.
 #[derive(Debug)]
@@ -54,6 +59,8 @@ pub(super) struct Steps {
     pub bytes: u64,
     /// Supersteps taken.
     pub steps: u64,
+    /// Messages a worker sends in one step of a pass ([`PER_STEP`] unless set).
+    pub per_step: u64,
 }
 
 impl Steps {
@@ -91,6 +98,7 @@ impl Steps {
             cancel,
             bytes: 0,
             steps: 0,
+            per_step: PER_STEP,
         }
     }
 
