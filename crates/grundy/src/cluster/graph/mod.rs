@@ -217,7 +217,20 @@ fn execute<T: Send + 'static>(
                 p(pass, done, total);
             }
         };
-        let answer = work(&mut steps, worker, &mut tell)?;
+        let done = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            work(&mut steps, worker, &mut tell)
+        }));
+        let answer = match done {
+            Ok(answer) => answer?,
+            Err(payload) => {
+                // The others wait for this worker's batches of the step it was in (or have
+                // ended): one more exchange, flagged, stops them all.
+                steps.fail();
+                let mut out = steps.outboxes();
+                let _ = steps.exchange(worker, &mut out, [0, 0]);
+                return Err(Halt::Failed(Some(panic_message(payload.as_ref()))));
+            }
+        };
         steps.close(worker);
         Ok(answer)
     };
@@ -230,6 +243,12 @@ fn execute<T: Send + 'static>(
         "a worker thread failed"
     };
     let results = joined.map_err(|_| ClusterError::Peer(broken.into()))?;
+    // The failed worker's own message first: the others only saw it stop.
+    for r in &results {
+        if let Ok(Err(Halt::Failed(Some(why)))) = r {
+            return Err(ClusterError::Peer(format!("a worker failed: {why}")));
+        }
+    }
     let mut answer = None;
     for r in results {
         match r {
@@ -238,6 +257,11 @@ fn execute<T: Send + 'static>(
             Ok(Err(Halt::Stopped)) => return Err(ClusterError::Interrupted),
             Ok(Err(Halt::Different(why))) => return Err(ClusterError::Protocol(why)),
             Ok(Err(Halt::BadInput)) => return Err(bad_input()),
+            Ok(Err(Halt::Failed(_))) => {
+                return Err(ClusterError::Peer(
+                    "a worker of another process failed (its process says why)".into(),
+                ));
+            }
             Err(_) => return Err(ClusterError::Peer(format!("a worker stopped: {broken}"))),
         }
     }
@@ -252,11 +276,28 @@ enum Halt {
     Different(String),
     /// A worker found a malformed number in its part of the input (every worker stops).
     BadInput,
+    /// A worker panicked (a bug): its message on that worker, `None` on those it stopped.
+    Failed(Option<String>),
 }
 
 impl From<Stopped> for Halt {
-    fn from(_: Stopped) -> Halt {
-        Halt::Stopped
+    fn from(stopped: Stopped) -> Halt {
+        if stopped.failed {
+            Halt::Failed(None)
+        } else {
+            Halt::Stopped
+        }
+    }
+}
+
+/// What a panic said.
+fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    if let Some(s) = payload.downcast_ref::<&str>() {
+        (*s).to_owned()
+    } else if let Some(s) = payload.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "a panic".to_owned()
     }
 }
 
@@ -437,4 +478,83 @@ fn gather(
         solution: GraphSolution::from_parts(acyclic, values, outcomes, remoteness),
         stats,
     }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::mpsc;
+    use std::time::Duration;
+
+    /// Runs `work` on 3 workers of this process, in a thread given a minute.
+    fn three<T: Send + 'static>(
+        work: impl Fn(&mut Steps, &mut Worker, &mut Tell<'_>) -> Result<Option<T>, Halt>
+        + Send
+        + Sync
+        + 'static,
+    ) -> Result<Option<T>, ClusterError> {
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            let setup = Setup::workers(3, Arc::new(AtomicBool::new(false))).unwrap();
+            let got = execute(setup, Box::new(|_: &str, _: u64, _: u64| {}), work, || {
+                ClusterError::Protocol("bad input".into())
+            });
+            let _ = tx.send(got);
+        });
+        rx.recv_timeout(Duration::from_secs(60))
+            .expect("the workers did not stop within a minute")
+    }
+
+    #[test]
+    fn a_worker_that_panics_stops_every_worker_with_its_message() {
+        for at in [0u32, 5] {
+            // The steps the other workers took: they stop in the step the failed one was in.
+            let taken = Arc::new(std::sync::atomic::AtomicU32::new(0));
+            let seen = Arc::clone(&taken);
+            let got = three(move |steps, worker, _| {
+                for round in 0..1000u32 {
+                    if worker.index() == 1 && round == at {
+                        panic!("a bug in round {round}");
+                    }
+                    let mut out = steps.outboxes();
+                    steps.exchange(worker, &mut out, [0, 0])?;
+                    seen.fetch_max(round + 1, std::sync::atomic::Ordering::Relaxed);
+                }
+                Ok(Some(worker.index()))
+            });
+            match got {
+                Err(ClusterError::Peer(why)) => {
+                    assert_eq!(why, format!("a worker failed: a bug in round {at}"));
+                }
+                other => panic!("{other:?}"),
+            }
+            assert_eq!(taken.load(std::sync::atomic::Ordering::Relaxed), at);
+        }
+    }
+
+    #[test]
+    fn a_worker_that_panics_after_the_last_step_still_ends_the_run() {
+        let got = three(|steps, worker, _| {
+            let mut out = steps.outboxes();
+            steps.exchange(worker, &mut out, [0, 0])?;
+            if worker.index() == 0 {
+                panic!("after the steps");
+            }
+            Ok(None::<()>)
+        });
+        assert!(
+            matches!(&got, Err(ClusterError::Peer(why)) if why.ends_with("after the steps")),
+            "{got:?}"
+        );
+    }
+
+    #[test]
+    fn workers_that_do_not_fail_answer() {
+        let got = three(|steps, worker, _| {
+            let mut out = steps.outboxes();
+            let got = steps.exchange(worker, &mut out, [worker.index() as u64 + 1, 0])?;
+            Ok((worker.index() == 0).then_some(got.totals[0]))
+        });
+        assert_eq!(got.unwrap(), Some(6));
+    }
 }

@@ -18,10 +18,15 @@ use timely::dataflow::operators::{Input, Probe};
 use timely::dataflow::{InputHandle, ProbeHandle};
 use timely::worker::Worker;
 
-/// A batch: the worker it goes to, its step, two counts, the stop flag, the payload. The
-/// step is needed because a faster worker's batches of the next step may arrive before this
-/// worker has taken those of the step just ended.
-type Batch = (u32, u64, [u64; 2], bool, Vec<u32>);
+/// A batch: the worker it goes to, its step, two counts, the stop flag ([`GO_ON`], [`ASKED`]
+/// or [`FAILED`]), the payload. The step is needed because a faster worker's batches of the
+/// next step may arrive before this worker has taken those of the step just ended.
+type Batch = (u32, u64, [u64; 2], u8, Vec<u32>);
+
+/// The stop flags, the largest of a step wins.
+const GO_ON: u8 = 0;
+const ASKED: u8 = 1;
+const FAILED: u8 = 2;
 
 /// The most words in one batch (15 MiB): a multiple of every message's width (2, 3, 4, 5
 /// words), so a split batch never cuts a message.
@@ -33,10 +38,13 @@ const _: () = assert!(CHUNK % 60 == 0);
 /// the batches in transit and the inbox stay within tens of mebibytes.
 pub(super) const PER_STEP: u64 = 1 << 20;
 
-/// A worker asked to stop (its own Ctrl-C or another's): every worker sees it in the same
-/// step.
+/// A worker asked to stop (its own Ctrl-C or another's) or failed: every worker sees it in
+/// the same step.
 #[derive(Debug)]
-pub(super) struct Stopped;
+pub(super) struct Stopped {
+    /// Whether a worker failed (rather than a stop asked for).
+    pub failed: bool,
+}
 
 /// What a step brought: the payloads received and the totals over all workers.
 pub(super) struct Received {
@@ -61,6 +69,8 @@ pub(super) struct Steps {
     pub steps: u64,
     /// Messages a worker sends in one step of a pass ([`PER_STEP`] unless set).
     pub per_step: u64,
+    /// Whether this worker failed: its next step tells every worker to stop.
+    failed: bool,
 }
 
 impl Steps {
@@ -99,6 +109,7 @@ impl Steps {
             bytes: 0,
             steps: 0,
             per_step: PER_STEP,
+            failed: false,
         }
     }
 
@@ -110,7 +121,13 @@ impl Steps {
         out: &mut [Vec<u32>],
         counts: [u64; 2],
     ) -> Result<Received, Stopped> {
-        let stop = self.cancel.load(Ordering::Relaxed);
+        let stop = if self.failed {
+            FAILED
+        } else if self.cancel.load(Ordering::Relaxed) {
+            ASKED
+        } else {
+            GO_ON
+        };
         let process = self.index / self.per_process;
         for (to, words) in out.iter_mut().enumerate() {
             if to / self.per_process != process {
@@ -127,7 +144,7 @@ impl Steps {
                     let (c, s) = if last {
                         (counts, stop)
                     } else {
-                        ([0; 2], false)
+                        ([0; 2], GO_ON)
                     };
                     self.input.send((dest, self.epoch, c, s, piece.to_vec()));
                 }
@@ -147,20 +164,28 @@ impl Steps {
             now
         };
         let mut totals = [0u64; 2];
-        let mut stopped = false;
+        let mut stopped = GO_ON;
         let mut payloads = Vec::with_capacity(batches.len());
         for (_, _, c, s, words) in batches {
             totals[0] += c[0];
             totals[1] += c[1];
-            stopped |= s;
+            stopped = stopped.max(s);
             if !words.is_empty() {
                 payloads.push(words);
             }
         }
-        if stopped {
-            return Err(Stopped);
+        if stopped != GO_ON {
+            return Err(Stopped {
+                failed: stopped == FAILED,
+            });
         }
         Ok(Received { payloads, totals })
+    }
+
+    /// Marks this worker failed (it panicked): its next exchange, with whatever it holds,
+    /// stops every worker at the step they wait in.
+    pub fn fail(&mut self) {
+        self.failed = true;
     }
 
     /// This worker's process.
