@@ -242,13 +242,14 @@ pub(super) fn acyclic(
     let mut values = vec![OPEN; len];
     let mut remoteness = vec![OPEN; len];
     // Decided, not yet told: (vertex, value, remoteness).
-    let mut ready: Vec<(usize, u32, u32)> = Vec::new();
+    // Local indices fit in 32 bits (vertices are `u32`): 12 bytes an entry.
+    let mut ready: Vec<(u32, u32, u32)> = Vec::new();
     for k in 0..len {
         if share.out_degree[k] == 0 {
-            ready.push((k, 0, 0));
+            ready.push((k as u32, 0, 0));
         }
     }
-    let mut tell = |k: usize, x: u32, r: u32, ready: &mut Vec<(usize, u32, u32)>| {
+    let mut tell = |k: usize, x: u32, r: u32, ready: &mut Vec<(u32, u32, u32)>| {
         let o = &mut open[k];
         o.heard += 1;
         if x < 64 {
@@ -277,7 +278,7 @@ pub(super) fn acyclic(
             } else {
                 o.shortest_to_zero
             };
-            ready.push((k, mex, r.saturating_add(1)));
+            ready.push((k as u32, mex, r.saturating_add(1)));
         }
     };
     let mut out = steps.outboxes();
@@ -289,6 +290,7 @@ pub(super) fn acyclic(
         // takes another step) and goes on with `ready` after it.
         while sent < steps.per_step {
             let Some((k, x, r)) = ready.pop() else { break };
+            let k = k as usize;
             newly += 1;
             if newly % CHECK_EVERY == 0 && steps.cancelled() {
                 break;
