@@ -13,8 +13,9 @@
 //!    (its out-degree), for every edge `(x, y)`; the owners then lay out their predecessor
 //!    lists. A third reading sends `(y, x)` to the owner of `y`, which stores `x` in place.
 //!    Each reading must hash to what the first read, or the file changed meanwhile.
-//! 4. The passes of [`super`] run on the shares, at most `PER_ROUND / 4` messages a worker in
-//!    one step (a cascade with more pauses until the next step).
+//! 4. The passes of [`super`] run on the shares, about `PER_ROUND / 4` messages a worker in
+//!    one step (a cascade with more pauses until the next step; the bound is checked before
+//!    each vertex, so a step may carry one vertex's list of predecessors more).
 //! 5. The tokens' owners add their values (the nim-sum and the count of `∞`); with exactly one
 //!    `∞` token, its `K` is collected from the owners of its followers. Process 0 answers by
 //!    Smith's rules, as [`crate::graph::judge_outcome`] does.
@@ -511,7 +512,8 @@ struct Place {
     counted: Scanned,
     /// The next worker's first number: the end of an edge cut by the boundary.
     next_first: Option<u32>,
-    /// Full rounds of the longest range (every worker takes one more).
+    /// Rounds of the longest range, the last one partial (every worker takes one more, for
+    /// the edge cut by its range's end).
     rounds: u64,
     /// `M`: the numbers before `2M` are edges, the rest tokens.
     edges: u64,

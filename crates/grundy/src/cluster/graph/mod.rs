@@ -25,7 +25,8 @@
 //!
 //! Cost: messages `O(E)` for passes 1 and 2 and `O(E)` a round for pass 3 (`g + 1` rounds for
 //! a largest finite value `g`), 8 to 12 bytes each; steps: the longest path (pass 1), the
-//! largest remoteness (pass 2), a few per round (pass 3). Each step is a barrier of all
+//! largest remoteness (pass 2), a few per round (pass 3), and one more each time a worker has
+//! more than 2^20 messages to send at once. Each step is a barrier of all
 //! workers, so a graph with very long paths across workers pays a round trip per step.
 
 pub mod judge;
@@ -259,7 +260,7 @@ fn execute<T: Send + 'static>(
             Ok(Err(Halt::BadInput)) => return Err(bad_input()),
             Ok(Err(Halt::Failed(_))) => {
                 return Err(ClusterError::Peer(
-                    "a worker of another process failed (its process says why)".into(),
+                    "another worker failed (the process that holds it says why)".into(),
                 ));
             }
             Err(_) => return Err(ClusterError::Peer(format!("a worker stopped: {broken}"))),

@@ -112,8 +112,8 @@ impl Share {
 
     /// Stores `v` as a predecessor of local vertex `k`; `false` (and nothing stored) when
     /// more come than were counted, possible only if the input changed between a count and
-    /// its filling (an overflow into the next vertex's list is caught the same way by
-    /// whoever checks the input).
+    /// its filling (an overflow into the previous vertex's list, filled from its end too, is
+    /// caught the same way by whoever checks the input).
     #[inline]
     pub fn place_pred(&mut self, k: usize, v: u32) -> bool {
         let slot = &mut self.pred_start[k];
@@ -327,7 +327,7 @@ pub(super) fn acyclic(
 }
 
 /// Win / lose / draw with remoteness, level by level: the vertices decided at remoteness `r`
-/// tell their predecessors in step `r` (`[u, 1]` from a loss, `[u, 0]` from a win), which
+/// tell their predecessors in the steps of level `r` (`[u, 1]` from a loss, `[u, 0]` from a win), which
 /// decide remoteness `r + 1`: a loss next door makes a win, the last follower known to be a
 /// win makes a loss. Levels keep the remoteness exact (the winner's shortest, the loser's
 /// longest), so no vertex acts before its level. Messages at most `E`, steps the largest

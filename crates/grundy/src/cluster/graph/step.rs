@@ -2,8 +2,8 @@
 //! every batch of the step has arrived (the probe passes the step's epoch).
 //!
 //! A batch carries a payload of `u32` words (the phase says how many make a message) and two
-//! counts and a stop flag; the counts are summed and the flags or-ed over all workers, so every
-//! worker reads the same totals after a step and takes the same decision (go on, next phase,
+//! counts and a stop flag; the counts are summed and the largest flag kept over all workers, so
+//! every worker reads the same totals after a step and takes the same decision (go on, next phase,
 //! stop). A payload longer than [`CHUNK`] words goes in several batches.
 
 use std::cell::RefCell;
@@ -35,7 +35,8 @@ const _: () = assert!(CHUNK % 60 == 0);
 
 /// Messages a worker sends in one step of a pass, by default ([`Steps::per_step`]): a
 /// cascade that has more to tell pauses and goes on after the step, so a step's outboxes,
-/// the batches in transit and the inbox stay within tens of mebibytes.
+/// the batches in transit and the inbox stay within tens of mebibytes. The bound is checked
+/// before each vertex tells its predecessors, so a step may carry one vertex's list more.
 pub(super) const PER_STEP: u64 = 1 << 20;
 
 /// A worker asked to stop (its own Ctrl-C or another's) or failed: every worker sees it in
