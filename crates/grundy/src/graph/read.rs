@@ -131,12 +131,13 @@ impl ReadOptions {
         header: &JudgeHeader,
         processes: u64,
     ) -> Result<(), ReadError> {
-        // The share (out-degrees, predecessor lists, the passes' state) and a round's or a
-        // step's messages: measured 390 to 400 MiB a process of two on the 10 M / 50 M
-        // benchmark, against 1144 MiB here: on the safe side.
+        // The share (8 bytes a vertex, 4 an edge), the passes' state (about 50 bytes a
+        // vertex) and a round's or a step's messages: measured 390 to 400 MiB a process of
+        // two on the 10 M / 50 M benchmark, against 700 MiB here.
         let (n, m, k) = (header.vertices, header.edges, header.tokens);
-        let needed =
-            (n * 2 * BYTES_PER_VERTEX + m * 2 * BYTES_PER_EDGE + 4 * k).div_ceil(processes.max(1));
+        let needed = (n * SHARE_BYTES_PER_VERTEX + m * SHARE_BYTES_PER_EDGE + 4 * k)
+            .div_ceil(processes.max(1))
+            + SHARE_BUFFERS;
         self.check(
             || {
                 format!(
@@ -168,6 +169,15 @@ pub const MAX_TOKENS: u64 = u32::MAX as u64;
 /// reading, the graph and its transpose, and the per-vertex arrays of the solvers.
 const BYTES_PER_EDGE: u64 = 16;
 const BYTES_PER_VERTEX: u64 = 40;
+
+/// The same for a process's share of a judge file read in parts, and the messages of a
+/// round or step (outboxes, batches in transit, inbox).
+#[cfg(feature = "cluster")]
+const SHARE_BYTES_PER_EDGE: u64 = 8;
+#[cfg(feature = "cluster")]
+const SHARE_BYTES_PER_VERTEX: u64 = 80;
+#[cfg(feature = "cluster")]
+const SHARE_BUFFERS: u64 = 128 << 20;
 
 /// A judge-format problem: the graph and the vertices holding tokens (0-based).
 #[derive(Clone, Debug)]

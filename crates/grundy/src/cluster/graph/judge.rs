@@ -26,7 +26,7 @@
 //! vertex, a predecessor an edge: 8 bytes a vertex and 4 an edge), the passes' state (about
 //! 40 bytes a vertex for the acyclic pass) and the outboxes, batches in transit and inbox of
 //! one round or step (tens of mebibytes); the numbers themselves are never stored.
-//! `--max-memory` is checked against 32 bytes an edge and 80 a vertex.
+//! `--max-memory` is checked against 8 bytes an edge and 80 a vertex of a share, and 128 MiB.
 
 use super::phases::Share;
 use super::step::Steps;
