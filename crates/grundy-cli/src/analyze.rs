@@ -124,7 +124,11 @@ pub fn run(args: Args) -> Result<(), Failure> {
     let budget = session
         .budget(&request.limits, request.task())
         .map_err(front::api_failure)?;
-    let watch = Watch::new("analysing".to_owned(), &budget);
+    // A checkpoint is written as the search stops; the watcher must not cut it short.
+    let watch = match &args.checkpoint {
+        None => Watch::new("analysing".to_owned(), &budget),
+        Some(_) => Watch::keeping("analysing".to_owned(), &budget),
+    };
     let result = match &args.checkpoint {
         None => session.analyze(&request, &budget),
         Some(path) => {

@@ -99,8 +99,8 @@ const GRACE: Duration = Duration::from_secs(5);
 
 /// Watches a computation under a [`Budget`] from another thread: after two seconds it shows
 /// a spinner with the budget's work done (on a terminal); if the budget is cancelled and the
-/// computation has not stopped five seconds later, it exits with status 130. Dropping the
-/// watch stops the thread and clears the spinner.
+/// computation has not stopped five seconds later, it exits with status 130 (unless made by
+/// [`Watch::keeping`]). Dropping the watch stops the thread and clears the spinner.
 #[derive(Debug)]
 pub struct Watch {
     done: Arc<AtomicBool>,
@@ -110,6 +110,18 @@ pub struct Watch {
 impl Watch {
     /// Starts watching `budget`, labelling the spinner `message`.
     pub fn new(message: String, budget: &Budget) -> Self {
+        Self::start(message, budget, Some(GRACE))
+    }
+
+    /// As [`Watch::new`], but never exits on its own after an interrupt: for a computation
+    /// that saves its work as it stops (a search table of gigabytes takes longer than five
+    /// seconds to write, and was cut short). A second interrupt still exits at once
+    /// ([`interrupt_flag`]).
+    pub fn keeping(message: String, budget: &Budget) -> Self {
+        Self::start(message, budget, None)
+    }
+
+    fn start(message: String, budget: &Budget, grace: Option<Duration>) -> Self {
         let done = Arc::new(AtomicBool::new(false));
         let finished = Arc::clone(&done);
         let budget = budget.clone();
@@ -133,9 +145,9 @@ impl Watch {
                     }
                     s.tick();
                 }
-                if budget.is_cancelled() {
+                if let Some(grace) = grace.filter(|_| budget.is_cancelled()) {
                     let at = *cancelled_at.get_or_insert_with(Instant::now);
-                    if at.elapsed() >= GRACE && !finished.load(Ordering::SeqCst) {
+                    if at.elapsed() >= grace && !finished.load(Ordering::SeqCst) {
                         if let Some(s) = &spinner {
                             s.finish_and_clear();
                         }
@@ -370,5 +382,17 @@ mod tests {
         assert!(f.message.contains("--max-work"), "{}", f.message);
         let f = budget_failure("x".into(), BudgetError::Cancelled, LIMIT_FLAGS);
         assert_eq!((f.code, f.message.as_str()), (130, "interrupted"));
+    }
+
+    /// A watch made by `keeping` lets a cancelled computation run past the grace period (a
+    /// search writing its table); were it to exit, this test's process would end with 130.
+    #[test]
+    fn a_keeping_watch_never_exits_on_its_own() {
+        let budget = Budget::new(grundy::control::Limits::DEFAULT);
+        budget.cancel();
+        let watch = Watch::keeping("saving".to_owned(), &budget);
+        std::thread::sleep(GRACE + Duration::from_millis(600));
+        drop(watch);
+        assert!(budget.is_cancelled());
     }
 }

@@ -649,7 +649,13 @@ impl SequenceRun {
         if (self.engine.values().len() as u64) >= count {
             return Ok(true);
         }
-        self.check_memory(count)?;
+        // Past the engine's limit the run is refused after its first chunk unless a period
+        // lifts the limit: the memory is checked for each chunk until then (not for values
+        // the run will never hold, which made the refusal depend on the machine's memory).
+        let mut memory_checked = count <= self.engine.max_len();
+        if memory_checked {
+            self.check_memory(count)?;
+        }
         if let Some(budget) = budget {
             let have = self.engine.values().len() as u64;
             let estimate = estimated_units(&self.rule, self.engine.as_ref(), have, count);
@@ -664,6 +670,14 @@ impl SequenceRun {
             let next = (self.engine.values().len() as u64)
                 .saturating_add(chunk)
                 .min(count);
+            if !memory_checked {
+                if count <= self.engine.max_len() {
+                    self.check_memory(count)?;
+                    memory_checked = true;
+                } else {
+                    self.check_memory(next)?;
+                }
+            }
             let finished = match budget {
                 Some(budget) => {
                     match extend_under(&self.rule, self.engine.as_mut(), next, budget) {

@@ -264,12 +264,11 @@ fn refusals_carry_their_figures() {
         "{e}"
     );
     assert!(!e.to_string().contains("--"), "{e}");
-    // More values than the engine holds: refused after the first chunk, not hours later.
-    let mut run = SequenceRun::new(
-        rule("grundys-game"),
-        RunOptions::new(Goal::Values(u64::from(u32::MAX) + 1)),
-    )
-    .unwrap();
+    // More values than the engine holds: refused after the first chunk, not hours later,
+    // and on any machine (it was refused for memory where 19 GiB were not free).
+    let mut options = RunOptions::new(Goal::Values(u64::from(u32::MAX) + 1));
+    options.memory_available = Some(1 << 30);
+    let mut run = SequenceRun::new(rule("grundys-game"), options).unwrap();
     let e = run.run(&mut Control::none()).unwrap_err();
     assert!(
         matches!(e, RunError::TooLong { values, limit, .. }
@@ -277,6 +276,16 @@ fn refusals_carry_their_figures() {
         "{e}"
     );
     assert!(e.to_string().contains("g(4294967294)"), "{e}");
+    // Past that limit, a period proven lifts it; the values copied by it are checked for
+    // memory then (2^33 values of 2 bytes are more than 1 GiB).
+    let mut options = RunOptions::new(Goal::Values(1 << 33));
+    options.memory_available = Some(1 << 30);
+    let mut run = SequenceRun::new(rule("0.137"), options).unwrap();
+    let e = run.run(&mut Control::none()).unwrap_err();
+    assert!(
+        matches!(e, RunError::Memory { values, .. } if values == 1 << 33),
+        "{e}"
+    );
     let mut run = SequenceRun::new(
         rule("grundys-game"),
         RunOptions::new(Goal::Prove { max: 1000 }),
