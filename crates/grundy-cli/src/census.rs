@@ -24,8 +24,9 @@ use std::time::Duration;
 ///   grundy census kayles 0.137 --to 100000 --db classics.sqlite
 ///
 /// Games already in the database computed to N or further, or with a proven period, are
-/// skipped: a census stopped by Ctrl-C (or killed) continues where it stopped when run
-/// again. Each game is written in its own transaction.
+/// skipped, and so are games refused after at least --max-seconds (raise it to try them
+/// again): a census stopped by Ctrl-C (or killed) continues where it stopped when run again.
+/// Each game is written in its own transaction.
 ///
 /// Spread over processes (on this machine or several), each started with the same hosts
 /// file (one host:port a line, process 0 first) and its own index:
@@ -280,7 +281,7 @@ fn render(s: &CensusSummary, refused: &[(String, String)], args: &Args) -> Strin
         );
     }
     out += &format!(
-        "skipped {} already in {} (computed to g({}) or proven)\n",
+        "skipped {} already in {} (computed to g({}), proven, or refused in as long a time)\n",
         s.skipped,
         args.db.display(),
         s.to

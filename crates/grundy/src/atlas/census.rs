@@ -8,14 +8,15 @@
 //! finished.
 //!
 //! - **Resumable.** A game the atlas already has computed to N or further, or with a proven
-//!   period, is skipped, never recomputed.
+//!   period, is skipped, never recomputed; so is a game refused after running at least as long
+//!   as this census allows one (raise the time limit to try it again).
 //! - **A budget per game.** A game still running after [`CensusOptions::game_time`] is
 //!   stopped and written as `refused`, with the reason and the values it reached; so is a
 //!   game an engine refuses (memory, the engine's limit). The census goes on.
 //! - **Cancellation.** The [`Control`]'s cancel flag stops the census: games in flight are
 //!   dropped, every finished one is kept, and the run is recorded as interrupted.
 
-use super::db::{Atlas, GameRow, GameStatus};
+use super::db::{Atlas, GameRow, GameStatus, Known};
 use super::family::expand_all;
 use super::misere::{MAX_MISERE_HEAP, MisereRow};
 use super::{AtlasError, Fnv};
@@ -105,7 +106,7 @@ pub struct CensusSummary {
     pub left_out_first: Option<String>,
     /// Games computed and written by this census.
     pub computed: u64,
-    /// Games skipped, known to N or proven already.
+    /// Games skipped: known to N or proven already, or refused after as long a time.
     pub skipped: u64,
     /// Of those computed: proven.
     pub proven: u64,
@@ -231,11 +232,7 @@ pub(crate) fn plan(
     let todo: Vec<Task> = rules
         .iter()
         .filter_map(|r| {
-            let game = match known.get(r.name()) {
-                Some((GameStatus::Proven, _)) => false,
-                Some((_, Some(to))) => *to < options.to,
-                _ => true,
-            };
+            let game = known.get(r.name()).is_none_or(|k| needs_work(k, options));
             let misere = options
                 .misere
                 .filter(|&m| known_misere.get(r.name()).is_none_or(|&k| k < m));
@@ -275,6 +272,18 @@ pub(crate) fn plan(
         todo,
         started,
     })
+}
+
+/// Whether a census computes a game the atlas has: not when it is proven or computed to N,
+/// nor when it was refused after running at least as long as this census allows a game (it
+/// would be refused again, after as long: a re-run with the same budget went through every
+/// refused game again). Games refused sooner (memory, an engine's limit) are tried again.
+fn needs_work(known: &Known, options: &CensusOptions) -> bool {
+    match known.status {
+        GameStatus::Proven => false,
+        GameStatus::Refused if known.seconds >= options.game_time.as_secs_f64() => false,
+        _ => known.computed_to.is_none_or(|to| to < options.to),
+    }
 }
 
 /// What one game's work gives: its canonical name, its row and checksums when its sequence

@@ -132,6 +132,16 @@ pub(crate) fn nat(r: &rusqlite::Row<'_>, i: usize) -> rusqlite::Result<Option<u6
         .map(|v| u64::try_from(v).unwrap_or(0)))
 }
 
+/// What a census needs to know of a game the atlas has: whether to compute it again.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Known {
+    pub(crate) status: GameStatus,
+    /// g(0) to g(computed_to) were computed.
+    pub(crate) computed_to: Option<u64>,
+    /// The time spent on it: for a game refused by the time limit, at least that limit.
+    pub(crate) seconds: f64,
+}
+
 /// A [`GameRow`] from a row selected with [`GAME_COLUMNS`].
 pub(crate) fn game_of_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<GameRow> {
     Ok(GameRow {
@@ -431,16 +441,20 @@ impl Atlas {
     }
 
     /// What the atlas knows of each game: its status and last heap computed.
-    pub(crate) fn known(&self) -> Result<HashMap<String, (GameStatus, Option<u64>)>, AtlasError> {
+    pub(crate) fn known(&self) -> Result<HashMap<String, Known>, AtlasError> {
         let mut stmt = self
             .conn
-            .prepare("SELECT code, status, computed_to FROM games")
+            .prepare("SELECT code, status, computed_to, seconds FROM games")
             .map_err(|e| self.db_error(e))?;
         let rows = stmt
             .query_map([], |r| {
                 Ok((
                     r.get::<_, String>(0)?,
-                    (GameStatus::parse(&r.get::<_, String>(1)?), nat(r, 2)?),
+                    Known {
+                        status: GameStatus::parse(&r.get::<_, String>(1)?),
+                        computed_to: nat(r, 2)?,
+                        seconds: r.get::<_, Option<f64>>(3)?.unwrap_or(0.0),
+                    },
                 ))
             })
             .map_err(|e| self.db_error(e))?;

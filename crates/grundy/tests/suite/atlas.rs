@@ -359,9 +359,34 @@ fn a_game_past_its_time_limit_is_refused_and_the_census_goes_on() {
     assert!(summary.refused >= 1, "{summary:?}");
     let row = atlas.game("0.16").unwrap().unwrap();
     assert_eq!(row.status, GameStatus::Refused);
-    assert!(row.reason.unwrap().contains("time limit"));
+    assert!(row.reason.as_deref().unwrap().contains("time limit"));
     assert!(row.computed_to.unwrap() < 300_000);
     assert!(atlas.game("0.1").unwrap().is_some(), "the census went on");
+    // Run again with the same time limit: the refused game is not tried again (it would be
+    // refused again, after as long); with a longer limit it is.
+    let again = census(
+        &mut atlas,
+        &patterns,
+        &options,
+        &mut |_| {},
+        &Control::none(),
+    )
+    .unwrap();
+    assert_eq!((again.computed, again.skipped), (0, 2), "{again:?}");
+    assert_eq!(atlas.game("0.16").unwrap().unwrap(), row);
+    options.game_time = Duration::from_secs(600);
+    let longer = census(
+        &mut atlas,
+        &patterns,
+        &options,
+        &mut |_| {},
+        &Control::none(),
+    )
+    .unwrap();
+    assert_eq!((longer.computed, longer.skipped), (1, 1), "{longer:?}");
+    let row = atlas.game("0.16").unwrap().unwrap();
+    assert_ne!(row.status, GameStatus::Refused, "{row:?}");
+    assert_eq!(row.computed_to, Some(300_000));
 }
 
 #[test]
