@@ -2,7 +2,9 @@
 //! (`../data/heap/*.txt`, each naming its source), resuming without recomputing, damaged
 //! and future files, read-only SQL.
 
-use grundy::atlas::{Atlas, AtlasError, CensusEvent, CensusOptions, Filter, GameStatus, census};
+use grundy::atlas::{
+    Atlas, AtlasError, CensusEvent, CensusOptions, CensusSummary, Filter, GameStatus, census,
+};
 use grundy::control::Control;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -16,17 +18,14 @@ fn scratch(name: &str) -> PathBuf {
     dir.join("atlas.sqlite")
 }
 
-fn run(path: &Path, patterns: &[&str], to: u64) -> grundy::atlas::CensusSummary {
+fn run(path: &Path, patterns: &[&str], to: u64) -> CensusSummary {
     let mut atlas = Atlas::create_or_open(path).unwrap();
+    run_in(&mut atlas, patterns, &CensusOptions::new(to))
+}
+
+fn run_in(atlas: &mut Atlas, patterns: &[&str], options: &CensusOptions) -> CensusSummary {
     let patterns: Vec<String> = patterns.iter().map(|p| p.to_string()).collect();
-    census(
-        &mut atlas,
-        &patterns,
-        &CensusOptions::new(to),
-        &mut |_| {},
-        &Control::none(),
-    )
-    .unwrap()
+    census(atlas, &patterns, options, &mut |_| {}, &Control::none()).unwrap()
 }
 
 /// g(0..=to) of the octal code `digits` (`digits[j]` for removing j tokens, `digits[0]`
@@ -346,15 +345,8 @@ fn a_game_past_its_time_limit_is_refused_and_the_census_goes_on() {
     let mut atlas = Atlas::create_or_open(&path).unwrap();
     let mut options = CensusOptions::new(300_000);
     options.game_time = Duration::from_millis(1);
-    let patterns = vec!["0.16".to_string(), "0.1".to_string()];
-    let summary = census(
-        &mut atlas,
-        &patterns,
-        &options,
-        &mut |_| {},
-        &Control::none(),
-    )
-    .unwrap();
+    let patterns = ["0.16", "0.1"];
+    let summary = run_in(&mut atlas, &patterns, &options);
     assert_eq!(summary.computed, 2, "{summary:?}");
     assert!(summary.refused >= 1, "{summary:?}");
     let row = atlas.game("0.16").unwrap().unwrap();
@@ -364,25 +356,11 @@ fn a_game_past_its_time_limit_is_refused_and_the_census_goes_on() {
     assert!(atlas.game("0.1").unwrap().is_some(), "the census went on");
     // Run again with the same time limit: the refused game is not tried again (it would be
     // refused again, after as long); with a longer limit it is.
-    let again = census(
-        &mut atlas,
-        &patterns,
-        &options,
-        &mut |_| {},
-        &Control::none(),
-    )
-    .unwrap();
+    let again = run_in(&mut atlas, &patterns, &options);
     assert_eq!((again.computed, again.skipped), (0, 2), "{again:?}");
     assert_eq!(atlas.game("0.16").unwrap().unwrap(), row);
     options.game_time = Duration::from_secs(600);
-    let longer = census(
-        &mut atlas,
-        &patterns,
-        &options,
-        &mut |_| {},
-        &Control::none(),
-    )
-    .unwrap();
+    let longer = run_in(&mut atlas, &patterns, &options);
     assert_eq!((longer.computed, longer.skipped), (1, 1), "{longer:?}");
     let row = atlas.game("0.16").unwrap().unwrap();
     assert_ne!(row.status, GameStatus::Refused, "{row:?}");
@@ -477,15 +455,7 @@ fn misere_quotients_are_kept_and_resumed() {
         let mut atlas = Atlas::create_or_open(&path).unwrap();
         let mut options = CensusOptions::new(300);
         options.misere = Some(m);
-        let patterns = vec!["0.7?".to_string()];
-        census(
-            &mut atlas,
-            &patterns,
-            &options,
-            &mut |_| {},
-            &Control::none(),
-        )
-        .unwrap()
+        run_in(&mut atlas, &["0.7?"], &options)
     };
     let first = with_misere(12);
     assert_eq!(first.quotients, 8, "{first:?}");
