@@ -72,6 +72,11 @@ pub trait SequenceEngine: fmt::Debug + Send {
     fn max_len(&self) -> u64 {
         u64::MAX
     }
+    /// Whether [`SequenceEngine::max_len`] may grow as values are computed: a period proven
+    /// on the way lets the values be copied without limit.
+    fn limit_may_lift(&self) -> bool {
+        false
+    }
     /// The sparse-space engine's statistics (mask, rare values, work counters); `None` for
     /// the other engines.
     fn sparse_stats(&self) -> Option<SparseStats> {

@@ -239,6 +239,10 @@ impl SequenceEngine for PeriodicEngine {
         }
     }
 
+    fn limit_may_lift(&self) -> bool {
+        matches!(self.state, State::Computing { .. })
+    }
+
     fn sparse_stats(&self) -> Option<SparseStats> {
         match &self.state {
             State::Computing { inner, .. } => inner.sparse_stats(),

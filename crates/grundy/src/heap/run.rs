@@ -625,9 +625,23 @@ impl SequenceRun {
         }
     }
 
+    /// The refusal of `count` values, more than the engine holds.
+    fn too_long(&self, count: u64) -> RunError {
+        RunError::TooLong {
+            values: count,
+            limit: self.engine.max_len(),
+            engine: self.engine.name(),
+        }
+    }
+
     /// Refuses a step the machine has not the memory for.
     fn check_memory(&self, count: u64) -> Result<(), RunError> {
-        let needed = self.engine.memory_needed(count.saturating_sub(1));
+        self.check_bytes(count, self.engine.memory_needed(count.saturating_sub(1)))
+    }
+
+    /// Refuses a step of `count` values that needs `needed` bytes, if the machine has not
+    /// that many.
+    fn check_bytes(&self, count: u64, needed: u64) -> Result<(), RunError> {
         match self.options.memory_available {
             Some(available) if needed > available => Err(RunError::Memory {
                 values: count,
@@ -649,12 +663,18 @@ impl SequenceRun {
         if (self.engine.values().len() as u64) >= count {
             return Ok(true);
         }
-        // Past the engine's limit the run is refused after its first chunk unless a period
-        // lifts the limit: the memory is checked for each chunk until then (not for values
-        // the run will never hold, which made the refusal depend on the machine's memory).
+        // Past the engine's limit only a period proven on the way lifts it (the values are
+        // then copied, two bytes each): without one to come the run is refused now, for that
+        // reason (not for the memory of values it would never hold, which made the refusal
+        // depend on the machine); with one, for at least the copies' memory, and then chunk
+        // by chunk until the period is proven.
         let mut memory_checked = count <= self.engine.max_len();
         if memory_checked {
             self.check_memory(count)?;
+        } else if !self.engine.limit_may_lift() {
+            return Err(self.too_long(count));
+        } else {
+            self.check_bytes(count, count.saturating_mul(2))?;
         }
         if let Some(budget) = budget {
             let have = self.engine.values().len() as u64;
@@ -715,11 +735,7 @@ impl SequenceRun {
                 if self.options.checkpoint.is_some() {
                     self.save()?;
                 }
-                return Err(RunError::TooLong {
-                    values: count,
-                    limit: self.engine.max_len(),
-                    engine: self.engine.name(),
-                });
+                return Err(self.too_long(count));
             }
             if self.options.checkpoint.is_some() && self.last_save.elapsed() >= self.save_interval()
             {

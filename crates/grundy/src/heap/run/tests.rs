@@ -264,8 +264,8 @@ fn refusals_carry_their_figures() {
         "{e}"
     );
     assert!(!e.to_string().contains("--"), "{e}");
-    // More values than the engine holds: refused after the first chunk, not hours later,
-    // and on any machine (it was refused for memory where 19 GiB were not free).
+    // More values than the engine holds, and no period to lift the limit: refused at once,
+    // and for that on any machine (it was refused for memory where 19 GiB were not free).
     let mut options = RunOptions::new(Goal::Values(u64::from(u32::MAX) + 1));
     options.memory_available = Some(1 << 30);
     let mut run = SequenceRun::new(rule("grundys-game"), options).unwrap();
