@@ -59,7 +59,9 @@ impl Atlas {
 
     /// The games the shift rule ties to the code `code` ([`Code::shifted`]): the code one
     /// heap down, the codes one heap up, and the codes with the same shift (the same
-    /// sequence); at most [`MAX_PROVEN_TWINS`]. Empty for a rule that is not a code.
+    /// sequence); then the codes that differ only in a move that takes a whole heap and
+    /// changes no value ([`Code::whole_heap_twins`]); at most [`MAX_PROVEN_TWINS`]. Empty
+    /// for a rule that is not a code.
     pub fn proven_same(&self, code: &str) -> Result<Vec<ProvenTwin>, AtlasError> {
         let Ok(me) = code.parse::<Code>() else {
             return Ok(Vec::new());
@@ -73,6 +75,15 @@ impl Atlas {
         }
         for up in me.unshifted() {
             out.push((up.clone(), 1, "heaps of one are dead there".to_string()));
+        }
+        for (other, k) in me.whole_heap_twins() {
+            if !out.iter().any(|(c, _, _)| *c == other) {
+                let reason = format!(
+                    "the same sequence (they differ only in taking a whole heap of {k}, \
+                     which has a move to 0 either way)"
+                );
+                out.push((other, 0, reason));
+            }
         }
         out.truncate(MAX_PROVEN_TWINS);
         out.into_iter()

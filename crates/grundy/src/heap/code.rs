@@ -223,6 +223,66 @@ impl Code {
         out.sort_by(|a, b| (a.digits.len(), &a.digits).cmp(&(b.digits.len(), &b.digits)));
         out
     }
+
+    /// The codes that differ from this one only in whether a heap of exactly `k` tokens may
+    /// be taken whole (bit 1 of digit `k`), for `k` from 1 to one past the last digit, and
+    /// play the same game: each with its `k`. That move is made from the heap of `k` alone
+    /// and leaves nothing (value 0); every other option of every heap is the same in both
+    /// codes. So the two sequences agree iff the code without the move has `g(k) != 0`
+    /// (then an option of value 0 is there already, and the mex of the heap of `k`, hence
+    /// every value after it, is unchanged), which is checked here from the definition.
+    /// OEIS names such twins (".156 and .1561"), Winning Ways' tables list one of each.
+    ///
+    /// ```
+    /// use grundy::heap::code::Code;
+    /// let code: Code = "0.156".parse().unwrap();
+    /// let twins: Vec<String> = code.whole_heap_twins().iter().map(|(c, _)| c.to_string()).collect();
+    /// assert_eq!(twins, ["0.1561"]);
+    /// ```
+    pub fn whole_heap_twins(&self) -> Vec<(Code, usize)> {
+        let past_last = self.digits.len();
+        (1..=past_last)
+            .filter_map(|k| {
+                let mut digits = self.digits.clone();
+                digits.resize(past_last + 1, 0);
+                let mut without = digits.clone();
+                without[k] &= !1;
+                digits[k] ^= 1;
+                let without = Code::from_digits(without).ok()?;
+                let other = Code::from_digits(digits).ok()?;
+                (without.first_values(k)[k] != 0).then_some((other, k))
+            })
+            .collect()
+    }
+
+    /// `g(0..=to)` from the definition (the mex of the options read off the digits): for the
+    /// few heaps [`Code::whole_heap_twins`] needs.
+    fn first_values(&self, to: usize) -> Vec<u32> {
+        let mut g: Vec<u32> = Vec::with_capacity(to + 1);
+        for n in 0..=to {
+            let mut seen = 0u64;
+            let mut see = |v: u32| seen |= 1u64 << v.min(63);
+            for (k, &d) in self.digits.iter().enumerate().take(n + 1) {
+                let rest = n - k;
+                if d & 1 != 0 && k > 0 && rest == 0 {
+                    see(0);
+                }
+                if d & 2 != 0 && k > 0 && rest >= 1 {
+                    see(g[rest]);
+                }
+                if d & 4 != 0 {
+                    (1..rest).for_each(|a| see(g[a] ^ g[rest - a]));
+                }
+                if d & 8 != 0 {
+                    for a in 1..rest {
+                        (1..rest - a).for_each(|b| see(g[a] ^ g[b] ^ g[rest - a - b]));
+                    }
+                }
+            }
+            g.push(seen.trailing_ones());
+        }
+        g
+    }
 }
 
 fn format_code(digits: &[u8], _hex: bool) -> String {

@@ -135,3 +135,49 @@ proptest! {
         }
     }
 }
+
+/// [`Code::whole_heap_twins`]: every twin it gives of every code `d0.d1d2d3` plays the same
+/// sequence by the definition, and every code that differs only in taking a whole heap of
+/// `k` and plays the same to heap 24 is given (for `k` up to one past the last digit).
+#[test]
+fn whole_heap_twins_are_exactly_the_codes_that_play_alike() {
+    let mut twins = 0;
+    for d0 in [0u8, 4] {
+        for rest in 0..512u32 {
+            let digits = vec![
+                d0,
+                (rest >> 6) as u8,
+                (rest >> 3 & 7) as u8,
+                (rest & 7) as u8,
+            ];
+            let Ok(code) = Code::from_digits(digits) else {
+                continue;
+            };
+            let g = slow(&code, 24);
+            let given = code.whole_heap_twins();
+            for k in 1..=code.digits().len() {
+                let mut other = code.digits().to_vec();
+                other.resize(code.digits().len() + 1, 0);
+                other[k] ^= 1;
+                let Ok(other) = Code::from_digits(other) else {
+                    continue;
+                };
+                let alike = slow(&other, 24) == g;
+                assert_eq!(
+                    given.contains(&(other.clone(), k)),
+                    alike,
+                    "{code} and {other} (a whole heap of {k})"
+                );
+                twins += usize::from(alike);
+            }
+        }
+    }
+    // 0.156 and 0.1561 (OEIS A071472) among them.
+    let code: Code = "0.156".parse().unwrap();
+    assert!(
+        code.whole_heap_twins()
+            .iter()
+            .any(|(c, _)| c.to_string() == "0.1561")
+    );
+    assert!(twins > 500, "{twins}");
+}
