@@ -231,7 +231,8 @@ impl Code {
     /// codes. So the two sequences agree iff the code without the move has `g(k) != 0`
     /// (then an option of value 0 is there already, and the mex of the heap of `k`, hence
     /// every value after it, is unchanged), which is checked here from the definition.
-    /// OEIS names such twins (".156 and .1561"), Winning Ways' tables list one of each.
+    /// OEIS names such twins (".156 and .1561"). Codes of more than [`MAX_TWIN_DIGITS`]
+    /// digits get none (the check costs about `L^4` steps for a hexadecimal code of `L`).
     ///
     /// ```
     /// use grundy::heap::code::Code;
@@ -241,6 +242,14 @@ impl Code {
     /// ```
     pub fn whole_heap_twins(&self) -> Vec<(Code, usize)> {
         let past_last = self.digits.len();
+        if past_last > MAX_TWIN_DIGITS {
+            return Vec::new();
+        }
+        // Below heap k both codes have the same options, hence the same values: this code's.
+        let mut g: Vec<u32> = Vec::with_capacity(past_last + 1);
+        for n in 0..=past_last {
+            g.push(mex_of_heap(&self.digits, &g, n));
+        }
         (1..=past_last)
             .filter_map(|k| {
                 let mut digits = self.digits.clone();
@@ -248,41 +257,48 @@ impl Code {
                 let mut without = digits.clone();
                 without[k] &= !1;
                 digits[k] ^= 1;
-                let without = Code::from_digits(without).ok()?;
+                let zero_without = mex_of_heap(&without, &g[..k], k) == 0;
                 let other = Code::from_digits(digits).ok()?;
-                (without.first_values(k)[k] != 0).then_some((other, k))
+                // A code left with no move is no game (`0.1` less its one move).
+                Code::from_digits(without).ok()?;
+                (!zero_without).then_some((other, k))
             })
             .collect()
     }
+}
 
-    /// `g(0..=to)` from the definition (the mex of the options read off the digits): for the
-    /// few heaps [`Code::whole_heap_twins`] needs.
-    fn first_values(&self, to: usize) -> Vec<u32> {
-        let mut g: Vec<u32> = Vec::with_capacity(to + 1);
-        for n in 0..=to {
-            let mut seen = 0u64;
-            let mut see = |v: u32| seen |= 1u64 << v.min(63);
-            for (k, &d) in self.digits.iter().enumerate().take(n + 1) {
-                let rest = n - k;
-                if d & 1 != 0 && k > 0 && rest == 0 {
-                    see(0);
-                }
-                if d & 2 != 0 && k > 0 && rest >= 1 {
-                    see(g[rest]);
-                }
-                if d & 4 != 0 {
-                    (1..rest).for_each(|a| see(g[a] ^ g[rest - a]));
-                }
-                if d & 8 != 0 {
-                    for a in 1..rest {
-                        (1..rest - a).for_each(|b| see(g[a] ^ g[b] ^ g[rest - a - b]));
-                    }
-                }
-            }
-            g.push(seen.trailing_ones());
+/// The most digits a code may have for [`Code::whole_heap_twins`].
+pub const MAX_TWIN_DIGITS: usize = 64;
+
+/// `g(n)` of the code with `digits`, from the definition (the mex of the options read off
+/// the digits), given `g[..n]`.
+fn mex_of_heap(digits: &[u8], g: &[u32], n: usize) -> u32 {
+    let mut seen = vec![false; 1];
+    let mut see = |v: u32| {
+        let v = v as usize;
+        if v >= seen.len() {
+            seen.resize(v + 1, false);
         }
-        g
+        seen[v] = true;
+    };
+    for (k, &d) in digits.iter().enumerate().take(n + 1) {
+        let rest = n - k;
+        if d & 1 != 0 && k > 0 && rest == 0 {
+            see(0);
+        }
+        if d & 2 != 0 && k > 0 && rest >= 1 {
+            see(g[rest]);
+        }
+        if d & 4 != 0 {
+            (1..rest).for_each(|a| see(g[a] ^ g[rest - a]));
+        }
+        if d & 8 != 0 {
+            for a in 1..rest {
+                (1..rest - a).for_each(|b| see(g[a] ^ g[b] ^ g[rest - a - b]));
+            }
+        }
     }
+    seen.iter().position(|&s| !s).unwrap_or(seen.len()) as u32
 }
 
 fn format_code(digits: &[u8], _hex: bool) -> String {

@@ -136,9 +136,36 @@ proptest! {
     }
 }
 
-/// [`Code::whole_heap_twins`]: every twin it gives of every code `d0.d1d2d3` plays the same
+/// [`Code::whole_heap_twins`] of `code`, against the definition to heap `to`: every code that
+/// differs only in taking a whole heap of `k` is given iff it plays alike; how many are.
+fn check_whole_heap_twins(code: &Code, to: usize) -> usize {
+    let g = slow(code, to);
+    let given = code.whole_heap_twins();
+    let mut alike_count = 0;
+    for k in 1..=code.digits().len() {
+        let mut other = code.digits().to_vec();
+        other.resize(code.digits().len() + 1, 0);
+        other[k] ^= 1;
+        let mut without = other.clone();
+        without[k] &= !1;
+        let (Ok(other), Ok(_)) = (Code::from_digits(other), Code::from_digits(without)) else {
+            continue;
+        };
+        let alike = slow(&other, to) == g;
+        assert_eq!(
+            given.contains(&(other.clone(), k)),
+            alike,
+            "{code} and {other} (a whole heap of {k})"
+        );
+        alike_count += usize::from(alike);
+    }
+    alike_count
+}
+
+/// Every twin [`Code::whole_heap_twins`] gives of every code `d0.d1d2d3` (and of the
+/// hexadecimal `d0.d1d2`, whose splits into three heaps take another path) plays the same
 /// sequence by the definition, and every code that differs only in taking a whole heap of
-/// `k` and plays the same to heap 24 is given (for `k` up to one past the last digit).
+/// `k` and plays the same to heap 24 (16) is given.
 #[test]
 fn whole_heap_twins_are_exactly_the_codes_that_play_alike() {
     let mut twins = 0;
@@ -150,28 +177,22 @@ fn whole_heap_twins_are_exactly_the_codes_that_play_alike() {
                 (rest >> 3 & 7) as u8,
                 (rest & 7) as u8,
             ];
-            let Ok(code) = Code::from_digits(digits) else {
-                continue;
-            };
-            let g = slow(&code, 24);
-            let given = code.whole_heap_twins();
-            for k in 1..=code.digits().len() {
-                let mut other = code.digits().to_vec();
-                other.resize(code.digits().len() + 1, 0);
-                other[k] ^= 1;
-                let Ok(other) = Code::from_digits(other) else {
-                    continue;
-                };
-                let alike = slow(&other, 24) == g;
-                assert_eq!(
-                    given.contains(&(other.clone(), k)),
-                    alike,
-                    "{code} and {other} (a whole heap of {k})"
-                );
-                twins += usize::from(alike);
+            if let Ok(code) = Code::from_digits(digits) {
+                twins += check_whole_heap_twins(&code, 24);
             }
         }
     }
+    assert!(twins > 500, "{twins}");
+    let mut hex_twins = 0;
+    for d0 in [0u8, 8] {
+        for rest in 0..256u32 {
+            let digits = vec![d0, (rest >> 4) as u8, (rest & 15) as u8];
+            if let Ok(code) = Code::from_digits(digits) {
+                hex_twins += check_whole_heap_twins(&code, 16);
+            }
+        }
+    }
+    assert!(hex_twins > 50, "{hex_twins}");
     // 0.156 and 0.1561 (OEIS A071472) among them.
     let code: Code = "0.156".parse().unwrap();
     assert!(
@@ -179,5 +200,4 @@ fn whole_heap_twins_are_exactly_the_codes_that_play_alike() {
             .iter()
             .any(|(c, _)| c.to_string() == "0.1561")
     );
-    assert!(twins > 500, "{twins}");
 }
