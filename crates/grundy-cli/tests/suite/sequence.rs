@@ -178,8 +178,8 @@ fn bad_input_is_refused_with_a_clear_message() {
         "{}",
         stderr(&o)
     );
-    // Past the engines' 32-bit heaps: refused after the first chunk, never after hours of
-    // work, and for that on any machine (not for the 19 GiB the values would need).
+    // Past the engines' 32-bit heaps, with no period to come: refused at once, for that, on
+    // any machine (not for the 19 GiB the values would need).
     let o = grundy(&[
         "sequence",
         "grundys-game",

@@ -245,8 +245,9 @@ pub struct Twin {
     pub length: u64,
 }
 
-/// A game provably tied to another by the shift rule ([`crate::heap::code::Code::shifted`]):
-/// one heap along, or with the same sequence.
+/// A game provably tied to another: by the shift rule ([`crate::heap::code::Code::shifted`]),
+/// one heap along or with the same sequence, or by a move taking a whole heap that changes no
+/// value ([`crate::heap::code::Code::whole_heap_twins`]), with the same sequence.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct ProvenTwin {
     /// The other game.

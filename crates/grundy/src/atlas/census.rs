@@ -275,16 +275,26 @@ pub(crate) fn plan(
 }
 
 /// Whether a census computes a game the atlas has: not when it is proven or computed to N,
-/// nor when it was refused after running at least as long as this census allows a game (it
-/// would be refused again, after as long: a re-run with the same budget went through every
-/// refused game again). Games refused sooner (memory, an engine's limit) are tried again.
+/// nor when the time limit refused it after running at least as long as this census allows a
+/// game (it would be refused again, after as long: a re-run with the same budget went through
+/// every refused game again). Games refused for another reason (memory, an engine's limit:
+/// machines differ) are tried again.
 fn needs_work(known: &Known, options: &CensusOptions) -> bool {
+    let timed_out = known
+        .reason
+        .as_deref()
+        .is_some_and(|r| r.starts_with(TIME_LIMIT_REASON));
     match known.status {
         GameStatus::Proven => false,
-        GameStatus::Refused if known.seconds >= options.game_time.as_secs_f64() => false,
+        GameStatus::Refused if timed_out && known.seconds >= options.game_time.as_secs_f64() => {
+            false
+        }
         _ => known.computed_to.is_none_or(|to| to < options.to),
     }
 }
+
+/// How the reason of a game refused by the time limit starts.
+const TIME_LIMIT_REASON: &str = "the time limit of";
 
 /// What one game's work gives: its canonical name, its row and checksums when its sequence
 /// was computed, its quotient's row when that was.
@@ -457,7 +467,7 @@ fn compute_game(
         Err(e) => Some(reached(&run).refused(rule, engine, e.to_string(), started, options.to)),
         Ok(report) if report.status == RunStatus::Interrupted => {
             let why = format!(
-                "the time limit of {} s per game was reached after g(0) to g({})",
+                "{TIME_LIMIT_REASON} {} s per game was reached after g(0) to g({})",
                 options.game_time.as_secs_f64(),
                 run.values().len().saturating_sub(1)
             );

@@ -133,13 +133,15 @@ pub(crate) fn nat(r: &rusqlite::Row<'_>, i: usize) -> rusqlite::Result<Option<u6
 }
 
 /// What a census needs to know of a game the atlas has: whether to compute it again.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub(crate) struct Known {
     pub(crate) status: GameStatus,
     /// g(0) to g(computed_to) were computed.
     pub(crate) computed_to: Option<u64>,
     /// The time spent on it: for a game refused by the time limit, at least that limit.
     pub(crate) seconds: f64,
+    /// Why it was refused, if it was.
+    pub(crate) reason: Option<String>,
 }
 
 /// A [`GameRow`] from a row selected with [`GAME_COLUMNS`].
@@ -444,7 +446,7 @@ impl Atlas {
     pub(crate) fn known(&self) -> Result<HashMap<String, Known>, AtlasError> {
         let mut stmt = self
             .conn
-            .prepare("SELECT code, status, computed_to, seconds FROM games")
+            .prepare("SELECT code, status, computed_to, seconds, reason FROM games")
             .map_err(|e| self.db_error(e))?;
         let rows = stmt
             .query_map([], |r| {
@@ -454,6 +456,7 @@ impl Atlas {
                         status: GameStatus::parse(&r.get::<_, String>(1)?),
                         computed_to: nat(r, 2)?,
                         seconds: r.get::<_, Option<f64>>(3)?.unwrap_or(0.0),
+                        reason: r.get(4)?,
                     },
                 ))
             })

@@ -663,11 +663,12 @@ impl SequenceRun {
         if (self.engine.values().len() as u64) >= count {
             return Ok(true);
         }
-        // Past the engine's limit only a period proven on the way lifts it (the values are
-        // then copied, two bytes each): without one to come the run is refused now, for that
-        // reason (not for the memory of values it would never hold, which made the refusal
-        // depend on the machine); with one, for at least the copies' memory, and then chunk
-        // by chunk until the period is proven.
+        // Past the engine's limit only a period proven in the first chunk lifts it (the
+        // values are then copied, two bytes each): with no period to come the run is refused
+        // now, for that reason (not for the memory of values it would never hold, which made
+        // the refusal depend on the machine); otherwise first for the copies' memory (what
+        // any run to `count` needs), then after the first chunk for the limit if no period
+        // was proven in it.
         let mut memory_checked = count <= self.engine.max_len();
         if memory_checked {
             self.check_memory(count)?;

@@ -155,7 +155,7 @@ fn octal_0_16_period_is_proven() {
 
 /// 0.56: period 144 (Gangolli and Plambeck 1989) from 326640: the last heap with `g(n) !=
 /// g(n + 144)` is 326639. OEIS A071436 says "the last exception is at n=326637", two less;
-/// a brute force from the definition (a separate C program, session 27) gave the same values
+/// a brute force from the definition (a separate C program, run once) gave the same values
 /// as ours to 327000, and g(326639) = 26 against g(326783) = 16. By the same convention the
 /// published last exceptions of 0.127 (46577) and 0.1377 (140) agree with ours.
 /// About 653 000 values.
