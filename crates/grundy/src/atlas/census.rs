@@ -8,8 +8,8 @@
 //! finished.
 //!
 //! - **Resumable.** A game the atlas already has computed to N or further, or with a proven
-//!   period, is skipped, never recomputed; so is a game refused after running at least as long
-//!   as this census allows one (raise the time limit to try it again).
+//!   period, is skipped, never recomputed; so is a game the time limit refused after running
+//!   at least as long as this census allows one (raise the time limit to try it again).
 //! - **A budget per game.** A game still running after [`CensusOptions::game_time`] is
 //!   stopped and written as `refused`, with the reason and the values it reached; so is a
 //!   game an engine refuses (memory, the engine's limit). The census goes on.

@@ -78,23 +78,27 @@ fn check_code(up: &Code, to: usize) {
     }
 }
 
-#[test]
-fn every_three_digit_code_plays_as_its_shift() {
-    let mut shifted = 0;
-    for d0 in [0u8, 4] {
-        for rest in 0..512u32 {
+/// Every code `d0.d1d2d3` with `d0` 0 or 4 (all but the empty one).
+fn three_digit_codes() -> impl Iterator<Item = Code> {
+    [0u8, 4].into_iter().flat_map(|d0| {
+        (0..512u32).filter_map(move |rest| {
             let digits = vec![
                 d0,
                 (rest >> 6) as u8,
                 (rest >> 3 & 7) as u8,
                 (rest & 7) as u8,
             ];
-            let Ok(code) = Code::from_digits(digits) else {
-                continue;
-            };
-            shifted += usize::from(code.shifted().is_some());
-            check_code(&code, 24);
-        }
+            Code::from_digits(digits).ok()
+        })
+    })
+}
+
+#[test]
+fn every_three_digit_code_plays_as_its_shift() {
+    let mut shifted = 0;
+    for code in three_digit_codes() {
+        shifted += usize::from(code.shifted().is_some());
+        check_code(&code, 24);
     }
     // Digit 1 even (4 of 8), digit 0 either: 2 x 4 x 64 codes, less the empty one.
     assert_eq!(shifted, 2 * 4 * 64 - 1);
@@ -168,20 +172,9 @@ fn check_whole_heap_twins(code: &Code, to: usize) -> usize {
 /// `k` and plays the same to heap 24 (16) is given.
 #[test]
 fn whole_heap_twins_are_exactly_the_codes_that_play_alike() {
-    let mut twins = 0;
-    for d0 in [0u8, 4] {
-        for rest in 0..512u32 {
-            let digits = vec![
-                d0,
-                (rest >> 6) as u8,
-                (rest >> 3 & 7) as u8,
-                (rest & 7) as u8,
-            ];
-            if let Ok(code) = Code::from_digits(digits) {
-                twins += check_whole_heap_twins(&code, 24);
-            }
-        }
-    }
+    let twins: usize = three_digit_codes()
+        .map(|code| check_whole_heap_twins(&code, 24))
+        .sum();
     assert!(twins > 500, "{twins}");
     let mut hex_twins = 0;
     for d0 in [0u8, 8] {
