@@ -45,6 +45,10 @@ pub struct Args {
     /// The most memory one table may take, in MiB [default: 4096, or half the memory available if less].
     #[arg(long, value_name = "MIB")]
     max_memory: Option<u64>,
+    /// Threads for the position search of a board's value (both cores: 2); the winning
+    /// moves and other engines use one.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    threads: usize,
     /// The value and the outcome alone, without looking for winning moves (for a board game,
     /// often far quicker: each candidate move costs a proof).
     #[arg(long, conflicts_with = "one_move")]
@@ -86,6 +90,7 @@ impl Args {
                 max_positions: self.max_positions,
                 max_work: self.max_work,
                 max_memory: self.max_memory,
+                threads: Some(self.threads),
             },
             moves: if self.no_moves {
                 MoveSearch::None

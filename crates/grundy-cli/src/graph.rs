@@ -486,6 +486,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
             max_positions: args.max_positions,
             max_work: args.max_work,
             max_bytes: options.max_bytes,
+            ..Limits::DEFAULT
         };
         let ctx = Context {
             engine: Engine::Fast,

@@ -90,6 +90,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
             max_work: args.max_work,
             max_positions: args.max_positions,
             max_bytes: crate::front::mib_limit(args.max_memory, Limits::DEFAULT.max_bytes)?,
+            ..Limits::DEFAULT
         },
         cancel,
     );

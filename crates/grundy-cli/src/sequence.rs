@@ -133,6 +133,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
                 .max_work
                 .unwrap_or(grundy::control::Limits::DEFAULT.max_work),
             max_bytes,
+            ..grundy::control::Limits::DEFAULT
         };
         let format = if args.json {
             MisereFormat::Json

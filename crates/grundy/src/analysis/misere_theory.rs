@@ -385,6 +385,7 @@ const GENUS_REPORT_LIMITS: crate::control::Limits = crate::control::Limits {
     max_positions: 200_000,
     max_work: 5_000_000,
     max_bytes: 256 << 20,
+    max_threads: 1,
 };
 
 /// Gives every component report of a misère analysis its genus and tameness, whatever route
@@ -404,6 +405,7 @@ pub(super) fn fill_genera(
         max_positions: limits.max_positions.min(GENUS_REPORT_LIMITS.max_positions),
         max_work: left.min(GENUS_REPORT_LIMITS.max_work),
         max_bytes: limits.max_bytes.min(GENUS_REPORT_LIMITS.max_bytes),
+        max_threads: 1,
     });
     let share = Context {
         engine: ctx.engine,

@@ -12,6 +12,7 @@ const ROUTE_LIMITS: Limits = Limits {
     max_positions: 1_000_000,
     max_work: 30_000_000,
     max_bytes: Limits::DEFAULT.max_bytes,
+    max_threads: Limits::DEFAULT.max_threads,
 };
 
 /// A route's answer: the analysis, or why the route does not apply (the next one is
@@ -28,6 +29,7 @@ pub(super) fn route_budget(ctx: &Context) -> Budget {
         max_positions: l.max_positions.min(ROUTE_LIMITS.max_positions),
         max_work: l.max_work.min(ROUTE_LIMITS.max_work),
         max_bytes: l.max_bytes.min(ROUTE_LIMITS.max_bytes),
+        max_threads: l.max_threads,
     })
 }
 

@@ -24,6 +24,9 @@ pub struct LimitRequest {
     /// The most memory one table may take, in MiB.
     #[serde(default)]
     pub max_memory: Option<u64>,
+    /// The most threads the position search of a board may use (at least 1; default 1).
+    #[serde(default)]
+    pub threads: Option<usize>,
 }
 
 /// What a request computes, for its default limits.
@@ -64,6 +67,7 @@ pub const SHARED_LIMITS: Limits = Limits {
     max_positions: 500_000,
     max_work: 50_000_000,
     max_bytes: 256 << 20,
+    max_threads: 1,
 };
 
 /// The position limit of a misère search under the standard preset: whole positions of a
@@ -123,6 +127,14 @@ impl LimitRequest {
                 ))
             })?;
         }
+        if let Some(t) = self.threads {
+            if t == 0 {
+                return Err(ApiError::input(
+                    "threads 0: a computation needs at least one thread".to_string(),
+                ));
+            }
+            limits.max_threads = t;
+        }
         if let Some(c) = preset.ceiling() {
             let above = [
                 (
@@ -132,6 +144,7 @@ impl LimitRequest {
                 ),
                 ("max_work", limits.max_work, c.max_work),
                 ("max_memory", limits.max_bytes >> 20, c.max_bytes >> 20),
+                ("threads", limits.max_threads as u64, c.max_threads as u64),
             ];
             if let Some((name, asked, most)) = above.into_iter().find(|(_, a, m)| a > m) {
                 return Err(ApiError::input(format!(

@@ -189,13 +189,15 @@ trait BoardSearch {
     /// What the search gives.
     type Out;
     /// Runs over `game`, starting from the table `kept`; `keys` gives a board's components.
-    fn run<G: SearchGame>(
+    fn run<G: SearchGame + Sync>(
         &self,
         board: &BoardGame,
         game: &G,
         kept: &KeptTable<G::Key>,
         keys: &dyn Fn(&BoardGame) -> Option<Vec<G::Key>>,
-    ) -> Self::Out;
+    ) -> Self::Out
+    where
+        G::Key: Send + Sync;
 }
 
 /// The value of a board.
@@ -205,13 +207,16 @@ struct ValueSearch<'a> {
 
 impl BoardSearch for ValueSearch<'_> {
     type Out = Result<Nimber, AnalysisError>;
-    fn run<G: SearchGame>(
+    fn run<G: SearchGame + Sync>(
         &self,
         board: &BoardGame,
         game: &G,
         kept: &KeptTable<G::Key>,
         keys: &dyn Fn(&BoardGame) -> Option<Vec<G::Key>>,
-    ) -> Self::Out {
+    ) -> Self::Out
+    where
+        G::Key: Send + Sync,
+    {
         let parts = keys(board).ok_or_else(|| board.too_big())?;
         board.search_value(game, kept, &parts, self.ctx)
     }
@@ -226,13 +231,16 @@ struct MovesSearch<'a> {
 
 impl BoardSearch for MovesSearch<'_> {
     type Out = Result<Vec<Move>, AnalysisError>;
-    fn run<G: SearchGame>(
+    fn run<G: SearchGame + Sync>(
         &self,
         board: &BoardGame,
         game: &G,
         kept: &KeptTable<G::Key>,
         keys: &dyn Fn(&BoardGame) -> Option<Vec<G::Key>>,
-    ) -> Self::Out {
+    ) -> Self::Out
+    where
+        G::Key: Send + Sync,
+    {
         board.search_moves(game, kept, keys, (self.target, self.first), self.ctx)
     }
 }
@@ -401,17 +409,21 @@ impl BoardGame {
         cram.keys(&self.regions(grid)?)
     }
 
-    /// The value of the sum of `parts` by the position search over `game`.
-    fn search_value<G: SearchGame>(
+    /// The value of the sum of `parts` by the position search over `game`, on as many
+    /// threads as the budget's limits allow.
+    fn search_value<G: SearchGame + Sync>(
         &self,
         game: &G,
         kept: &KeptTable<G::Key>,
         parts: &[G::Key],
         ctx: &Context,
-    ) -> Result<Nimber, AnalysisError> {
+    ) -> Result<Nimber, AnalysisError>
+    where
+        G::Key: Send + Sync,
+    {
         let mut searcher = Searcher::resume(game, &ctx.budget, kept)
             .map_err(|e| AnalysisError::budget(self, e))?;
-        let v = searcher.value_of_sum(parts);
+        let v = searcher.value_of_sum_with_threads(parts, ctx.budget.limits().max_threads);
         // What the search proved stays true even when it stopped short.
         searcher.keep(kept);
         let v = v.map_err(|e| search_error(self, e))?;

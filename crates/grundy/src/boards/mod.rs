@@ -161,7 +161,9 @@ pub(crate) fn heap_value(
 pub(crate) fn search_error(component: &dyn Component, e: SearchError) -> AnalysisError {
     match e {
         SearchError::Budget(b) => AnalysisError::budget(component, b),
-        SearchError::TooDeep { .. } => AnalysisError::unsupported(component, e.to_string()),
+        SearchError::TooDeep { .. } | SearchError::Superseded => {
+            AnalysisError::unsupported(component, e.to_string())
+        }
     }
 }
 

@@ -84,16 +84,20 @@ pub struct Limits {
     pub max_work: u64,
     /// The most bytes one table may ask for in one allocation.
     pub max_bytes: u64,
+    /// The most threads one computation may run at once (the position search of a board
+    /// uses them; other engines use one).
+    pub max_threads: usize,
 }
 
 impl Limits {
     /// The defaults: 20 million stored positions, 2.5 · 10^8 units of work (a few seconds to
     /// about twenty of one core for the generic engines, measured on the examples of issue
-    /// 10) and 4 GiB for one table.
+    /// 10), 4 GiB for one table and one thread.
     pub const DEFAULT: Limits = Limits {
         max_positions: 20_000_000,
         max_work: 250_000_000,
         max_bytes: 4 << 30,
+        max_threads: 1,
     };
 }
 

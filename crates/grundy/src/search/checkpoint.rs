@@ -11,7 +11,8 @@
 //! leaves the previous file whole.
 
 use super::KeptTable;
-use super::table::{KeyBytes, Record, Table};
+use super::store::Store;
+use super::table::{KeyBytes, Record};
 use crate::control::{Budget, BudgetError};
 use std::fs::File;
 use std::hash::Hash;
@@ -68,15 +69,16 @@ impl<K: Copy + Default + Eq + Hash + KeyBytes> Section for KeptTable<K> {
         };
         let mut n = 0u64;
         let mut written = Ok(());
-        for record in table.records() {
+        table.each_record(&mut |record| {
             let bytes = encode(record);
             *hash = add(*hash, &bytes);
             if let Err(e) = out.write_all(&bytes) {
                 written = Err(e);
-                break;
+                return false;
             }
             n += 1;
-        }
+            true
+        });
         self.put(table);
         written.map(|()| n)
     }
@@ -86,7 +88,11 @@ impl<K: Copy + Default + Eq + Hash + KeyBytes> Section for KeptTable<K> {
         let Some(table) = self.take() else {
             return 0;
         };
-        let n = table.records().count() as u64;
+        let mut n = 0u64;
+        table.each_record(&mut |_| {
+            n += 1;
+            true
+        });
         self.put(table);
         n
     }
@@ -94,7 +100,7 @@ impl<K: Copy + Default + Eq + Hash + KeyBytes> Section for KeptTable<K> {
     fn reserve(&self, count: u64, budget: &Budget) -> Result<(), BudgetError> {
         let mut table = match self.take() {
             Some(t) => t,
-            None => Table::new(budget)?,
+            None => Store::new(budget)?,
         };
         let reserved = table.reserve(usize::try_from(count).unwrap_or(usize::MAX));
         self.put(table);
@@ -104,7 +110,7 @@ impl<K: Copy + Default + Eq + Hash + KeyBytes> Section for KeptTable<K> {
     fn read(&self, records: &[Record], budget: &Budget) -> Result<bool, BudgetError> {
         let mut table = match self.take() {
             Some(t) => t,
-            None => Table::new(budget)?,
+            None => Store::new(budget)?,
         };
         let mut fits = true;
         let mut outcome = Ok(());

@@ -87,7 +87,9 @@
 
 pub mod checkpoint;
 mod game;
+mod parallel;
 mod sets;
+pub(crate) mod store;
 pub(crate) mod table;
 
 pub use game::{Options, SearchGame};
@@ -95,8 +97,10 @@ pub use game::{Options, SearchGame};
 use crate::control::{Budget, BudgetError};
 use sets::{Look, Pending, PendingOption, PossibleValues, SET_BITS, low_bits, mex_of, xor_set};
 use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
-use table::{Knowledge, Table};
+use store::Store;
+use table::Knowledge;
 
 /// The deepest the search may recurse (a few levels per move played).
 pub const MAX_DEPTH: usize = 512;
@@ -113,6 +117,10 @@ pub enum SearchError {
         /// The limit.
         limit: usize,
     },
+    /// One thread of a parallel search stopped because another answered the question they
+    /// shared; the parallel search handles it, and no public method returns it.
+    #[error("another thread answered first")]
+    Superseded,
 }
 
 /// Figures of a search, for benchmarks and progress.
@@ -135,14 +143,32 @@ pub struct SearchStats {
 pub struct Searcher<'g, G: SearchGame> {
     game: &'g G,
     budget: Budget,
-    table: Table<G::Key>,
+    table: Store<G::Key>,
     pool: Vec<Options<G::Key>>,
     pending_pool: Vec<Pending<G::Key>>,
     depth: usize,
     nodes: u64,
     /// The value the outermost component is being asked about, for the progress status.
     trying: Option<u32>,
+    /// Set when another thread of a parallel search has answered the question this one is
+    /// on: the search stops with [`SearchError::Superseded`].
+    stop: Option<Arc<AtomicBool>>,
+    /// Work not yet charged to the budget: a thread of a parallel search charges in batches
+    /// of [`BATCH`] units (one shared counter written by every node would cost more than the
+    /// node); otherwise 0, every unit charged at once.
+    unbilled: u64,
+    /// Whether work is charged in batches.
+    batched: bool,
+    /// Whether this search says the progress status (a helper thread does not).
+    speaks: bool,
 }
+
+/// Units of work a thread of a parallel search charges at once.
+const BATCH: u64 = 1 << 12;
+
+/// The least size ([`SearchGame::size`]) of a component a thread of a parallel search marks
+/// as being searched: smaller ones are quicker searched again than looked up.
+const BUSY_SIZE: u32 = 16;
 
 /// Nodes between two progress statuses ([`Budget::set_status`]): about a tenth of a second.
 const STATUS_EVERY: u64 = 1 << 15;
@@ -158,16 +184,24 @@ impl<G: SearchGame> fmt::Debug for Searcher<'_, G> {
 impl<'g, G: SearchGame> Searcher<'g, G> {
     /// A search over `game` counting its work against `budget`.
     pub fn new(game: &'g G, budget: &Budget) -> Result<Self, BudgetError> {
-        Ok(Searcher {
+        Ok(Self::with_store(game, budget, Store::new(budget)?))
+    }
+
+    fn with_store(game: &'g G, budget: &Budget, table: Store<G::Key>) -> Self {
+        Searcher {
             game,
             budget: budget.clone(),
-            table: Table::new(budget)?,
+            table,
             pool: Vec::new(),
             pending_pool: Vec::new(),
             depth: 0,
             nodes: 0,
             trying: None,
-        })
+            stop: None,
+            unbilled: 0,
+            batched: false,
+            speaks: true,
+        }
     }
 
     /// A search over `game` that starts from the table `kept` holds (left there by
@@ -185,21 +219,12 @@ impl<'g, G: SearchGame> Searcher<'g, G> {
                     t
                 } else {
                     drop(t);
-                    Table::new(budget)?
+                    Store::new(budget)?
                 }
             }
-            None => Table::new(budget)?,
+            None => Store::new(budget)?,
         };
-        Ok(Searcher {
-            game,
-            budget: budget.clone(),
-            table,
-            pool: Vec::new(),
-            pending_pool: Vec::new(),
-            depth: 0,
-            nodes: 0,
-            trying: None,
-        })
+        Ok(Self::with_store(game, budget, table))
     }
 
     /// Leaves the table in `kept` for a later [`Searcher::resume`] over the same game.
@@ -379,21 +404,19 @@ impl<'g, G: SearchGame> Searcher<'g, G> {
             return Ok(None);
         }
         let start = self.nodes;
-        let found = match self.game.option_count(&key) {
-            Some(m) if self.game.prove_values() && m < SET_BITS => {
-                self.prune_lazily(&key, m, want)?
+        // A thread of a parallel search marks a large component it searches, so that the
+        // other threads leave it for last.
+        let busy = match &self.table {
+            Store::Shared(s) if self.batched && self.game.size(&key) >= BUSY_SIZE => {
+                s.mark_busy(&key).map(|slot| (Arc::clone(s), slot))
             }
-            _ => {
-                let options = self.expand(&key)?;
-                let found = if !self.game.prove_values() || options.len() as u32 >= SET_BITS {
-                    self.mex_of_options(&options).map(Some)
-                } else {
-                    self.prune_options(&options, want)
-                };
-                self.release(options);
-                found?
-            }
+            _ => None,
         };
+        let found = self.search_in_set(&key, want);
+        if let Some((s, slot)) = busy {
+            s.unmark_busy(slot);
+        }
+        let found = found?;
         let work = self.nodes - start + 1;
         match found {
             Some(v) => self.set_value(key, v, work)?,
@@ -408,6 +431,31 @@ impl<'g, G: SearchGame> Searcher<'g, G> {
             }
         }
         Ok(found)
+    }
+
+    /// The search of [`Searcher::in_set`] over the options of `key`.
+    fn search_in_set(&mut self, key: &G::Key, want: u128) -> Result<Option<u32>, SearchError> {
+        match self.game.option_count(key) {
+            Some(m) if self.game.prove_values() && m < SET_BITS => self.prune_lazily(key, m, want),
+            _ => {
+                let options = self.expand(key)?;
+                let found = if !self.game.prove_values() || options.len() as u32 >= SET_BITS {
+                    self.mex_of_options(&options).map(Some)
+                } else {
+                    self.prune_options(&options, want)
+                };
+                self.release(options);
+                found
+            }
+        }
+    }
+
+    /// Whether another thread of a parallel search is searching `key` now.
+    fn busy(&self, key: &G::Key) -> bool {
+        match &self.table {
+            Store::Shared(s) if self.batched => s.is_busy(key),
+            _ => false,
+        }
     }
 
     /// Files one option: its nim-sum if every part is known, else `None` and the option
@@ -535,7 +583,7 @@ impl<'g, G: SearchGame> Searcher<'g, G> {
         });
         debug_assert!(listed <= m, "{listed} options, at most {m} said");
         let units = u64::from(listed).saturating_mul(self.game.work_per_option());
-        let found = match self.budget.charge(units) {
+        let found = match self.charge(units) {
             Err(e) => Err(e.into()),
             Ok(()) if refuted => Ok(None),
             Ok(()) => self.search_pending(&mut pending, possible, want),
@@ -565,9 +613,20 @@ impl<'g, G: SearchGame> Searcher<'g, G> {
         let upto_top = low_bits(top + 1);
         pending.sort();
         let mut exact = true;
-        for i in 0..pending.options.len() {
+        // The options in the order asked: an option another thread is searching now goes
+        // last (once), when that thread may have answered it.
+        let n = pending.options.len();
+        let mut later: Vec<usize> = Vec::new();
+        let mut k = 0;
+        while k < n + later.len() {
+            let i = if k < n { k } else { later[k - n] };
+            k += 1;
             if possible.set & want == 0 {
                 return Ok(None);
+            }
+            if k <= n && self.busy(&pending.options[i].big) {
+                later.push(i);
+                continue;
             }
             let asked = possible.without_largest() & upto_top;
             let x = self.resolve(pending, i)?;
@@ -597,7 +656,7 @@ impl<'g, G: SearchGame> Searcher<'g, G> {
         options.clear();
         self.game.options(key, &mut options);
         let units = (options.len() as u64).saturating_mul(self.game.work_per_option());
-        if let Err(e) = self.budget.charge(units) {
+        if let Err(e) = self.charge(units) {
             self.release(options);
             return Err(e.into());
         }
@@ -609,10 +668,15 @@ impl<'g, G: SearchGame> Searcher<'g, G> {
         if self.depth >= MAX_DEPTH {
             return Err(SearchError::TooDeep { limit: MAX_DEPTH });
         }
-        self.budget.charge(1)?;
+        if let Some(stop) = &self.stop {
+            if stop.load(Ordering::Relaxed) {
+                return Err(SearchError::Superseded);
+            }
+        }
+        self.charge(1)?;
         self.nodes += 1;
         self.depth += 1;
-        if self.nodes % STATUS_EVERY == 0 {
+        if self.speaks && self.nodes % STATUS_EVERY == 0 {
             self.say_status();
         }
         Ok(())
@@ -635,6 +699,25 @@ impl<'g, G: SearchGame> Searcher<'g, G> {
         ));
     }
 
+    /// Counts `units` of work against the budget: at once, or in batches of [`BATCH`] units
+    /// in a thread of a parallel search.
+    fn charge(&mut self, units: u64) -> Result<(), BudgetError> {
+        if !self.batched {
+            return self.budget.charge(units);
+        }
+        self.unbilled = self.unbilled.saturating_add(units);
+        if self.unbilled < BATCH {
+            return Ok(());
+        }
+        self.bill()
+    }
+
+    /// Charges the work not yet charged.
+    fn bill(&mut self) -> Result<(), BudgetError> {
+        let units = std::mem::take(&mut self.unbilled);
+        self.budget.charge(units)
+    }
+
     fn release(&mut self, options: Options<G::Key>) {
         self.depth -= 1;
         self.pool.push(options);
@@ -654,7 +737,7 @@ impl<'g, G: SearchGame> Searcher<'g, G> {
 /// winning moves), shared by clones; empty until a [`Searcher::keep`]. Every entry is a
 /// proved fact about a component of the game, so any later search over the same game may
 /// start from it.
-pub struct KeptTable<K>(Arc<Mutex<Option<Table<K>>>>);
+pub struct KeptTable<K>(Arc<Mutex<Option<Store<K>>>>);
 
 impl<K> KeptTable<K> {
     /// An empty place for a table.
@@ -662,12 +745,12 @@ impl<K> KeptTable<K> {
         KeptTable(Arc::new(Mutex::new(None)))
     }
 
-    fn take(&self) -> Option<Table<K>> {
+    fn take(&self) -> Option<Store<K>> {
         // A poisoned lock (a panic elsewhere while it was held) only loses the table.
         self.0.lock().ok().and_then(|mut t| t.take())
     }
 
-    fn put(&self, table: Table<K>) {
+    fn put(&self, table: Store<K>) {
         if let Ok(mut t) = self.0.lock() {
             *t = Some(table);
         }
@@ -678,7 +761,7 @@ impl<K> KeptTable<K> {
         self.0
             .lock()
             .ok()
-            .and_then(|t| t.as_ref().map(Table::len))
+            .and_then(|t| t.as_ref().map(Store::len))
             .unwrap_or(0)
     }
 }

@@ -173,7 +173,7 @@ impl Hasher for MixHasher {
     }
 }
 
-fn hash<K: Hash>(key: &K) -> u64 {
+pub(super) fn hash<K: Hash>(key: &K) -> u64 {
     let mut h = MixHasher::default();
     key.hash(&mut h);
     h.finish()
@@ -195,7 +195,13 @@ fn max_slots<K>(budget: &Budget) -> usize {
 impl<K: Copy + Default + Eq + Hash> Table<K> {
     /// An empty table whose size is bounded by the budget's position and memory limits.
     pub fn new(budget: &Budget) -> Result<Self, BudgetError> {
-        let max_slots = max_slots::<K>(budget);
+        Self::part(budget, 1)
+    }
+
+    /// An empty table of at most a `parts`-th of what the budget allows (`parts` a power
+    /// of two): one shard of a [`super::store::SharedTable`].
+    pub fn part(budget: &Budget, parts: usize) -> Result<Self, BudgetError> {
+        let max_slots = (max_slots::<K>(budget) / parts.max(1)).max(2 * WAYS);
         let first = INITIAL_BUCKETS.min(max_slots / WAYS);
         let mut buckets = budget.vec_with_capacity(first)?;
         buckets.resize(first, Bucket::empty());
@@ -212,7 +218,12 @@ impl<K: Copy + Default + Eq + Hash> Table<K> {
     /// Makes the table count against `budget` from now on, if its limits allow the table as
     /// it is (else `false`: build a new one).
     pub fn rebind(&mut self, budget: &Budget) -> bool {
-        let max_slots = max_slots::<K>(budget);
+        self.rebind_part(budget, 1)
+    }
+
+    /// [`Table::rebind`] for a table that is a `parts`-th of a shared one.
+    pub fn rebind_part(&mut self, budget: &Budget, parts: usize) -> bool {
+        let max_slots = (max_slots::<K>(budget) / parts.max(1)).max(2 * WAYS);
         if self.buckets.len() * WAYS > max_slots {
             return false;
         }
@@ -377,6 +388,20 @@ impl KeyBytes for usize {
 /// One entry as a checkpoint file holds it: the key, the values below 32 excluded, the work
 /// code, the value (`u16::MAX`: none).
 pub type Record = ([u8; 16], u32, u16, u16);
+
+impl<K: Copy> Table<K> {
+    /// Every entry: its key, what is known of it, the work it cost.
+    pub fn entries(&self) -> impl Iterator<Item = (K, Knowledge, u32)> + '_ {
+        self.buckets
+            .iter()
+            .flat_map(|b| b.slots.iter())
+            .filter(|s| s.used())
+            .map(|s| {
+                let work = u32::try_from(work_of(s.work)).unwrap_or(u32::MAX);
+                (s.key, s.known(), work)
+            })
+    }
+}
 
 impl<K: Copy + KeyBytes> Table<K> {
     /// Every entry, as records.

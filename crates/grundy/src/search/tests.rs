@@ -306,3 +306,93 @@ fn mix_seed(base: u64, case: u64) -> u64 {
     x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
     x ^ (x >> 31)
 }
+
+/// The search on several threads ([`Searcher::value_of_sum_with_threads`], a shared table)
+/// against the brute force: random games, tables from tiny to roomy, 2 and 3 threads, and
+/// the same table then asked by one thread.
+#[test]
+fn random_games_on_threads_match_brute_force() {
+    let cases: u64 = std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(60);
+    for case in 0..cases {
+        let seed = mix_seed(0x7ead, case);
+        let n = 2 + (seed % 160) as usize;
+        let game = RandomGame::new(seed, n);
+        let g = game.brute();
+        let mut r = Stream(seed.rotate_left(9) | 1);
+        for (threads, table) in [(2, 1 << 20), (3, 1 << 20), (2, 64 * 16), (2, 8)] {
+            if table == 8 && n > 14 {
+                continue;
+            }
+            let budget = Budget::new(Limits {
+                max_positions: table,
+                max_threads: threads,
+                ..Limits::DEFAULT
+            });
+            let mut s = Searcher::new(&game, &budget).unwrap();
+            assert!(matches!(s.table, Store::Shared(_)));
+            let ctx = format!("seed {seed} n {n} threads {threads} table {table}");
+            for _ in 0..6 {
+                let parts: Vec<u32> = (0..1 + r.below(3))
+                    .map(|_| r.below(n as u64) as u32)
+                    .collect();
+                let v = parts.iter().fold(0, |x, &p| x ^ g[p as usize]);
+                let found = s.value_of_sum_with_threads(&parts, threads).unwrap();
+                assert_eq!(found, v, "{ctx} parts {parts:?}");
+            }
+            let k = (n - 1) as u32;
+            assert_eq!(
+                s.value_of_sum_with_threads(&[k], threads).unwrap(),
+                g[n - 1],
+                "{ctx}"
+            );
+            // The shared table answers a search on one thread too.
+            for k in (0..n as u32).rev().step_by(5) {
+                assert_eq!(s.value(&k).unwrap(), g[k as usize], "{ctx} key {k}");
+                let wrong = g[k as usize] ^ 1;
+                assert!(!s.sum_is(&[k], wrong).unwrap(), "{ctx} key {k}");
+            }
+        }
+    }
+}
+
+/// A search on threads stops on its budget like one thread: the budget's error, never a
+/// thread's own stop, and what it proved stays true for a search resumed from its table.
+#[test]
+fn a_search_on_threads_stops_on_its_budget() {
+    let game = RandomGame::new(mix_seed(0xb0d9e7, 3), 150);
+    let g = game.brute();
+    let mut stopped = 0;
+    for work in [50u64, 500, 5_000, 50_000] {
+        let budget = Budget::new(Limits {
+            max_work: work,
+            max_threads: 2,
+            ..Limits::DEFAULT
+        });
+        let mut s = Searcher::new(&game, &budget).unwrap();
+        match s.value_of_sum_with_threads(&[149], 2) {
+            Ok(v) => assert_eq!(v, g[149]),
+            Err(e) => {
+                assert_eq!(e, SearchError::Budget(BudgetError::Work { limit: work }));
+                stopped += 1;
+                let kept = KeptTable::new();
+                s.keep(&kept);
+                let mut again = Searcher::resume(&game, &Budget::default(), &kept).unwrap();
+                assert_eq!(again.value_of_sum_with_threads(&[149], 2).unwrap(), g[149]);
+            }
+        }
+    }
+    assert!(stopped > 0);
+    let budget = Budget::new(Limits {
+        max_threads: 2,
+        ..Limits::DEFAULT
+    });
+    budget.cancel();
+    let mut s = Searcher::new(&game, &budget).unwrap();
+    assert_eq!(
+        s.value_of_sum_with_threads(&[149], 2),
+        Err(SearchError::Budget(BudgetError::Cancelled))
+    );
+}
