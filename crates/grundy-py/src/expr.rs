@@ -27,6 +27,7 @@ pub fn limits(
         max_positions,
         max_work,
         max_memory,
+        threads: None,
     }
     .resolve(Preset::Standard, task)
     .map_err(api_error)

@@ -63,6 +63,19 @@ def test_a_checkpoint_keeps_a_search_stopped_by_its_limit(tmp_path):
         grundy.analyze("nim 3 4", checkpoint=table)
 
 
+def test_two_threads_give_the_value_of_one(tmp_path):
+    one = grundy.analyze("cram 5x5 + nim 2", moves="none")
+    two = grundy.analyze("cram 5x5 + nim 2", moves="none", threads=2)
+    assert two.value == one.value == cli("analyze", "--json", "cram 5x5 + nim 2", "--no-moves")["value"]
+    # The checkpoint of a search on two threads is read by one thread, and back.
+    table = tmp_path / "cram-5x7.tbl"
+    a = grundy.analyze("cram 5x7", moves="none", threads=2, checkpoint=table)
+    b = grundy.analyze("cram 5x7", moves="none", checkpoint=table)
+    assert a.value == b.value == 1 and table.stat().st_size > 1000
+    with pytest.raises(ValueError, match="threads 0"):
+        grundy.analyze("cram 3x3", threads=0)
+
+
 def test_expression_errors_carry_the_located_message():
     with pytest.raises(grundy.ExpressionError) as e:
         grundy.analyze("nim 3 + nmi 4")

@@ -76,6 +76,12 @@ fn the_value_alone_or_one_winning_move_when_asked() {
     let text = stdout(&grundy(&["analyze", "cram 4x9", "--no-moves"]));
     assert!(text.contains("Value     1"), "{text}");
     assert!(text.contains("Winning moves were not looked for"), "{text}");
+    // Two threads: the same answer, byte for byte; no thread at all is refused.
+    let two = grundy(&["analyze", "cram 4x9", "--no-moves", "--threads", "2"]);
+    assert_eq!(stdout(&two), text);
+    let none = grundy(&["analyze", "cram 4x9", "--threads", "0"]);
+    assert_eq!(none.status.code(), Some(2));
+    assert!(stderr(&none).contains("threads 0"), "{}", stderr(&none));
     let p = json(&grundy(&["analyze", "cram 4x4", "--no-moves", "--json"]));
     assert_eq!(p["winning_moves_complete"], true);
     let both = grundy(&["analyze", "nim 1", "--no-moves", "--one-move"]);

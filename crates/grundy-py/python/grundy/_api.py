@@ -180,6 +180,7 @@ def analyze(
     rules: RulePaths = None,
     moves: str = "all",
     checkpoint: Optional[Union[str, "os.PathLike[str]"]] = None,
+    threads: int = 1,
 ) -> Analysis:
     """Analyses a position written in grundy's expression language.
 
@@ -198,6 +199,8 @@ def analyze(
     checkpoint: a file that keeps the search table of the expression's Cram board: read
         first if it exists, written when the analysis ends (answered, or stopped by a limit
         or KeyboardInterrupt), so that the same call again goes on from what was proved.
+    threads: threads for the position search of a board's value (2 for both cores of a
+        two-core machine); winning moves and other engines use one.
     Raises ExpressionError for a malformed expression (the message points at it).
     """
     if engine not in ("fast", "generic"):
@@ -208,7 +211,7 @@ def analyze(
         "expression": expression,
         "misere": misere,
         "engine": engine,
-        "limits": _limits(max_positions, max_work, max_memory),
+        "limits": {**_limits(max_positions, max_work, max_memory), "threads": threads},
         "moves": moves,
     }
     scripts = _scripts(rules)

@@ -199,5 +199,23 @@ mod tests {
             ..Default::default()
         };
         assert!(huge.resolve(Preset::Standard, Task::Analyze).is_err());
+        // A server's requests run on one thread each; none runs on no thread.
+        let two = LimitRequest {
+            threads: Some(2),
+            ..Default::default()
+        };
+        let e = two.resolve(Preset::Shared, Task::Analyze).unwrap_err();
+        assert!(
+            e.message
+                .contains("threads 2 is above this server's limit of 1"),
+            "{e}"
+        );
+        let standard = two.resolve(Preset::Standard, Task::Analyze).unwrap();
+        assert_eq!(standard.max_threads, 2);
+        let zero = LimitRequest {
+            threads: Some(0),
+            ..Default::default()
+        };
+        assert!(zero.resolve(Preset::Standard, Task::Analyze).is_err());
     }
 }

@@ -123,7 +123,7 @@ where
             };
             let mut taken = false;
             let mut answered: Vec<Answer> = answers.into_iter().filter(|a| a.1.is_some()).collect();
-            answered.sort_unstable_by(|a, b| b.0.cmp(&a.0));
+            answered.sort_unstable_by_key(|a| std::cmp::Reverse(a.0));
             for (i, v) in answered {
                 let Some(v) = v else { continue };
                 // The option's value came out in full: taken, not asked again.

@@ -17,6 +17,7 @@ const SMALL: Limits = Limits {
     max_positions: 20_000,
     max_work: 400_000,
     max_bytes: 64 << 20,
+    max_threads: 1,
 };
 
 /// The numbers at the edges: 0, 1, small, 2^32 ± 1, 2^63, 2^64 − 2, 2^64 − 1.
@@ -336,6 +337,7 @@ fn the_commands_of_issue_10_answer_or_refuse() {
         max_positions: 200_000,
         max_work: 5_000_000,
         max_bytes: 256 << 20,
+        max_threads: 1,
     };
     let cases: &[(&str, bool, Engine)] = &[
         ("lasker 18446744073709551615", false, Engine::Fast),

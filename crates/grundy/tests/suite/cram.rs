@@ -480,6 +480,14 @@ fn check_against_definition<C: Cells>(
     game.split(free, |p| parts.push(p));
     let v = brute_tall(tall(free), memo);
     prop_assert_eq!(s.value_of_sum(&parts).unwrap(), v, "{:#x}", tall(free));
+    // Two threads sharing one table give the same value.
+    let two = Budget::new(Limits {
+        max_threads: 2,
+        ..Limits::DEFAULT
+    });
+    let mut t = Searcher::new(&game, &two).unwrap();
+    let found = t.value_of_sum_with_threads(&parts, 2).unwrap();
+    prop_assert_eq!(found, v, "two threads: {:#x}", tall(free));
     for &p in &parts {
         let want = brute_tall(tall(p), memo);
         prop_assert_eq!(s.value(&p).unwrap(), want, "{:#x}", tall(p));
