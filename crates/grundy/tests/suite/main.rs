@@ -37,6 +37,7 @@ mod misere_mixed_sums;
 mod misere_periodicity;
 mod misere_quotient;
 mod misere_recal;
+mod oeis_octal;
 mod parsers;
 mod reference_values;
 mod rule_kinds;
