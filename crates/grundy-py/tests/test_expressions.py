@@ -63,7 +63,7 @@ def test_a_checkpoint_keeps_a_search_stopped_by_its_limit(tmp_path):
         grundy.analyze("nim 3 4", checkpoint=table)
 
 
-def test_two_threads_give_the_value_of_one(tmp_path):
+def test_two_threads_give_the_value_of_one(cli, tmp_path):
     one = grundy.analyze("cram 5x5 + nim 2", moves="none")
     two = grundy.analyze("cram 5x5 + nim 2", moves="none", threads=2)
     assert two.value == one.value == cli("analyze", "--json", "cram 5x5 + nim 2", "--no-moves")["value"]

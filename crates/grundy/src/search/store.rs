@@ -9,6 +9,8 @@
 
 use super::table::{self, KeyBytes, Knowledge, Record, Table};
 use crate::control::{Budget, BudgetError};
+use std::cell::Cell;
+use std::fmt;
 use std::hash::Hash;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -65,7 +67,12 @@ impl<K: Copy + Default + Eq + Hash> SharedTable<K> {
     }
 
     fn shard(&self, key: &K) -> MutexGuard<'_, Table<K>> {
-        let i = (table::hash(key) >> (64 - SHARDS.trailing_zeros())) as usize;
+        self.shard_of(table::hash(key))
+    }
+
+    /// The shard of a key whose hash is `h`.
+    fn shard_of(&self, h: u64) -> MutexGuard<'_, Table<K>> {
+        let i = (h >> (64 - SHARDS.trailing_zeros())) as usize;
         // A poisoned shard (a thread panicked holding it) still holds only proved facts.
         self.shards[i].lock().unwrap_or_else(|e| e.into_inner())
     }
@@ -80,13 +87,62 @@ impl<K> SharedTable<K> {
     }
 }
 
+/// Slots of a thread's [`Near`] values (a power of two): 512 KiB with `u64` keys.
+const NEAR_SLOTS: usize = 1 << 15;
+
+/// A thread's own copy of values it read from, or wrote to, a shared table lately: one
+/// slot a hash, the last key in it kept. A value, once proved, never changes, so a copy is
+/// never out of date; reading it takes no lock, and leaves the shared table's lines alone
+/// (a lock taken is a line written, which the other core must fetch back).
+pub struct Near<K> {
+    slots: Box<[Cell<(K, u16)>]>,
+}
+
+impl<K: Copy + Default + Eq> Near<K> {
+    fn new() -> Self {
+        Near {
+            slots: (0..NEAR_SLOTS)
+                .map(|_| Cell::new((K::default(), NO_VALUE)))
+                .collect(),
+        }
+    }
+
+    fn slot(h: u64) -> usize {
+        (h >> 32) as usize & (NEAR_SLOTS - 1)
+    }
+
+    /// The value of the key whose hash is `h`, if copied here.
+    fn get(&self, h: u64, key: &K) -> Option<u32> {
+        let (k, v) = self.slots[Self::slot(h)].get();
+        (v != NO_VALUE && k == *key).then_some(u32::from(v))
+    }
+
+    /// Copies the value of a key (one that fits 16 bits).
+    fn put(&self, h: u64, key: K, value: u32) {
+        if let Ok(v) = u16::try_from(value) {
+            if v != NO_VALUE {
+                self.slots[Self::slot(h)].set((key, v));
+            }
+        }
+    }
+}
+
+impl<K> fmt::Debug for Near<K> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Near({} slots)", self.slots.len())
+    }
+}
+
+/// No value in a [`Near`] slot.
+const NO_VALUE: u16 = u16::MAX;
+
 /// A search's table: its own, or one shared by the threads of a parallel search.
 #[derive(Debug)]
 pub enum Store<K> {
     /// A table of one search, read and written without locks.
     Own(Table<K>),
-    /// A table shared by threads.
-    Shared(Arc<SharedTable<K>>),
+    /// A table shared by threads, with this thread's copies of values.
+    Shared(Arc<SharedTable<K>>, Near<K>),
 }
 
 impl<K: Copy + Default + Eq + Hash> Store<K> {
@@ -94,17 +150,35 @@ impl<K: Copy + Default + Eq + Hash> Store<K> {
     /// one thread ([`crate::control::Limits::max_threads`]).
     pub fn new(budget: &Budget) -> Result<Self, BudgetError> {
         Ok(if budget.limits().max_threads > 1 {
-            Store::Shared(Arc::new(SharedTable::new(budget)?))
+            Store::shared(Arc::new(SharedTable::new(budget)?))
         } else {
             Store::Own(Table::new(budget)?)
         })
+    }
+
+    /// A thread's place in a shared table.
+    pub fn shared(table: Arc<SharedTable<K>>) -> Self {
+        Store::Shared(table, Near::new())
     }
 
     /// What is known of `key`, if it is stored.
     pub fn get(&self, key: &K) -> Option<Knowledge> {
         match self {
             Store::Own(t) => t.get(key),
-            Store::Shared(s) => s.shard(key).get(key),
+            Store::Shared(s, near) => {
+                let h = table::hash(key);
+                if let Some(v) = near.get(h, key) {
+                    return Some(Knowledge {
+                        value: Some(v),
+                        excluded: 0,
+                    });
+                }
+                let known = s.shard_of(h).get(key);
+                if let Some(Knowledge { value: Some(v), .. }) = known {
+                    near.put(h, *key, v);
+                }
+                known
+            }
         }
     }
 
@@ -112,7 +186,13 @@ impl<K: Copy + Default + Eq + Hash> Store<K> {
     pub fn update(&mut self, key: K, known: Knowledge, work: u32) -> Result<(), BudgetError> {
         match self {
             Store::Own(t) => t.update(key, known, work),
-            Store::Shared(s) => s.shard(&key).update(key, known, work),
+            Store::Shared(s, near) => {
+                let h = table::hash(&key);
+                if let Some(v) = known.value {
+                    near.put(h, key, v);
+                }
+                s.shard_of(h).update(key, known, work)
+            }
         }
     }
 
@@ -121,7 +201,7 @@ impl<K: Copy + Default + Eq + Hash> Store<K> {
     pub fn rebind(&mut self, budget: &Budget) -> bool {
         match self {
             Store::Own(t) => t.rebind(budget),
-            Store::Shared(s) => s.each().all(|mut t| t.rebind_part(budget, SHARDS)),
+            Store::Shared(s, _) => s.each().all(|mut t| t.rebind_part(budget, SHARDS)),
         }
     }
 
@@ -133,10 +213,10 @@ impl<K: Copy + Default + Eq + Hash> Store<K> {
             for (key, known, work) in t.entries() {
                 shared.shard(&key).update(key, known, work)?;
             }
-            *self = Store::Shared(Arc::new(shared));
+            *self = Store::shared(Arc::new(shared));
         }
         match self {
-            Store::Shared(s) => Ok(Arc::clone(s)),
+            Store::Shared(s, _) => Ok(Arc::clone(s)),
             Store::Own(_) => unreachable!("made shared above"),
         }
     }
@@ -147,7 +227,7 @@ impl<K> Store<K> {
     pub fn len(&self) -> usize {
         match self {
             Store::Own(t) => t.len(),
-            Store::Shared(s) => s.each().map(|t| t.len()).sum(),
+            Store::Shared(s, _) => s.each().map(|t| t.len()).sum(),
         }
     }
 
@@ -156,7 +236,7 @@ impl<K> Store<K> {
     pub fn peak(&self) -> usize {
         match self {
             Store::Own(t) => t.peak(),
-            Store::Shared(s) => s.each().map(|t| t.peak()).sum(),
+            Store::Shared(s, _) => s.each().map(|t| t.peak()).sum(),
         }
     }
 
@@ -164,7 +244,7 @@ impl<K> Store<K> {
     pub fn bytes(&self) -> usize {
         match self {
             Store::Own(t) => t.bytes(),
-            Store::Shared(s) => s.each().map(|t| t.bytes()).sum(),
+            Store::Shared(s, _) => s.each().map(|t| t.bytes()).sum(),
         }
     }
 
@@ -172,7 +252,7 @@ impl<K> Store<K> {
     pub fn replaced(&self) -> u64 {
         match self {
             Store::Own(t) => t.replaced(),
-            Store::Shared(s) => s.each().map(|t| t.replaced()).sum(),
+            Store::Shared(s, _) => s.each().map(|t| t.replaced()).sum(),
         }
     }
 }
@@ -188,7 +268,7 @@ impl<K: Copy + Default + Eq + Hash + KeyBytes> Store<K> {
                     }
                 }
             }
-            Store::Shared(s) => {
+            Store::Shared(s, _) => {
                 for t in s.each() {
                     for r in t.records() {
                         if !f(r) {
@@ -204,7 +284,7 @@ impl<K: Copy + Default + Eq + Hash + KeyBytes> Store<K> {
     pub fn reserve(&mut self, more: usize) -> Result<(), BudgetError> {
         match self {
             Store::Own(t) => t.reserve(more),
-            Store::Shared(s) => {
+            Store::Shared(s, _) => {
                 for mut t in s.each() {
                     t.reserve(more / SHARDS + 1)?;
                 }
@@ -217,7 +297,7 @@ impl<K: Copy + Default + Eq + Hash + KeyBytes> Store<K> {
     pub fn restore(&mut self, record: Record) -> Result<bool, BudgetError> {
         match self {
             Store::Own(t) => t.restore(record),
-            Store::Shared(s) => match K::from_bytes(record.0) {
+            Store::Shared(s, _) => match K::from_bytes(record.0) {
                 Some(key) => s.shard(&key).restore(record),
                 None => Ok(false),
             },

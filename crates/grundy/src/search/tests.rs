@@ -332,7 +332,7 @@ fn random_games_on_threads_match_brute_force() {
                 ..Limits::DEFAULT
             });
             let mut s = Searcher::new(&game, &budget).unwrap();
-            assert!(matches!(s.table, Store::Shared(_)));
+            assert!(matches!(s.table, Store::Shared(..)));
             let ctx = format!("seed {seed} n {n} threads {threads} table {table}");
             for _ in 0..6 {
                 let parts: Vec<u32> = (0..1 + r.below(3))
