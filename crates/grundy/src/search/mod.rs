@@ -336,14 +336,7 @@ impl<'g, G: SearchGame> Searcher<'g, G> {
     /// The search of [`Searcher::nimber`] over the options (fewer than 128 of them); values
     /// below 64 in `excluded` are known not to be the value.
     fn aspire(&mut self, options: &Options<G::Key>, excluded: u64) -> Result<u32, SearchError> {
-        let mut pending = self.take_pending();
-        let mut seen = 0u128;
-        for parts in options.iter() {
-            if let Some(x) = self.pend(&mut pending, parts) {
-                seen |= 1u128 << x.min(127);
-            }
-        }
-        pending.sort();
+        let (mut pending, seen) = self.pend_all(options);
         let mut skip = seen | u128::from(excluded);
         'values: for r in 0..options.len() as u32 {
             if skip & (1 << r) != 0 {
@@ -410,12 +403,12 @@ impl<'g, G: SearchGame> Searcher<'g, G> {
         // other threads leave it for last.
         let busy = match &self.table {
             Store::Shared(s, _) if self.batched && self.game.size(&key) >= BUSY_SIZE => {
-                s.mark_busy(&key).map(|slot| (Arc::clone(s), slot))
+                s.mark_busy(&key)
             }
             _ => None,
         };
         let found = self.search_in_set(&key, want);
-        if let Some((s, slot)) = busy {
+        if let (Some(slot), Store::Shared(s, _)) = (busy, &self.table) {
             s.unmark_busy(slot);
         }
         let found = found?;
@@ -458,6 +451,21 @@ impl<'g, G: SearchGame> Searcher<'g, G> {
             Store::Shared(s, _) if self.batched => s.is_busy(key),
             _ => false,
         }
+    }
+
+    /// Files every option ([`Searcher::pend`]), the easiest first: the options pending, and
+    /// the values (bit `k`: value `k`, the last bit for any larger) of those whose parts are
+    /// all known.
+    fn pend_all(&mut self, options: &Options<G::Key>) -> (Pending<G::Key>, u128) {
+        let mut pending = self.take_pending();
+        let mut seen = 0u128;
+        for parts in options.iter() {
+            if let Some(x) = self.pend(&mut pending, parts) {
+                seen |= 1u128 << x.min(127);
+            }
+        }
+        pending.sort();
+        (pending, seen)
     }
 
     /// Files one option: its nim-sum if every part is known, else `None` and the option

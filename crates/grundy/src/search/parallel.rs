@@ -85,14 +85,7 @@ where
         excluded: u64,
         threads: usize,
     ) -> Result<u32, SearchError> {
-        let mut pending = self.take_pending();
-        let mut seen = 0u128;
-        for parts in options.iter() {
-            if let Some(x) = self.pend(&mut pending, parts) {
-                seen |= 1u128 << x.min(127);
-            }
-        }
-        pending.sort();
+        let (mut pending, seen) = self.pend_all(options);
         // Values of the small parts of each option, found once, by this thread.
         for i in 0..pending.options.len() {
             if let Err(e) = self.resolve(&mut pending, i) {
