@@ -70,6 +70,9 @@ pub const SHARED_LIMITS: Limits = Limits {
     max_threads: 1,
 };
 
+/// The most threads a request may ask for (each keeps a copy of values of half a MiB).
+pub const MAX_THREADS: usize = 256;
+
 /// The position limit of a misère search under the standard preset: whole positions of a
 /// sum cost some hundred bytes each and tens of microseconds to expand, so this bounds a
 /// search to about a minute and a GiB.
@@ -132,6 +135,11 @@ impl LimitRequest {
                 return Err(ApiError::input(
                     "threads 0: a computation needs at least one thread".to_string(),
                 ));
+            }
+            if t > MAX_THREADS {
+                return Err(ApiError::input(format!(
+                    "threads {t} is more than {MAX_THREADS}, the most a search may use"
+                )));
             }
             limits.max_threads = t;
         }
@@ -217,5 +225,11 @@ mod tests {
             ..Default::default()
         };
         assert!(zero.resolve(Preset::Standard, Task::Analyze).is_err());
+        let many = LimitRequest {
+            threads: Some(MAX_THREADS + 1),
+            ..Default::default()
+        };
+        let e = many.resolve(Preset::Standard, Task::Analyze).unwrap_err();
+        assert!(e.message.contains("threads 257 is more than 256"), "{e}");
     }
 }

@@ -408,24 +408,27 @@ impl<'g, G: SearchGame> Searcher<'g, G> {
             _ => None,
         };
         let found = self.search_in_set(&key, want);
-        if let (Some(slot), Store::Shared(s, _)) = (busy, &self.table) {
-            s.unmark_busy(slot);
-        }
-        let found = found?;
         let work = self.nodes - start + 1;
-        match found {
-            Some(v) => self.set_value(key, v, work)?,
+        let stored = match found {
+            Ok(Some(v)) => self.set_value(key, v, work),
             // Proved: the value is none of `want`.
-            None => {
+            Ok(None) => {
                 let known = Knowledge {
                     value: None,
                     excluded: want as u64,
                 };
                 let work = u32::try_from(work).unwrap_or(u32::MAX);
-                self.table.update(key, known, work)?;
+                self.table
+                    .update(key, known, work)
+                    .map_err(SearchError::from)
             }
+            Err(e) => Err(e),
+        };
+        // Unmarked once the answer is in the table, for a thread that left it for last.
+        if let (Some(slot), Store::Shared(s, _)) = (busy, &self.table) {
+            s.unmark_busy(slot);
         }
-        Ok(found)
+        stored.and(found)
     }
 
     /// The search of [`Searcher::in_set`] over the options of `key`.

@@ -67,11 +67,11 @@ where
         }
         let start = self.nodes;
         let options = self.expand(&key)?;
-        if options.len() as u32 >= SET_BITS {
-            self.release(options);
-            return self.nimber(key);
-        }
-        let found = self.aspire_with_threads(&options, excluded, threads);
+        let found = if options.len() as u32 >= SET_BITS {
+            self.mex_of_options(&options)
+        } else {
+            self.aspire_with_threads(&options, excluded, threads)
+        };
         self.release(options);
         let v = found?;
         self.set_value(key, v, self.nodes - start + 1)?;
@@ -166,11 +166,14 @@ where
         let next = AtomicUsize::new(0);
         let stop = Arc::new(AtomicBool::new(false));
         let (mine, theirs) = std::thread::scope(|s| {
+            // A thread the system refuses is left out: the others take its questions.
             let handles: Vec<_> = helpers
                 .iter_mut()
-                .map(|h| {
+                .filter_map(|h| {
                     let (next, stop) = (&next, stop.clone());
-                    s.spawn(move || h.take_questions(asks, r, next, stop))
+                    std::thread::Builder::new()
+                        .spawn_scoped(s, move || h.take_questions(asks, r, next, stop))
+                        .ok()
                 })
                 .collect();
             let mine = self.take_questions(asks, r, &next, stop.clone());
