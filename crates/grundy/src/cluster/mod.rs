@@ -6,7 +6,9 @@
 //! - [`graph`](mod@graph): a game graph solved by every worker of every process: values,
 //!   outcomes and remoteness equal to the one-thread solver's ([`solve_on_cluster`],
 //!   [`solve_with_workers`]); a judge-format file read in parts by the workers, no process
-//!   holding the whole graph ([`judge_on_cluster`], [`judge_with_workers`]).
+//!   holding the whole graph ([`judge_on_cluster`], [`judge_with_workers`]); a game explored
+//!   in parts by the workers and answered for its start, no process holding the whole graph
+//!   either ([`explore_on_cluster`], [`explore_with_workers`]).
 //! - [`census`](mod@census): a census of the atlas spread over the processes: process 0 plans it
 //!   from its database, the games go to the workers by their index (game i to worker
 //!   i mod W), each worker computes its games as a one-process census does, and the results
@@ -24,6 +26,7 @@ pub mod graph;
 
 pub use census::distributed_census;
 pub use connect::Cluster;
+pub use graph::explore::{Exploration, StartAnswer, explore_on_cluster, explore_with_workers};
 pub use graph::judge::{JudgeAnswer, JudgeFile, judge_on_cluster, judge_with_workers};
 pub use graph::{
     DistributedSolution, SolveStats, solve_on_cluster, solve_with_workers,
@@ -88,6 +91,10 @@ pub enum ClusterError {
     /// process).
     #[error(transparent)]
     Read(#[from] crate::graph::read::ReadError),
+    /// A game explored in parts could not be explored (the one-process error: a limit, or
+    /// a position whose moves could not be listed).
+    #[error(transparent)]
+    Explore(#[from] crate::graph::explore::ExploreError),
     /// The atlas refused (process 0).
     #[error(transparent)]
     Atlas(#[from] AtlasError),

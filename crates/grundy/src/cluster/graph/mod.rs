@@ -21,7 +21,8 @@
 //! explored game) and keeps its share: the per-worker state is about `1/W` of the passes'
 //! memory, but the graph itself is held once per process. A judge-format file can instead be
 //! read in parts, each worker its byte range, so that no process holds the whole graph
-//! ([`judge`]).
+//! ([`judge`]), and a game can be explored in parts, each worker the positions it owns
+//! ([`explore`]).
 //!
 //! Cost: messages `O(E)` for passes 1 and 2 and `O(E)` a round for pass 3 (`g + 1` rounds for
 //! a largest finite value `g`), 8 to 12 bytes each; steps: the longest path (pass 1), the
@@ -29,6 +30,7 @@
 //! more than 2^20 messages to send at once. Each step is a barrier of all
 //! workers, so a graph with very long paths across workers pays a round trip per step.
 
+pub mod explore;
 pub mod judge;
 mod phases;
 mod step;
@@ -246,8 +248,12 @@ fn execute<T: Send + 'static>(
     let results = joined.map_err(|_| ClusterError::Peer(broken.into()))?;
     // The failed worker's own message first: the others only saw it stop.
     for r in &results {
-        if let Ok(Err(Halt::Failed(Some(why)))) = r {
-            return Err(ClusterError::Peer(format!("a worker failed: {why}")));
+        match r {
+            Ok(Err(Halt::Failed(Some(why)))) => {
+                return Err(ClusterError::Peer(format!("a worker failed: {why}")));
+            }
+            Ok(Err(Halt::Refused(Some(e)))) => return Err(ClusterError::Explore(e.clone())),
+            _ => {}
         }
     }
     let mut answer = None;
@@ -258,6 +264,13 @@ fn execute<T: Send + 'static>(
             Ok(Err(Halt::Stopped)) => return Err(ClusterError::Interrupted),
             Ok(Err(Halt::Different(why))) => return Err(ClusterError::Protocol(why)),
             Ok(Err(Halt::BadInput)) => return Err(bad_input()),
+            Ok(Err(Halt::Refused(_))) => {
+                return Err(ClusterError::Peer(
+                    "a worker of another process could not list a position's moves (that \
+                     process says why)"
+                        .into(),
+                ));
+            }
             Ok(Err(Halt::Failed(_))) => {
                 return Err(ClusterError::Peer(
                     "another worker failed (the process that holds it says why)".into(),
@@ -279,6 +292,9 @@ enum Halt {
     BadInput,
     /// A worker panicked (a bug): its message on that worker, `None` on those it stopped.
     Failed(Option<String>),
+    /// A game could not be explored (a limit, or a position whose moves could not be
+    /// listed): the error, on every worker that knows it; `None` on the others.
+    Refused(Option<crate::graph::explore::ExploreError>),
 }
 
 impl From<Stopped> for Halt {

@@ -30,7 +30,7 @@ const FAILED: u8 = 2;
 
 /// The most words in one batch (15 MiB): a multiple of every message's width (2, 3, 4, 5
 /// words), so a split batch never cuts a message.
-const CHUNK: usize = 60 << 16;
+pub(super) const CHUNK: usize = 60 << 16;
 const _: () = assert!(CHUNK % 60 == 0);
 
 /// Messages a worker sends in one step of a pass, by default ([`Steps::per_step`]): a
