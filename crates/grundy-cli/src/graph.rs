@@ -4,6 +4,7 @@
 use crate::Failure;
 use crate::front::{self, LIMIT_FLAGS, Watch};
 use grundy::api::{KernelSummary, TokenSumReport, VertexReport};
+use grundy::cluster::StartAnswer;
 use grundy::control::{Budget, Control, Limits};
 use grundy::graph::draw::{check_svg, to_dot, to_svg};
 use grundy::graph::explore::{ExploreError, explore};
@@ -93,6 +94,16 @@ pub struct Args {
     /// With --kernel: the most draw vertices to hand to the SAT solver.
     #[arg(long, default_value_t = grundy::graph::kernel::DEFAULT_MAX_DRAWS)]
     max_kernel_draws: usize,
+    /// With --expr: answer for the start position alone (the number of positions and moves,
+    /// and the start's value, outcome and remoteness). With --workers or --cluster the
+    /// positions are then explored in parts, each worker those it owns: no process holds the
+    /// whole graph.
+    #[arg(
+        long,
+        requires = "expr",
+        conflicts_with_all = ["tokens", "kernel", "json", "dot", "svg"]
+    )]
+    start: bool,
     /// With --expr: the most positions to explore.
     #[arg(long, default_value_t = 100_000)]
     max_positions: usize,
@@ -190,6 +201,36 @@ impl Solver {
         }
     }
 
+    /// Answers `--start` for the game `start`, explored in parts by the workers of this
+    /// process or of the cluster.
+    fn start_in_parts(
+        &self,
+        start: &grundy::sum::Sum,
+        catalog: grundy::catalog::Catalog,
+        args: &Args,
+        cancel: &Arc<AtomicBool>,
+    ) -> Result<(), Failure> {
+        use grundy::cluster::{Exploration, explore_on_cluster, explore_with_workers};
+        let game = Exploration::new(start, catalog, args.max_positions, args.max_work)
+            .map_err(|e| cluster_failure("", e, cancel))?;
+        let solved = distributed(|progress| match self {
+            Solver::Cluster(cluster) => {
+                explore_on_cluster(cluster, &game, Arc::clone(cancel), progress)
+            }
+            Solver::Workers(n) => {
+                explore_with_workers(&game, *n, Arc::clone(cancel), progress).map(Some)
+            }
+            Solver::One => unreachable!("only for several workers"),
+        });
+        match solved.map_err(|e| cluster_failure("", e, cancel))? {
+            Some(answer) => {
+                report(&answer.stats);
+                crate::emit(&start_text(&answer))
+            }
+            None => Ok(()),
+        }
+    }
+
     /// Answers the judge problem in the file at `path` with the workers of this process or
     /// of the cluster, each reading its part of the file: no process holds the whole graph.
     fn judge_file(
@@ -223,6 +264,45 @@ impl Solver {
             None => Ok(()),
         }
     }
+}
+
+/// Why `--expr` could not be explored, with the hint naming the flag.
+fn explore_failure(e: ExploreError) -> Failure {
+    match e.budget_error() {
+        Some(b) => front::budget_failure(e.to_string(), b, LIMIT_FLAGS),
+        None if matches!(e, ExploreError::TooManyPositions { .. }) => Failure::compute(format!(
+            "{e}\nhint: raise the limit with --max-positions if memory allows"
+        )),
+        None => Failure::compute(e.to_string()),
+    }
+}
+
+/// The answer of `--start`: the graph's size and the start's row (with the note on `∞(K)`
+/// when the start has such a value).
+fn start_text(a: &StartAnswer) -> String {
+    let cycles = if a.acyclic {
+        "no cycles"
+    } else {
+        "with cycles"
+    };
+    let width = a.name.chars().count().clamp(6, 40);
+    let remoteness = a.remoteness.map_or("-".to_owned(), |r| r.to_string());
+    let mut text = format!(
+        "{}, {}, {cycles}\n{:<width$}  {:<10}  outcome  remoteness\n{:<width$}  {:<10}  {:<7}  \
+         {remoteness}\n",
+        count(a.vertices, "vertex"),
+        count(a.edges, "edge"),
+        "vertex",
+        "value",
+        a.name,
+        a.value.to_string(),
+        a.outcome.to_string(),
+    );
+    if matches!(a.value, Value::Infinite(_)) {
+        text += INFINITE_NOTE;
+        text.push('\n');
+    }
+    text
 }
 
 /// Runs a distributed solve with a progress bar, timely's panics silenced (a peer that
@@ -263,6 +343,7 @@ fn cluster_failure(source: &str, e: grundy::cluster::ClusterError, cancel: &Atom
     match e {
         ClusterError::Interrupted => front::interrupted(),
         ClusterError::Read(e) => read_failure(source, e, cancel),
+        ClusterError::Explore(e) => explore_failure(e),
         e @ (ClusterError::Hosts { .. } | ClusterError::Process { .. }) => {
             Failure::input(e.to_string())
         }
@@ -479,9 +560,14 @@ pub fn run(args: Args) -> Result<(), Failure> {
         return solver.judge_file(path, &options, &cancel);
     }
     let (mut graph, file_tokens) = if let Some(expr) = &expr {
-        let sum = crate::script_rules::catalog(&args.rules)?
+        let catalog = crate::script_rules::catalog(&args.rules)?;
+        let sum = catalog
             .parse(expr)
             .map_err(|e| Failure::input(format!("invalid expression\n{}", e.render(expr))))?;
+        if args.start && !matches!(solver, Solver::One) {
+            // Explored in parts: no process holds the whole graph.
+            return solver.start_in_parts(&sum, catalog, &args, &cancel);
+        }
         let limits = Limits {
             max_positions: args.max_positions,
             max_work: args.max_work,
@@ -495,13 +581,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
         let watch = Watch::new("exploring".to_owned(), &ctx.budget);
         let explored = explore(&sum, &ctx, args.max_positions);
         drop(watch);
-        let graph = explored.map_err(|e| match e.budget_error() {
-            Some(b) => front::budget_failure(e.to_string(), b, LIMIT_FLAGS),
-            None if matches!(e, ExploreError::TooManyPositions { .. }) => Failure::compute(
-                format!("{e}\nhint: raise the limit with --max-positions if memory allows"),
-            ),
-            None => Failure::compute(e.to_string()),
-        })?;
+        let graph = explored.map_err(explore_failure)?;
         (graph, vec![0])
     } else {
         let (reader, source) = open_input(&args.input, &cancel)?;
@@ -561,6 +641,18 @@ pub fn run(args: Args) -> Result<(), Failure> {
     let Some(solution) = solver.solve(&mut graph, &cancel)? else {
         return Ok(());
     };
+    if args.start {
+        return crate::emit(&start_text(&StartAnswer {
+            name: graph.name(0).into_owned(),
+            vertices: graph.vertex_count() as u64,
+            edges: graph.csr.edge_count() as u64,
+            acyclic: solution.acyclic,
+            value: solution.value(&graph.csr, 0),
+            outcome: solution.outcome(0),
+            remoteness: solution.remoteness(0),
+            stats: Default::default(),
+        }));
+    }
     let sum = (!tokens.is_empty()).then(|| analyze_tokens(&graph.csr, &solution, &tokens));
     let kernel = if args.kernel {
         let limits = Limits {

@@ -93,17 +93,38 @@ fn processes_and_workers_answer_as_one_process() {
     std::fs::write(&loopy, edge_list(3000, true, 5)).unwrap();
     std::fs::write(&acyclic, edge_list(3000, false, 6)).unwrap();
     std::fs::write(&judged, judge(2000, 7)).unwrap();
-    let (loopy, acyclic, judged) = (
+    let walk = dir.join("walk.rhai");
+    std::fs::write(&walk, WALK).unwrap();
+    let (loopy, acyclic, judged, walk) = (
         loopy.to_str().unwrap(),
         acyclic.to_str().unwrap(),
         judged.to_str().unwrap(),
+        walk.to_str().unwrap(),
     );
-    let cases: [&[&str]; 5] = [
+    let cases: [&[&str]; 8] = [
         &["graph", loopy],
         &["graph", loopy, "--json", "--tokens", "p10,p2999"],
         &["graph", acyclic, "--tokens", "p2999 p1000 p5"],
         &["graph", judged, "--format", "judge"],
         &["graph", "--expr", "0.137 9 + wythoff 2 3", "--json"],
+        // Explored in parts: the start's answer.
+        &["graph", "--expr", "0.137 9 + wythoff 2 3", "--start"],
+        &[
+            "graph",
+            "--rules",
+            walk,
+            "--expr",
+            "walk 4 + nim 2",
+            "--start",
+        ],
+        &[
+            "graph",
+            "--rules",
+            walk,
+            "--expr",
+            "walk 1 2 + nim 1",
+            "--start",
+        ],
     ];
     for args in cases {
         let one = grundy(args);
@@ -124,8 +145,28 @@ fn processes_and_workers_answer_as_one_process() {
         text.contains("with cycles") && text.contains("∞("),
         "{text}"
     );
+    // So were a loopy start with `∞(K)` and one with a finite value.
+    let start = |expr: &str| {
+        let out = grundy(&["graph", "--rules", walk, "--expr", expr, "--start"]);
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let (infinite, finite) = (start("walk 4 + nim 2"), start("walk 1 2 + nim 1"));
+    assert!(
+        infinite.contains("with cycles") && infinite.contains("∞(3)"),
+        "{infinite}"
+    );
+    assert!(
+        finite.contains("with cycles") && !finite.contains("∞("),
+        "{finite}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A loopy heap rule: heap `n` moves to `n - 1`, and `n + 2` when `n mod 3 = 1` below 20.
+const WALK: &str = "const NAME = \"walk\";\nconst SUMMARY = \"a loopy walk\";\nconst EXAMPLE = \
+                    \"walk 5\";\nconst HEAP = true;\nfn moves(n) {\n    let out = [];\n    if n > 0 \
+                    { out.push(n - 1); }\n    if n % 3 == 1 && n < 20 { out.push(n + 2); }\n    \
+                    out\n}\n";
 
 /// A chain of `n` vertices: as many steps as vertices when they alternate between workers,
 /// so a run of several seconds.
@@ -309,6 +350,56 @@ fn a_broken_judge_file_is_refused_alike_by_every_process() {
         "{}",
         stderr(&out)
     );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_game_too_large_is_refused_alike_by_every_process() {
+    let dir = scratch("cluster-graph-explore");
+    let args = [
+        "graph",
+        "--expr",
+        "nim 9 9 9",
+        "--start",
+        "--max-positions",
+        "100",
+    ];
+    let one = grundy(&args);
+    assert_eq!(one.status.code(), Some(1), "{}", stderr(&one));
+    let message = stderr(&one);
+    assert!(
+        message.contains("more than 100 positions are reachable"),
+        "{message}"
+    );
+    let two = grundy(&[&args[..], &["--workers", "2"]].concat());
+    assert_eq!(two.status.code(), Some(1), "{}", stderr(&two));
+    assert_eq!(stderr(&two), message);
+    let (hosts_file, _) = hosts(&dir, 2);
+    let run = |i: &str| spawn(&[&args[..], &["--cluster", &hosts_file, "--process", i]].concat());
+    let children = [run("1"), run("0")];
+    for child in children {
+        let (out, _) = finish(child, Duration::from_secs(60), "a process of a large game");
+        assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+        assert!(out.stdout.is_empty());
+        assert_eq!(stderr(&out), message);
+    }
+    // Processes that explore different games stop, saying so.
+    let (hosts_file, _) = hosts(&dir, 2);
+    let with = |i: &str, expr: &str| {
+        let extra = ["--cluster", &hosts_file, "--process", i];
+        spawn(&[&["graph", "--start", "--expr", expr][..], &extra[..]].concat())
+    };
+    let children = [with("1", "nim 3 4"), with("0", "nim 3 5")];
+    for child in children {
+        let (out, _) = finish(child, Duration::from_secs(60), "a process of another game");
+        assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+        assert!(out.stdout.is_empty());
+        assert!(
+            stderr(&out).contains("process 1 explores another game than process 0"),
+            "{}",
+            stderr(&out)
+        );
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
 

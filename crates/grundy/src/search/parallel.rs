@@ -102,8 +102,11 @@ where
         };
         let mut helpers: Vec<Searcher<'g, G>> = (1..threads)
             .map(|_| {
-                let mut h =
-                    Searcher::with_store(self.game, &self.budget, Store::shared(table.clone()));
+                let mut h = Searcher::with_store(
+                    self.game,
+                    &self.budget,
+                    Store::shared(Arc::clone(&table)),
+                );
                 h.depth = self.depth;
                 h.speaks = false;
                 h
@@ -125,10 +128,12 @@ where
                 }
             };
             let mut taken = false;
-            let mut answered: Vec<Answer> = answers.into_iter().filter(|a| a.1.is_some()).collect();
+            let mut answered: Vec<(usize, u32)> = answers
+                .into_iter()
+                .filter_map(|(i, v)| Some((i, v?)))
+                .collect();
             answered.sort_unstable_by_key(|a| std::cmp::Reverse(a.0));
             for (i, v) in answered {
-                let Some(v) = v else { continue };
                 // The option's value came out in full: taken, not asked again.
                 pending.options.remove(i);
                 let y = v ^ asks[i].1;

@@ -7,7 +7,7 @@
 //! lock about once in [`SHARDS`] lookups made at the same moment. Each shard grows and
 //! replaces on its own, up to a [`SHARDS`]-th of the budget's limits.
 
-use super::table::{self, KeyBytes, Knowledge, Record, Table};
+use super::table::{self, KeyBytes, Knowledge, NO_VALUE, Record, Table};
 use crate::control::{Budget, BudgetError};
 use std::cell::Cell;
 use std::fmt;
@@ -132,9 +132,6 @@ impl<K> fmt::Debug for Near<K> {
         write!(f, "Near({} slots)", self.slots.len())
     }
 }
-
-/// No value in a [`Near`] slot.
-const NO_VALUE: u16 = u16::MAX;
 
 /// A search's table: its own, or one shared by the threads of a parallel search.
 #[derive(Debug)]

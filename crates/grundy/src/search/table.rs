@@ -17,7 +17,7 @@ use std::hash::{Hash, Hasher};
 /// Slots per bucket.
 const WAYS: usize = 4;
 /// No value stored.
-const NO_VALUE: u16 = u16::MAX;
+pub(super) const NO_VALUE: u16 = u16::MAX;
 /// The first size of the table, in buckets.
 const INITIAL_BUCKETS: usize = 1 << 10;
 

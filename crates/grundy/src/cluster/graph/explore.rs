@@ -161,19 +161,19 @@ fn run(
         let local = passes(&explored.share, steps, worker, tell)?;
         let start = owner(&game.start, worker.peers()) as u32;
         let answer = answer_of_start(&explored.share, &local, start, steps, worker)?;
-        Ok(answer.map(|(value, outcome, remoteness, bytes)| StartAnswer {
+        Ok(answer.map(|start| StartAnswer {
             name: game.name.clone(),
             vertices: explored.vertices,
             edges: explored.edges,
             acyclic: local.acyclic,
-            value,
-            outcome,
-            remoteness,
+            value: start.value,
+            outcome: start.outcome,
+            remoteness: start.remoteness,
             stats: SolveStats {
                 processes,
                 workers: worker.peers(),
                 steps: steps.steps,
-                bytes_between_processes: bytes,
+                bytes_between_processes: start.bytes,
                 acyclic: local.acyclic,
                 millis: started.elapsed().as_millis() as u64,
             },
@@ -457,7 +457,11 @@ fn explore(
             Err(Trouble::Refused(e)) => (0, Some(e)),
             Err(Trouble::Broken(why)) => return Err(fail(why, steps, worker)),
         };
-        let counts = [here.ids.len() as u32, here.moves as u32, (here.moves >> 32) as u32];
+        let counts = [
+            here.ids.len() as u32,
+            here.moves as u32,
+            (here.moves >> 32) as u32,
+        ];
         for batch in &mut out {
             batch.extend([0, COUNTS]);
             batch.extend(counts);
@@ -518,7 +522,16 @@ fn explore(
     })
 }
 
-/// The start's answer on worker 0 (value, outcome, remoteness, bytes between processes);
+/// The start's answer as worker 0 learns it.
+struct Start {
+    value: Value,
+    outcome: Outcome,
+    remoteness: Option<u32>,
+    /// Bytes sent between processes by all workers.
+    bytes: u64,
+}
+
+/// The start's answer on worker 0;
 /// `None` on the others. `start` is the start's global index (local 0 on its owner).
 fn answer_of_start(
     share: &Share,
@@ -526,7 +539,7 @@ fn answer_of_start(
     start: u32,
     steps: &mut Steps,
     worker: &mut Worker,
-) -> Result<Option<(Value, Outcome, Option<u32>, u64)>, Stopped> {
+) -> Result<Option<Start>, Stopped> {
     // Four words a message: 0 and the start's value, outcome, remoteness; or 1 and the
     // finite value of one of its options.
     let mut mine = Vec::new();
@@ -576,6 +589,10 @@ fn answer_of_start(
     } else {
         Value::Finite(Nimber(u64::from(x)))
     };
-    let remoteness = (remoteness != NO_REMOTENESS).then_some(remoteness);
-    Ok(Some((value, outcome, remoteness, got.totals[0])))
+    Ok(Some(Start {
+        value,
+        outcome,
+        remoteness: (remoteness != NO_REMOTENESS).then_some(remoteness),
+        bytes: got.totals[0],
+    }))
 }
