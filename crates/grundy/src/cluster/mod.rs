@@ -8,7 +8,9 @@
 //!   [`solve_with_workers`]); a judge-format file read in parts by the workers, no process
 //!   holding the whole graph ([`judge_on_cluster`], [`judge_with_workers`]); a game explored
 //!   in parts by the workers and answered for its start, no process holding the whole graph
-//!   either ([`explore_on_cluster`], [`explore_with_workers`]).
+//!   either ([`explore_on_cluster`], [`explore_with_workers`]); an edge list (named vertices)
+//!   read in parts, every vertex's answer gathered on process 0 ([`edges_on_cluster`],
+//!   [`edges_with_workers`]).
 //! - [`census`](mod@census): a census of the atlas spread over the processes: process 0 plans it
 //!   from its database, the games go to the workers by their index (game i to worker
 //!   i mod W), each worker computes its games as a one-process census does, and the results
@@ -26,6 +28,9 @@ pub mod graph;
 
 pub use census::distributed_census;
 pub use connect::Cluster;
+pub use graph::edges::{
+    EdgeAnswer, EdgeFile, NamedVertex, edges_on_cluster, edges_with_workers,
+};
 pub use graph::explore::{Exploration, StartAnswer, explore_on_cluster, explore_with_workers};
 pub use graph::judge::{JudgeAnswer, JudgeFile, judge_on_cluster, judge_with_workers};
 pub use graph::{

@@ -150,7 +150,11 @@ impl ReadOptions {
         )
     }
 
-    fn check(&self, what: impl FnOnce() -> String, needed: u64) -> Result<(), ReadError> {
+    pub(crate) fn check(
+        &self,
+        what: impl FnOnce() -> String,
+        needed: u64,
+    ) -> Result<(), ReadError> {
         if needed > self.max_bytes {
             return Err(ReadError::TooLarge {
                 what: what(),

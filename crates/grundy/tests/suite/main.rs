@@ -11,6 +11,8 @@ mod bounds;
 mod budget_holes;
 mod checkpoint;
 mod chomp_published;
+#[cfg(feature = "cluster")]
+mod cluster_edges;
 #[cfg(all(feature = "cluster", feature = "scripts"))]
 mod cluster_explore;
 #[cfg(feature = "cluster")]

@@ -28,7 +28,7 @@
 
 use super::phases::Share;
 use super::step::{CHUNK, Steps, Stopped};
-use super::{Halt, Progress, Setup, SolveStats, Tell, execute, passes};
+use super::{Halt, Progress, Setup, SolveStats, Tell, agree, execute, passes};
 use crate::catalog::Catalog;
 use crate::cluster::{Cluster, ClusterError};
 use crate::control::{Budget, BudgetError, Limits};
@@ -156,7 +156,13 @@ fn run(
     let work = move |steps: &mut Steps, worker: &mut Worker, tell: &mut Tell<'_>| {
         let started = std::time::Instant::now();
         steps.per_step = game.per_step;
-        same_game(game.fingerprint(), steps, worker)?;
+        agree(game.fingerprint(), steps, worker, |other, first| {
+            format!(
+                "process {other} explores another game than process {first} (the expression, \
+                 the rule scripts or the limits differ): every process needs the same --expr, \
+                 --rules, --max-positions and --max-work"
+            )
+        })?;
         let explored = explore(&game, steps, worker, tell)?;
         let local = passes(&explored.share, steps, worker, tell)?;
         let start = owner(&game.start, worker.peers()) as u32;
@@ -181,33 +187,6 @@ fn run(
     };
     let bad = || ClusterError::Protocol("a worker found bad input in an explored game".into());
     execute(setup, progress, work, bad)
-}
-
-/// Every worker sees every process's fingerprint of the game: all stop alike if one differs.
-fn same_game(mine: u64, steps: &mut Steps, worker: &mut Worker) -> Result<(), Halt> {
-    let mut out = steps.outboxes();
-    for batch in &mut out {
-        batch.extend([steps.process() as u32, mine as u32, (mine >> 32) as u32]);
-    }
-    let got = steps.exchange(worker, &mut out, [0, 0])?;
-    let mut seen: Vec<(u32, u64)> = got
-        .payloads
-        .iter()
-        .flat_map(|words| words.chunks_exact(3))
-        .map(|w| (w[0], u64::from(w[1]) | (u64::from(w[2]) << 32)))
-        .collect();
-    seen.sort_unstable();
-    let Some(&(first, expected)) = seen.first() else {
-        return Ok(());
-    };
-    match seen.iter().find(|(_, f)| *f != expected) {
-        None => Ok(()),
-        Some(&(other, _)) => Err(Halt::Different(format!(
-            "process {other} explores another game than process {first} (the expression, the \
-             rule scripts or the limits differ): every process needs the same --expr, \
-             --rules, --max-positions and --max-work"
-        ))),
-    }
 }
 
 /// A position's text as sent: the sorted component texts joined by ` + ` (`0` for none).

@@ -141,7 +141,7 @@ impl JudgeFile {
 }
 
 /// A hash of the first and the last mebibyte of a file of `len` bytes.
-fn ends_hash(mut file: &File, len: u64) -> Result<u64, ReadError> {
+pub(super) fn ends_hash(mut file: &File, len: u64) -> Result<u64, ReadError> {
     const MIB: u64 = 1 << 20;
     let mut h = 0u64;
     for start in [0, len.saturating_sub(MIB)] {

@@ -30,6 +30,7 @@
 //! more than 2^20 messages to send at once. Each step is a barrier of all
 //! workers, so a graph with very long paths across workers pays a round trip per step.
 
+pub mod edges;
 pub mod explore;
 pub mod judge;
 mod phases;
@@ -315,6 +316,35 @@ fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
         s.clone()
     } else {
         "a panic".to_owned()
+    }
+}
+
+/// Every worker sees every process's `mine` (a hash of what it was given): all stop alike,
+/// with `differ(other, first)`, if one differs from process 0's.
+fn agree(
+    mine: u64,
+    steps: &mut Steps,
+    worker: &mut Worker,
+    differ: impl Fn(u32, u32) -> String,
+) -> Result<(), Halt> {
+    let mut out = steps.outboxes();
+    for batch in &mut out {
+        batch.extend([steps.process() as u32, mine as u32, (mine >> 32) as u32]);
+    }
+    let got = steps.exchange(worker, &mut out, [0, 0])?;
+    let mut seen: Vec<(u32, u64)> = got
+        .payloads
+        .iter()
+        .flat_map(|words| words.chunks_exact(3))
+        .map(|w| (w[0], u64::from(w[1]) | (u64::from(w[2]) << 32)))
+        .collect();
+    seen.sort_unstable();
+    let Some(&(first, expected)) = seen.first() else {
+        return Ok(());
+    };
+    match seen.iter().find(|(_, f)| *f != expected) {
+        None => Ok(()),
+        Some(&(other, _)) => Err(Halt::Different(differ(other, first))),
     }
 }
 
