@@ -3,8 +3,8 @@
 
 use crate::Failure;
 use crate::front::{self, LIMIT_FLAGS, Watch};
-use grundy::api::{KernelSummary, TokenSumReport, VertexReport};
-use grundy::cluster::StartAnswer;
+use grundy::api::{KernelSummary, TokenSumReport, VertexReport, VertexValue};
+use grundy::cluster::{EdgeAnswer, StartAnswer};
 use grundy::control::{Budget, Control, Limits};
 use grundy::graph::draw::{check_svg, to_dot, to_svg};
 use grundy::graph::explore::{ExploreError, explore};
@@ -18,6 +18,7 @@ use grundy::sum::{Context, Engine};
 use grundy::value::{Outcome, Value};
 use grundy::words::count;
 use indicatif::ProgressBar;
+use std::borrow::Cow;
 use std::fs::File;
 use std::io::{self, BufWriter, Read, Write};
 use std::path::PathBuf;
@@ -201,6 +202,41 @@ impl Solver {
         }
     }
 
+    /// Answers for every vertex of the edge list in the file at `path`, read in parts by the
+    /// workers of this process or of the cluster.
+    fn edge_file(
+        &self,
+        path: &str,
+        options: &ReadOptions,
+        json: bool,
+        cancel: &Arc<AtomicBool>,
+    ) -> Result<(), Failure> {
+        use grundy::cluster::{EdgeFile, edges_on_cluster, edges_with_workers};
+        File::open(path).map_err(|e| Failure::input(format!("cannot open {path}: {e}")))?;
+        let processes = match self {
+            Solver::Cluster(cluster) => cluster.processes(),
+            _ => 1,
+        };
+        let file =
+            EdgeFile::open(path, options, processes).map_err(|e| read_failure(path, e, cancel))?;
+        let solved = distributed(|progress| match self {
+            Solver::Cluster(cluster) => {
+                edges_on_cluster(cluster, &file, Arc::clone(cancel), progress)
+            }
+            Solver::Workers(n) => {
+                edges_with_workers(&file, *n, Arc::clone(cancel), progress).map(Some)
+            }
+            Solver::One => unreachable!("only for several workers"),
+        });
+        match solved.map_err(|e| cluster_failure(path, e, cancel))? {
+            Some(answer) => {
+                report(&answer.stats);
+                crate::emit_with(|out| edges_text(out, &answer, json))
+            }
+            None => Ok(()),
+        }
+    }
+
     /// Answers `--start` for the game `start`, explored in parts by the workers of this
     /// process or of the cluster.
     fn start_in_parts(
@@ -225,7 +261,7 @@ impl Solver {
         match solved.map_err(|e| cluster_failure("", e, cancel))? {
             Some(answer) => {
                 report(&answer.stats);
-                crate::emit(&start_text(&answer))
+                crate::emit_with(|out| start_text(out, &answer))
             }
             None => Ok(()),
         }
@@ -277,32 +313,91 @@ fn explore_failure(e: ExploreError) -> Failure {
     }
 }
 
-/// The answer of `--start`: the graph's size and the start's row (with the note on `∞(K)`
-/// when the start has such a value).
-fn start_text(a: &StartAnswer) -> String {
-    let cycles = if a.acyclic {
-        "no cycles"
-    } else {
-        "with cycles"
-    };
-    let width = a.name.chars().count().clamp(6, 40);
-    let remoteness = a.remoteness.map_or("-".to_owned(), |r| r.to_string());
-    let mut text = format!(
-        "{}, {}, {cycles}\n{:<width$}  {:<10}  outcome  remoteness\n{:<width$}  {:<10}  {:<7}  \
-         {remoteness}\n",
-        count(a.vertices, "vertex"),
-        count(a.edges, "edge"),
-        "vertex",
-        "value",
-        a.name,
-        a.value.to_string(),
-        a.outcome.to_string(),
-    );
-    if matches!(a.value, Value::Infinite(_)) {
-        text += INFINITE_NOTE;
-        text.push('\n');
+/// A table of vertices: the graph's size (vertices, edges, whether acyclic), then `rows`
+/// rows with their `name`s and answers (`row`), and the note on `∞(K)` if one has it.
+fn table<'a>(
+    out: &mut dyn Write,
+    (vertices, edges, acyclic): (u64, u64, bool),
+    rows: usize,
+    name: &dyn Fn(usize) -> Cow<'a, str>,
+    row: &dyn Fn(usize) -> (Value, Outcome, Option<u32>),
+) -> io::Result<()> {
+    let cycles = if acyclic { "no cycles" } else { "with cycles" };
+    writeln!(
+        out,
+        "{}, {}, {cycles}",
+        count(vertices, "vertex"),
+        count(edges, "edge")
+    )?;
+    let width = (0..rows)
+        .map(|v| name(v).chars().count())
+        .max()
+        .unwrap_or(0)
+        .clamp(6, 40);
+    writeln!(
+        out,
+        "{:<width$}  {:<10}  outcome  remoteness",
+        "vertex", "value"
+    )?;
+    let mut infinite = false;
+    for v in 0..rows {
+        let (value, outcome, remoteness) = row(v);
+        let remoteness = remoteness.map_or("-".to_owned(), |r| r.to_string());
+        infinite |= matches!(value, Value::Infinite(_));
+        writeln!(
+            out,
+            "{:<width$}  {:<10}  {:<7}  {remoteness}",
+            name(v),
+            value.to_string(),
+            outcome.to_string(),
+        )?;
     }
-    text
+    if infinite {
+        writeln!(out, "{INFINITE_NOTE}")?;
+    }
+    Ok(())
+}
+
+/// The answer of `--start`: the graph's size and the start's row.
+fn start_text(out: &mut dyn Write, a: &StartAnswer) -> io::Result<()> {
+    table(
+        out,
+        (a.vertices, a.edges, a.acyclic),
+        1,
+        &|_| Cow::Borrowed(a.name.as_str()),
+        &|_| (a.value.clone(), a.outcome, a.remoteness),
+    )
+}
+
+/// Every vertex of an edge list read in parts, as one process prints it: text, or JSON in the
+/// shape of the library's `GraphReport` (no tokens, no kernel).
+fn edges_text(out: &mut dyn Write, a: &EdgeAnswer, json: bool) -> io::Result<()> {
+    if json {
+        write!(out, "{{\"acyclic\":{},\"vertices\":[", a.acyclic)?;
+        for (i, v) in a.vertices.iter().enumerate() {
+            if i > 0 {
+                out.write_all(b",")?;
+            }
+            let report = VertexReport {
+                name: v.name.clone(),
+                value: VertexValue::from(&v.value),
+                outcome: v.outcome,
+                remoteness: v.remoteness,
+            };
+            serde_json::to_writer(&mut *out, &report)?;
+        }
+        return out.write_all(b"],\"sum\":null,\"kernel\":null}\n");
+    }
+    table(
+        out,
+        (a.vertices.len() as u64, a.edges, a.acyclic),
+        a.vertices.len(),
+        &|v| Cow::Borrowed(a.vertices[v].name.as_str()),
+        &|v| {
+            let x = &a.vertices[v];
+            (x.value.clone(), x.outcome, x.remoteness)
+        },
+    )
 }
 
 /// Runs a distributed solve with a progress bar, timely's panics silenced (a peer that
@@ -559,6 +654,18 @@ pub fn run(args: Args) -> Result<(), Failure> {
         // A file: each worker reads its part.
         return solver.judge_file(path, &options, &cancel);
     }
+    let edge_list = expr.is_none() && args.format != Some(Format::Judge);
+    if let Some(path) = args.input.as_deref().filter(regular)
+        && edge_list
+        && args.tokens.is_empty()
+        && !args.kernel
+        && args.dot.is_none()
+        && args.svg.is_none()
+        && !matches!(solver, Solver::One)
+    {
+        // An edge list in a file: each worker reads its part.
+        return solver.edge_file(path, &options, args.json, &cancel);
+    }
     let (mut graph, file_tokens) = if let Some(expr) = &expr {
         let catalog = crate::script_rules::catalog(&args.rules)?;
         let sum = catalog
@@ -642,16 +749,21 @@ pub fn run(args: Args) -> Result<(), Failure> {
         return Ok(());
     };
     if args.start {
-        return crate::emit(&start_text(&StartAnswer {
-            name: graph.name(0).into_owned(),
-            vertices: graph.vertex_count() as u64,
-            edges: graph.csr.edge_count() as u64,
-            acyclic: solution.acyclic,
-            value: solution.value(&graph.csr, 0),
-            outcome: solution.outcome(0),
-            remoteness: solution.remoteness(0),
-            stats: Default::default(),
-        }));
+        return crate::emit_with(|out| {
+            start_text(
+                out,
+                &StartAnswer {
+                    name: graph.name(0).into_owned(),
+                    vertices: graph.vertex_count() as u64,
+                    edges: graph.csr.edge_count() as u64,
+                    acyclic: solution.acyclic,
+                    value: solution.value(&graph.csr, 0),
+                    outcome: solution.outcome(0),
+                    remoteness: solution.remoteness(0),
+                    stats: Default::default(),
+                },
+            )
+        });
     }
     let sum = (!tokens.is_empty()).then(|| analyze_tokens(&graph.csr, &solution, &tokens));
     let kernel = if args.kernel {
@@ -770,43 +882,16 @@ impl Report<'_> {
         let g = &self.graph.csr;
         let s = self.solution;
         let n = self.graph.vertex_count();
-        let cycles = if s.acyclic {
-            "no cycles"
-        } else {
-            "with cycles"
-        };
-        writeln!(
+        table(
             out,
-            "{}, {}, {cycles}",
-            count(n, "vertex"),
-            count(g.edge_count(), "edge")
+            (n as u64, g.edge_count() as u64, s.acyclic),
+            n,
+            &|v| self.graph.name(v as u32),
+            &|v| {
+                let v = v as u32;
+                (s.value(g, v), s.outcome(v), s.remoteness(v))
+            },
         )?;
-        let width = (0..n as u32)
-            .map(|v| self.graph.name(v).chars().count())
-            .max()
-            .unwrap_or(0)
-            .clamp(6, 40);
-        writeln!(
-            out,
-            "{:<width$}  {:<10}  outcome  remoteness",
-            "vertex", "value"
-        )?;
-        let mut infinite = false;
-        for v in 0..n as u32 {
-            let remoteness = s.remoteness(v).map_or("-".to_owned(), |r| r.to_string());
-            let value = s.value(g, v);
-            infinite |= matches!(value, Value::Infinite(_));
-            writeln!(
-                out,
-                "{:<width$}  {:<10}  {:<7}  {remoteness}",
-                self.graph.name(v),
-                value.to_string(),
-                s.outcome(v).to_string(),
-            )?;
-        }
-        if infinite {
-            writeln!(out, "{INFINITE_NOTE}")?;
-        }
         if let Some(sum) = self.sum {
             let names: Vec<_> = self.tokens.iter().map(|&t| self.graph.name(t)).collect();
             writeln!(out, "\nSum of tokens at {}", join_names(&names))?;

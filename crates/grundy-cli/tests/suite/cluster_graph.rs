@@ -101,8 +101,10 @@ fn processes_and_workers_answer_as_one_process() {
         judged.to_str().unwrap(),
         walk.to_str().unwrap(),
     );
-    let cases: [&[&str]; 8] = [
+    let cases: [&[&str]; 9] = [
+        // Edge lists in files, plain or --json: read in parts.
         &["graph", loopy],
+        &["graph", acyclic, "--json"],
         &["graph", loopy, "--json", "--tokens", "p10,p2999"],
         &["graph", acyclic, "--tokens", "p2999 p1000 p5"],
         &["graph", judged, "--format", "judge"],
@@ -338,6 +340,25 @@ fn a_broken_judge_file_is_refused_alike_by_every_process() {
     let children = [run("1"), run("0")];
     for child in children {
         let (out, _) = finish(child, Duration::from_secs(60), "a process of a broken file");
+        assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+        assert!(out.stdout.is_empty());
+        assert_eq!(stderr(&out), message);
+    }
+    // An edge list with a bad line near its end: the same message from every reader.
+    let edges = dir.join("broken-edges.txt");
+    let mut text = edge_list(2000, true, 4);
+    text.push_str("p1 p2 p3\n");
+    std::fs::write(&edges, &text).unwrap();
+    let edges = edges.display().to_string();
+    let one = grundy(&["graph", &edges]);
+    assert_eq!(one.status.code(), Some(2), "{}", stderr(&one));
+    let message = stderr(&one);
+    assert!(message.contains("found a third field `p3`"), "{message}");
+    let two = grundy(&["graph", &edges, "--workers", "3"]);
+    assert_eq!(stderr(&two), message);
+    let run = |i: &str| spawn(&["graph", &edges, "--cluster", &hosts_file, "--process", i]);
+    for child in [run("1"), run("0")] {
+        let (out, _) = finish(child, Duration::from_secs(60), "a process of a broken list");
         assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
         assert!(out.stdout.is_empty());
         assert_eq!(stderr(&out), message);

@@ -28,9 +28,7 @@ pub mod graph;
 
 pub use census::distributed_census;
 pub use connect::Cluster;
-pub use graph::edges::{
-    EdgeAnswer, EdgeFile, NamedVertex, edges_on_cluster, edges_with_workers,
-};
+pub use graph::edges::{EdgeAnswer, EdgeFile, NamedVertex, edges_on_cluster, edges_with_workers};
 pub use graph::explore::{Exploration, StartAnswer, explore_on_cluster, explore_with_workers};
 pub use graph::judge::{JudgeAnswer, JudgeFile, judge_on_cluster, judge_with_workers};
 pub use graph::{

@@ -36,7 +36,13 @@ fn edge_text(adj: &Adj, seed: u64) -> String {
         x ^= x << 17;
         x
     };
-    let name = |v: usize| format!("{}v{}", ["", "pos", "a-long-vertex-name-"][v % 3], v * 7 % 101);
+    let name = |v: usize| {
+        format!(
+            "{}v{}",
+            ["", "pos", "a-long-vertex-name-"][v % 3],
+            v * 7 % 101
+        )
+    };
     let mut lines: Vec<String> = Vec::new();
     for (v, out) in adj.iter().enumerate() {
         if out.is_empty() || next() % 4 == 0 {
@@ -105,7 +111,13 @@ fn check(adj: &Adj, seed: u64) -> Result<(), TestCaseError> {
         prop_assert_eq!(got.edges, graph.csr.edge_count() as u64);
         prop_assert_eq!(got.acyclic, s.acyclic);
         prop_assert_eq!(got.stats.workers, workers);
-        prop_assert_eq!(&got.vertices, &expected, "{} workers, {} lines a round", workers, per_round);
+        prop_assert_eq!(
+            &got.vertices,
+            &expected,
+            "{} workers, {} lines a round",
+            workers,
+            per_round
+        );
     }
     let _ = std::fs::remove_file(&path);
     Ok(())
@@ -161,7 +173,12 @@ fn a_broken_edge_list_gets_the_one_process_error() {
 #[test]
 fn a_big_edge_list_over_many_workers() {
     let adj: Adj = (0..3000u32)
-        .map(|v| (1..4).map(|d| (v * 7 + d * 13) % 3000).filter(|&w| w != v).collect())
+        .map(|v| {
+            (1..4)
+                .map(|d| (v * 7 + d * 13) % 3000)
+                .filter(|&w| w != v)
+                .collect()
+        })
         .collect();
     check(&adj, 11).unwrap();
     let path = write(edge_text(&adj, 3).as_bytes());

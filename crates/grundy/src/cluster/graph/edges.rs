@@ -189,9 +189,15 @@ fn run(
             )
         })?;
         let mut names = Names::default();
-        let range = mine.range(worker.index(), worker.peers());
-        let read = read_names(&mine, range.clone(), &mut names, steps, worker, tell)?;
-        let (share, edges) = read_edges(&mine, range, &names, read, steps, worker, tell)?;
+        let mut reader = Reader {
+            file: &mine,
+            range: mine.range(worker.index(), worker.peers()),
+            steps,
+            worker,
+            tell,
+        };
+        let read = read_names(&mut reader, &mut names)?;
+        let (share, edges) = read_edges(&mut reader, &names, read)?;
         let local = passes(&share, steps, worker, tell)?;
         let sets = infinite_sets(&share, &local.values, steps, worker)?;
         let rows = gather_rows(&names, &local, &sets, steps, worker)?;
@@ -242,14 +248,13 @@ fn parse_line(line: &[u8]) -> Line<'_> {
     }
 }
 
+/// What [`lines_in`] calls for each line.
+type EachLine<'a> = dyn FnMut(u64, &[u8]) -> Result<(), Halt> + 'a;
+
 /// Calls `each(offset, line)` for every line whose first byte lies in `range` (without its
 /// `\n` or `\r\n`; a byte-order mark at the very start is skipped, as one process skips it).
 /// `Ok(false)` when the file could not be read (the one-process reader then says why).
-fn lines_in(
-    path: &Path,
-    range: Range<u64>,
-    each: &mut dyn FnMut(u64, &[u8]) -> Result<(), Halt>,
-) -> Result<bool, Halt> {
+fn lines_in(path: &Path, range: Range<u64>, each: &mut EachLine<'_>) -> Result<bool, Halt> {
     let Ok(mut file) = File::open(path) else {
         return Ok(false);
     };
@@ -363,21 +368,65 @@ struct FirstReading {
     hash: u64,
 }
 
-/// Reads this worker's lines in rounds, with every worker: `line` puts a line's messages in
-/// the outboxes of each kind; after each round each kind is exchanged in turn and `heard`
-/// takes what came (it may fill the outboxes of later kinds). Ends when every worker has
-/// read its range; a bad line on any worker stops every one with [`Halt::BadInput`].
-#[allow(clippy::too_many_arguments)]
+/// Outboxes by kind, each a batch for every worker.
+type Kinds = [Vec<Vec<u32>>];
+
+/// What a line of a reading sends: its messages put in the outboxes (`false`: bad).
+type OnLine<'a> = dyn FnMut(u64, Line<'_>, &mut Kinds) -> bool + 'a;
+
+/// What a worker does with the words of one kind it was sent; it may fill the outboxes of
+/// later kinds (`false`: a message that does not fit the names it holds).
+type OnHeard<'a> = dyn FnMut(usize, &[u32], &mut Kinds) -> bool + 'a;
+
+/// A worker's readings of its range.
+struct Reader<'a, 'w> {
+    file: &'a EdgeFile,
+    range: Range<u64>,
+    steps: &'a mut Steps,
+    worker: &'a mut Worker,
+    tell: &'a mut Tell<'w>,
+}
+
+impl Reader<'_, '_> {
+    /// Reads this worker's lines in rounds, with every worker: `line` puts a line's messages
+    /// in the outboxes of each kind; after each round each kind is exchanged in turn and
+    /// `heard` takes what came. Ends when every worker has read its range; a bad line on any
+    /// worker stops every one with [`Halt::BadInput`].
+    fn run(
+        &mut self,
+        kinds: usize,
+        what: &str,
+        line: &mut OnLine<'_>,
+        heard: &mut OnHeard<'_>,
+    ) -> Result<Reading, Halt> {
+        let Reader {
+            file,
+            range,
+            steps,
+            worker,
+            tell,
+        } = self;
+        rounds(
+            file,
+            range.clone(),
+            kinds,
+            what,
+            (steps, worker, tell),
+            line,
+            heard,
+        )
+    }
+}
+
+/// [`Reader::run`].
 fn rounds(
     file: &EdgeFile,
     range: Range<u64>,
     kinds: usize,
     what: &str,
-    steps: &mut Steps,
-    worker: &mut Worker,
-    tell: &mut Tell<'_>,
-    line: &mut dyn FnMut(u64, Line<'_>, &mut [Vec<Vec<u32>>]) -> bool,
-    heard: &mut dyn FnMut(usize, &[u32], &mut [Vec<Vec<u32>>]) -> bool,
+    (steps, worker, tell): (&mut Steps, &mut Worker, &mut Tell<'_>),
+    line: &mut OnLine<'_>,
+    heard: &mut OnHeard<'_>,
 ) -> Result<Reading, Halt> {
     let mut outs = vec![steps.outboxes(); kinds];
     let (mut lines, mut hash, mut in_round, mut bad) = (0u64, 0u64, 0u64, false);
@@ -433,28 +482,16 @@ fn rounds(
 }
 
 /// The first reading: every name to its owner, which numbers it.
-fn read_names(
-    file: &EdgeFile,
-    range: Range<u64>,
-    names: &mut Names,
-    steps: &mut Steps,
-    worker: &mut Worker,
-    tell: &mut Tell<'_>,
-) -> Result<FirstReading, Halt> {
-    let peers = worker.peers();
+fn read_names(reader: &mut Reader<'_, '_>, names: &mut Names) -> Result<FirstReading, Halt> {
+    let peers = reader.worker.peers();
     let send = |outs: &mut [Vec<Vec<u32>>], name: &str, place: u64| {
         let out = &mut outs[0][owner(name, peers)];
         out.extend([place as u32, (place >> 32) as u32]);
         push_text(out, name);
     };
-    let read = rounds(
-        file,
-        range,
+    let read = reader.run(
         1,
         "reading: names",
-        steps,
-        worker,
-        tell,
         &mut |at, line, outs| {
             match line {
                 Line::Vertex(a) => send(outs, a, 2 * at),
@@ -480,6 +517,7 @@ fn read_names(
         },
     )?;
     // Every worker learns the most names of one worker, and whether there are too many.
+    let (steps, worker) = (&mut *reader.steps, &mut *reader.worker);
     let mut out = steps.outboxes();
     let owned = names.first.len() as u64;
     for batch in &mut out {
@@ -509,27 +547,18 @@ fn read_names(
 /// owner of `y` (a predecessor); then this worker's share. Returns the share and the edges of
 /// all workers.
 fn read_edges(
-    file: &EdgeFile,
-    range: Range<u64>,
+    reader: &mut Reader<'_, '_>,
     names: &Names,
     first: FirstReading,
-    steps: &mut Steps,
-    worker: &mut Worker,
-    tell: &mut Tell<'_>,
 ) -> Result<(Share, u64), Halt> {
-    let (w, peers) = (worker.index(), worker.peers());
+    let (w, peers) = (reader.worker.index(), reader.worker.peers());
     let mut share = Share::empty(first.most * peers as u64, w, peers);
     let mut preds: Vec<(u32, u32)> = Vec::new();
     let mut edges = 0u64;
     let global = |k: u32| k * peers as u32 + w as u32;
-    let read = rounds(
-        file,
-        range,
+    let read = reader.run(
         2,
         "reading: edges",
-        steps,
-        worker,
-        tell,
         &mut |_, line, outs| {
             if let Line::Edge(a, b) = line {
                 let out = &mut outs[0][owner(a, peers)];
@@ -574,6 +603,7 @@ fn read_edges(
     )?;
     // The same lines as the first time, and not too many edges, on every worker.
     let changed = read.bad || read.lines != first.lines || read.hash != first.hash;
+    let (steps, worker) = (&mut *reader.steps, &mut *reader.worker);
     let mut out = steps.outboxes();
     let got = steps.exchange(worker, &mut out, [edges, u64::from(changed)])?;
     if got.totals[1] > 0 || got.totals[0] > MAX_EDGES {
