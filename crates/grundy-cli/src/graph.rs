@@ -374,12 +374,13 @@ fn start_text(out: &mut dyn Write, a: &StartAnswer) -> io::Result<()> {
 fn edges_text(out: &mut dyn Write, a: &EdgeAnswer, json: bool) -> io::Result<()> {
     if json {
         write!(out, "{{\"acyclic\":{},\"vertices\":[", a.acyclic)?;
-        for (i, v) in a.vertices.iter().enumerate() {
+        for i in 0..a.len() {
             if i > 0 {
                 out.write_all(b",")?;
             }
+            let v = a.vertex(i);
             let report = VertexReport {
-                name: v.name.clone(),
+                name: v.name,
                 value: VertexValue::from(&v.value),
                 outcome: v.outcome,
                 remoteness: v.remoteness,
@@ -390,12 +391,12 @@ fn edges_text(out: &mut dyn Write, a: &EdgeAnswer, json: bool) -> io::Result<()>
     }
     table(
         out,
-        (a.vertices.len() as u64, a.edges, a.acyclic),
-        a.vertices.len(),
-        &|v| Cow::Borrowed(a.vertices[v].name.as_str()),
+        (a.len() as u64, a.edges, a.acyclic),
+        a.len(),
+        &|v| Cow::Borrowed(a.name(v)),
         &|v| {
-            let x = &a.vertices[v];
-            (x.value.clone(), x.outcome, x.remoteness)
+            let x = a.vertex(v);
+            (x.value, x.outcome, x.remoteness)
         },
     )
 }

@@ -74,17 +74,70 @@ pub struct NamedVertex {
     pub remoteness: Option<u32>,
 }
 
-/// Every vertex's answer, in the order the names first appear in the file.
+/// Every vertex's answer, in the order the names first appear in the file, kept compact
+/// (32 bytes a vertex and its name's bytes; the `K` of `∞(K)` values on the side).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EdgeAnswer {
-    /// The vertices.
-    pub vertices: Vec<NamedVertex>,
+    rows: Vec<Row>,
+    names: String,
+    /// The `K` of each `∞(K)` vertex, by its first place.
+    sets: FxHashMap<u64, Vec<Nimber>>,
     /// Edges (lines `FROM TO`).
     pub edges: u64,
     /// Whether the graph has no cycle.
     pub acyclic: bool,
     /// What the run measured.
     pub stats: SolveStats,
+}
+
+/// A vertex's answer as process 0 keeps it: value (or `INFINITE`), outcome (0 P, 1 N, 2
+/// draw), remoteness (or `NO_REMOTENESS`), where its name starts in the names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Row {
+    place: u64,
+    name: u64,
+    value: u32,
+    remoteness: u32,
+    outcome: u8,
+}
+
+impl EdgeAnswer {
+    /// The number of vertices.
+    pub fn len(&self) -> usize {
+        self.rows.len()
+    }
+
+    /// Whether the graph has no vertex.
+    pub fn is_empty(&self) -> bool {
+        self.rows.is_empty()
+    }
+
+    /// The name of vertex `i` (in the order of first appearance).
+    pub fn name(&self, i: usize) -> &str {
+        let start = self.rows[i].name as usize;
+        let end = self.names[start..]
+            .find('\n')
+            .map_or(self.names.len(), |e| start + e);
+        &self.names[start..end]
+    }
+
+    /// The answer of vertex `i`.
+    pub fn vertex(&self, i: usize) -> NamedVertex {
+        let r = self.rows[i];
+        NamedVertex {
+            name: self.name(i).to_owned(),
+            value: match r.value {
+                INFINITE => Value::Infinite(self.sets.get(&r.place).cloned().unwrap_or_default()),
+                x => Value::Finite(Nimber(u64::from(x))),
+            },
+            outcome: match r.outcome {
+                0 => Outcome::P,
+                1 => Outcome::N,
+                _ => Outcome::Draw,
+            },
+            remoteness: (r.remoteness != NO_REMOTENESS).then_some(r.remoteness),
+        }
+    }
 }
 
 impl EdgeFile {
@@ -201,8 +254,10 @@ fn run(
         let local = passes(&share, steps, worker, tell)?;
         let sets = infinite_sets(&share, &local.values, steps, worker)?;
         let rows = gather_rows(&names, &local, &sets, steps, worker)?;
-        Ok(rows.map(|(vertices, bytes)| EdgeAnswer {
-            vertices,
+        Ok(rows.map(|(rows, names, sets, bytes)| EdgeAnswer {
+            rows,
+            names,
+            sets,
             edges,
             acyclic: local.acyclic,
             stats: SolveStats {
@@ -674,18 +729,23 @@ fn infinite_sets(
     Ok(sets)
 }
 
-/// Every vertex's row on worker 0, in the order of first places (with the bytes sent
-/// between processes by all workers); `None` on the others.
+/// What worker 0 gathers: the rows sorted by first place, the names (each ended by a
+/// newline, which no name holds), the `K`s by first place, the bytes sent between processes.
+type Gathered = (Vec<Row>, String, FxHashMap<u64, Vec<Nimber>>, u64);
+
+/// Every vertex's row on worker 0, in the order of first places; `None` on the others.
 fn gather_rows(
     names: &Names,
     local: &super::Local,
     sets: &FxHashMap<u32, Vec<Nimber>>,
     steps: &mut Steps,
     worker: &mut Worker,
-) -> Result<Option<(Vec<NamedVertex>, u64)>, Stopped> {
+) -> Result<Option<Gathered>, Stopped> {
     let mut mine: Vec<(&str, u32)> = names.ids.iter().map(|(n, &k)| (&**n, k)).collect();
     mine.sort_unstable_by_key(|&(_, k)| k);
-    let mut rows: Vec<(u64, NamedVertex)> = Vec::new();
+    let mut rows: Vec<Row> = Vec::new();
+    let mut text = String::new();
+    let mut infinite: FxHashMap<u64, Vec<Nimber>> = FxHashMap::default();
     let mut next = 0usize;
     loop {
         let mut out = steps.outboxes();
@@ -719,31 +779,21 @@ fn gather_rows(
                     let m = &words[i..i + 6];
                     let place = u64::from(m[0]) | (u64::from(m[1]) << 32);
                     let set_len = m[5] as usize;
-                    let set: Vec<Nimber> = words[i + 6..i + 6 + set_len]
-                        .iter()
-                        .map(|&x| Nimber(u64::from(x)))
-                        .collect();
+                    if m[2] == INFINITE {
+                        let set = words[i + 6..i + 6 + set_len].iter();
+                        infinite.insert(place, set.map(|&x| Nimber(u64::from(x))).collect());
+                    }
                     i += 6 + set_len;
                     let name = take_text(words, &mut i).unwrap_or_default();
-                    let value = match m[2] {
-                        INFINITE => Value::Infinite(set),
-                        x => Value::Finite(Nimber(u64::from(x))),
-                    };
-                    let outcome = match m[3] {
-                        0 => Outcome::P,
-                        1 => Outcome::N,
-                        _ => Outcome::Draw,
-                    };
-                    let remoteness = (m[4] != NO_REMOTENESS).then_some(m[4]);
-                    rows.push((
+                    rows.push(Row {
                         place,
-                        NamedVertex {
-                            name,
-                            value,
-                            outcome,
-                            remoteness,
-                        },
-                    ));
+                        name: text.len() as u64,
+                        value: m[2],
+                        remoteness: m[4],
+                        outcome: m[3] as u8,
+                    });
+                    text.push_str(&name);
+                    text.push('\n');
                 }
             }
         }
@@ -751,9 +801,8 @@ fn gather_rows(
             if worker.index() != 0 {
                 return Ok(None);
             }
-            rows.sort_unstable_by_key(|r| r.0);
-            let vertices = rows.into_iter().map(|(_, v)| v).collect();
-            return Ok(Some((vertices, got.totals[1])));
+            rows.sort_unstable_by_key(|r| r.place);
+            return Ok(Some((rows, text, infinite, got.totals[1])));
         }
     }
 }
