@@ -21,8 +21,8 @@
 //! explored game) and keeps its share: the per-worker state is about `1/W` of the passes'
 //! memory, but the graph itself is held once per process. A judge-format file can instead be
 //! read in parts, each worker its byte range, so that no process holds the whole graph
-//! ([`judge`]), and a game can be explored in parts, each worker the positions it owns
-//! ([`explore`]).
+//! ([`judge`]); so can an edge list, each name owned by the worker it hashes to ([`edges`]);
+//! and a game can be explored in parts, each worker the positions it owns ([`explore`]).
 //!
 //! Cost: messages `O(E)` for passes 1 and 2 and `O(E)` a round for pass 3 (`g + 1` rounds for
 //! a largest finite value `g`), 8 to 12 bytes each; steps: the longest path (pass 1), the
