@@ -30,6 +30,17 @@ use super::{SearchError, SearchGame, Searcher};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
+/// Sets a round's stop flag when dropped by a panicking thread.
+struct StopOnPanic<'a>(&'a AtomicBool);
+
+impl Drop for StopOnPanic<'_> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.0.store(true, Ordering::Relaxed);
+        }
+    }
+}
+
 /// The answer of one option's question: its index, and its value if it came out.
 type Answer = (usize, Option<u32>);
 
@@ -209,6 +220,9 @@ where
     ) -> Result<Vec<Answer>, SearchError> {
         self.stop = Some(stop.clone());
         self.batched = true;
+        // A thread that panics (a bug) stops the others' questions too; the panic is raised
+        // again when the round joins it.
+        let _guard = StopOnPanic(&stop);
         let mut answers = Vec::new();
         let mut failed = None;
         while !stop.load(Ordering::Relaxed) {

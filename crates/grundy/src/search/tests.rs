@@ -358,6 +358,40 @@ fn random_games_on_threads_match_brute_force() {
     }
 }
 
+/// A table filled by one thread becomes shared when a search on threads starts: what it
+/// held carries over, and every answer stays right.
+#[test]
+fn a_one_thread_table_is_shared_by_a_search_on_threads() {
+    let mut shared = 0;
+    for case in 0..20 {
+        let seed = mix_seed(0x5ba2e, case);
+        let n = 20 + (seed % 120) as usize;
+        let game = RandomGame::new(seed, n);
+        let g = game.brute();
+        let budget = Budget::new(Limits::DEFAULT);
+        let mut s = Searcher::new(&game, &budget).unwrap();
+        assert!(matches!(s.table, Store::Own(..)));
+        for k in 0..(n / 2) as u32 {
+            assert_eq!(s.value(&k).unwrap(), g[k as usize], "seed {seed} key {k}");
+        }
+        let before = s.table.len();
+        assert!(before > 0);
+        let (a, b) = ((n - 1) as u32, (n - 2) as u32);
+        let found = s.value_of_sum_with_threads(&[a, b], 2).unwrap();
+        assert_eq!(found, g[a as usize] ^ g[b as usize], "seed {seed}");
+        // A game whose values are proved, with fewer than 128 options at its top, is
+        // searched on threads; its table is then shared, with all it held.
+        let on_threads = matches!(s.table, Store::Shared(..));
+        assert!(!on_threads || game.prove, "seed {seed}");
+        assert!(s.table.len() >= before, "seed {seed}");
+        for k in 0..n as u32 {
+            assert_eq!(s.value(&k).unwrap(), g[k as usize], "seed {seed} key {k}");
+        }
+        shared += usize::from(on_threads);
+    }
+    assert!(shared >= 5, "only {shared} of the games were searched on threads");
+}
+
 /// A search on threads stops on its budget like one thread: the budget's error, never a
 /// thread's own stop, and what it proved stays true for a search resumed from its table.
 #[test]
