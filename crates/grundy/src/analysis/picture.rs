@@ -62,7 +62,8 @@ pub enum PictureError {
 /// from the start marked.
 pub fn game_graph_svg(sum: &Sum, misere: bool, ctx: &Context) -> Result<String, PictureError> {
     let g = explore(sum, ctx, MAX_GRAPH_VERTICES).map_err(|e| match e {
-        graph::explore::ExploreError::TooManyPositions { .. } => PictureError::TooLarge {
+        graph::explore::ExploreError::TooManyPositions { .. }
+        | graph::explore::ExploreError::TooManyMoves { .. } => PictureError::TooLarge {
             limit: MAX_GRAPH_VERTICES,
         },
         graph::explore::ExploreError::Moves(e) => PictureError::Analysis(e),

@@ -27,6 +27,15 @@ pub enum ExploreError {
         /// The limit.
         limit: usize,
     },
+    /// More moves are reachable than a graph can hold.
+    #[error(
+        "more than {limit} moves are reachable (the most edges a graph can have); the game is \
+         too large to explore as a graph"
+    )]
+    TooManyMoves {
+        /// The limit.
+        limit: u64,
+    },
     /// The work limit was reached, or the exploration was cancelled.
     #[error("exploring the positions: {0}")]
     Budget(#[from] BudgetError),
@@ -47,7 +56,7 @@ impl ExploreError {
         match self {
             ExploreError::Budget(b) => Some(*b),
             ExploreError::Moves(e) => e.budget_error(),
-            ExploreError::TooManyPositions { .. } => None,
+            ExploreError::TooManyPositions { .. } | ExploreError::TooManyMoves { .. } => None,
         }
     }
 }
@@ -77,6 +86,11 @@ pub fn explore(
             ctx.budget
                 .charge((moves.len() as u64).saturating_mul(MOVE_COST))?;
             for m in moves {
+                if sources.len() as u64 >= super::csr::MAX_EDGES {
+                    return Err(ExploreError::TooManyMoves {
+                        limit: super::csr::MAX_EDGES,
+                    });
+                }
                 let to = found
                     .vertex(position.replaced(i, &m.result), max_positions)
                     .ok_or(ExploreError::TooManyPositions {

@@ -874,16 +874,11 @@ impl Interner {
         self.names.len() as u64 * BYTES_PER_VERTEX + self.name_bytes
     }
 
-    fn intern(&mut self, field: &[u8], line: u64) -> Result<u32, ReadError> {
+    fn intern(&mut self, name: &str, line: u64) -> Result<u32, ReadError> {
+        let field = name.as_bytes();
         if let Some(&v) = self.index.get(field) {
             return Ok(v);
         }
-        let name = std::str::from_utf8(field).map_err(|_| {
-            ReadError::syntax(
-                line,
-                format!("vertex name {} is not valid UTF-8", show(field)),
-            )
-        })?;
         if self.names.len() as u64 >= MAX_VERTICES {
             return Err(ReadError::syntax(
                 line,
@@ -898,6 +893,75 @@ impl Interner {
     }
 }
 
+/// A line of an edge list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum EdgeLine<'a> {
+    /// Blank, or a comment.
+    Empty,
+    /// `NAME`: a vertex.
+    Vertex(&'a str),
+    /// `FROM TO`: an edge.
+    Edge(&'a str, &'a str),
+}
+
+/// What the line `line` (without its line break; numbered `number`, from 1) of an edge
+/// list says, or why it is wrong: a third field, or a name that is not UTF-8.
+pub(crate) fn edge_line(line: &[u8], number: u64) -> Result<EdgeLine<'_>, ReadError> {
+    let line = match memchr::memchr(b'#', line) {
+        Some(hash) => &line[..hash],
+        None => line,
+    };
+    let mut f = fields(line);
+    fn name(field: &[u8], number: u64) -> Result<&str, ReadError> {
+        std::str::from_utf8(field).map_err(|_| {
+            ReadError::syntax(
+                number,
+                format!("vertex name {} is not valid UTF-8", show(field)),
+            )
+        })
+    }
+    Ok(match (f.next(), f.next(), f.next()) {
+        (None, _, _) => EdgeLine::Empty,
+        (Some(a), None, _) => EdgeLine::Vertex(name(a, number)?),
+        (Some(a), Some(b), None) => EdgeLine::Edge(name(a, number)?, name(b, number)?),
+        (Some(_), Some(_), Some(c)) => {
+            return Err(ReadError::syntax(
+                number,
+                format!(
+                    "expected `FROM TO` (an edge) or `NAME` (a vertex), found a third field {}",
+                    show(c)
+                ),
+            ));
+        }
+    })
+}
+
+/// The error that refuses the edge after `edges` edges, if any.
+fn edge_room(edges: u64, number: u64) -> Result<(), ReadError> {
+    if edges >= MAX_EDGES {
+        return Err(ReadError::syntax(
+            number,
+            format!("more than the {MAX_EDGES} edges this tool can store"),
+        ));
+    }
+    Ok(())
+}
+
+/// Reads an edge list as [`read_edge_list`] does, storing nothing: its first malformed line
+/// (a third field, a name that is not UTF-8, an edge past the most a graph can hold), or a
+/// failed read. Too many vertices, or memory, are not checked (they need the names).
+pub fn check_edge_list<R: Read>(reader: R) -> Result<(), ReadError> {
+    let mut lines = Lines::new(reader);
+    let mut edges = 0u64;
+    while let Some((s, e)) = lines.next_range()? {
+        if let EdgeLine::Edge(..) = edge_line(&lines.buf[s..e], lines.line)? {
+            edge_room(edges, lines.line)?;
+            edges += 1;
+        }
+    }
+    Ok(())
+}
+
 /// Reads a named edge list (see the module documentation).
 pub fn read_edge_list<R: Read>(reader: R, options: &ReadOptions) -> Result<GameGraph, ReadError> {
     let mut lines = Lines::new(reader);
@@ -905,34 +969,15 @@ pub fn read_edge_list<R: Read>(reader: R, options: &ReadOptions) -> Result<GameG
     let mut sources = Vec::new();
     let mut targets = Vec::new();
     while let Some((s, e)) = lines.next_range()? {
-        let mut line = &lines.buf[s..e];
-        if let Some(hash) = memchr::memchr(b'#', line) {
-            line = &line[..hash];
-        }
-        let mut f = fields(line);
-        match (f.next(), f.next(), f.next()) {
-            (None, _, _) => {}
-            (Some(a), None, _) => {
+        match edge_line(&lines.buf[s..e], lines.line)? {
+            EdgeLine::Empty => {}
+            EdgeLine::Vertex(a) => {
                 names.intern(a, lines.line)?;
             }
-            (Some(a), Some(b), None) => {
-                if sources.len() as u64 >= MAX_EDGES {
-                    return Err(ReadError::syntax(
-                        lines.line,
-                        format!("more than the {MAX_EDGES} edges this tool can store"),
-                    ));
-                }
+            EdgeLine::Edge(a, b) => {
+                edge_room(sources.len() as u64, lines.line)?;
                 sources.push(names.intern(a, lines.line)?);
                 targets.push(names.intern(b, lines.line)?);
-            }
-            (Some(_), Some(_), Some(c)) => {
-                return Err(ReadError::syntax(
-                    lines.line,
-                    format!(
-                        "expected `FROM TO` (an edge) or `NAME` (a vertex), found a third field {}",
-                        show(c)
-                    ),
-                ));
             }
         }
         if lines.line % 65536 == 0 {

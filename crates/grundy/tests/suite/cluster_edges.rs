@@ -171,6 +171,31 @@ fn a_broken_edge_list_gets_the_one_process_error() {
     let _ = std::fs::remove_file(&path);
 }
 
+/// Names long enough that one round's messages to a worker pass a batch (`CHUNK` words): the
+/// pieces are joined again on arrival.
+#[test]
+fn long_names_in_big_rounds() {
+    let name = |v: u32| format!("{v:0>100}");
+    let mut text = String::new();
+    for v in 0..80_000u32 {
+        text.push_str(&format!("{} {}\n", name(v), name((v * 7 + 3) % 80_000)));
+    }
+    let path = write(text.as_bytes());
+    let graph = read_edge_list(text.as_bytes(), &ReadOptions::default()).unwrap();
+    let s = solve(&graph.csr, &mut Control::none()).unwrap();
+    for workers in [1, 2] {
+        let got = in_parts(&path, workers, 1 << 20).unwrap();
+        assert_eq!(got.len(), graph.vertex_count());
+        for v in (0..got.len()).step_by(97) {
+            let x = got.vertex(v);
+            assert_eq!(x.name, graph.name(v as u32));
+            assert_eq!(x.value, s.value(&graph.csr, v as u32));
+            assert_eq!(x.remoteness, s.remoteness(v as u32));
+        }
+    }
+    let _ = std::fs::remove_file(&path);
+}
+
 #[test]
 fn a_big_edge_list_over_many_workers() {
     let adj: Adj = (0..3000u32)

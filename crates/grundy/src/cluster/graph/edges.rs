@@ -25,12 +25,13 @@
 //! against four times a process's part of the file, and 128 MiB.
 
 use super::phases::Share;
-use super::step::{CHUNK, Steps, Stopped};
+use super::step::{Steps, Stopped};
+use super::words::{ROOM, outcome_of, owner, push_text, take_text, text_words};
 use super::{Halt, Progress, Setup, SolveStats, Tell, agree, execute, passes};
 use crate::cluster::{Cluster, ClusterError};
 use crate::graph::csr::{MAX_EDGES, MAX_VERTICES};
 use crate::graph::loopy::{INFINITE, NO_REMOTENESS};
-use crate::graph::read::{ReadError, ReadOptions, read_edge_list};
+use crate::graph::read::{EdgeLine, ReadError, ReadOptions, check_edge_list, edge_line};
 use crate::nimber::Nimber;
 use crate::value::{Outcome, Value};
 use rustc_hash::FxHashMap;
@@ -45,17 +46,12 @@ use timely::worker::Worker;
 /// Lines a worker reads between two exchanges of a reading, by default.
 pub const LINES_PER_ROUND: u64 = 1 << 18;
 
-/// The most words a worker puts in one outbox in one exchange: below [`CHUNK`], so that no
-/// batch is split inside a message.
-const ROOM: usize = CHUNK / 2;
-
 /// An edge list on a path every process can read.
 #[derive(Clone, Debug)]
 pub struct EdgeFile {
     path: PathBuf,
     len: u64,
     per_round: u64,
-    options: ReadOptions,
     /// A hash of the file's first and last mebibyte (copies on several machines must be the
     /// same).
     ends: u64,
@@ -130,11 +126,7 @@ impl EdgeAnswer {
                 INFINITE => Value::Infinite(self.sets.get(&r.place).cloned().unwrap_or_default()),
                 x => Value::Finite(Nimber(u64::from(x))),
             },
-            outcome: match r.outcome {
-                0 => Outcome::P,
-                1 => Outcome::N,
-                _ => Outcome::Draw,
-            },
+            outcome: outcome_of(u32::from(r.outcome)),
             remoteness: (r.remoteness != NO_REMOTENESS).then_some(r.remoteness),
         }
     }
@@ -167,7 +159,6 @@ impl EdgeFile {
             path,
             len,
             per_round: LINES_PER_ROUND,
-            options: *options,
         })
     }
 
@@ -184,15 +175,16 @@ impl EdgeFile {
         at(w)..at(w + 1)
     }
 
-    /// The first error of the file, as one process reads it.
+    /// The first error of the file, as one process reads it (read again, nothing stored).
     fn first_error(&self) -> ClusterError {
         let read = File::open(&self.path)
             .map_err(ReadError::from)
-            .and_then(|file| read_edge_list(BufReader::new(file), &self.options));
+            .and_then(|file| check_edge_list(BufReader::new(file)));
         match read {
             Err(e) => ClusterError::Read(e),
-            Ok(_) => ClusterError::Protocol(format!(
-                "{} changed while it was being read",
+            Ok(()) => ClusterError::Protocol(format!(
+                "{} changed while it was being read, or holds more than the {MAX_VERTICES} \
+                 vertices this tool can store",
                 self.path.display()
             )),
         }
@@ -274,35 +266,6 @@ fn run(
     execute(setup, progress, work, bad)
 }
 
-/// A line of an edge list, as the one-process reader takes it.
-enum Line<'a> {
-    /// Blank, or a comment.
-    Empty,
-    /// A lone name: a vertex.
-    Vertex(&'a str),
-    /// `FROM TO`.
-    Edge(&'a str, &'a str),
-    /// A third field, or a name that is not UTF-8.
-    Bad,
-}
-
-fn parse_line(line: &[u8]) -> Line<'_> {
-    let line = match memchr::memchr(b'#', line) {
-        Some(hash) => &line[..hash],
-        None => line,
-    };
-    let mut fields = line
-        .split(|b| *b == b' ' || *b == b'\t')
-        .filter(|f| !f.is_empty())
-        .map(std::str::from_utf8);
-    match (fields.next(), fields.next(), fields.next()) {
-        (None, _, _) => Line::Empty,
-        (Some(Ok(a)), None, _) => Line::Vertex(a),
-        (Some(Ok(a)), Some(Ok(b)), None) => Line::Edge(a, b),
-        _ => Line::Bad,
-    }
-}
-
 /// What [`lines_in`] calls for each line.
 type EachLine<'a> = dyn FnMut(u64, &[u8]) -> Result<(), Halt> + 'a;
 
@@ -345,39 +308,6 @@ fn lines_in(path: &Path, range: Range<u64>, each: &mut EachLine<'_>) -> Result<b
         each(start, line)?;
     }
     Ok(true)
-}
-
-/// A name's bytes in little-endian words after its length, the last one padded.
-fn push_text(out: &mut Vec<u32>, text: &str) {
-    out.push(text.len() as u32);
-    out.extend(text.as_bytes().chunks(4).map(|c| {
-        let mut b = [0u8; 4];
-        b[..c.len()].copy_from_slice(c);
-        u32::from_le_bytes(b)
-    }));
-}
-
-/// The text at `words[*i]` (its length, then its bytes), `*i` moved past it.
-fn take_text(words: &[u32], i: &mut usize) -> Option<String> {
-    let len = *words.get(*i)? as usize;
-    let body = words.get(*i + 1..*i + 1 + len.div_ceil(4))?;
-    *i += 1 + len.div_ceil(4);
-    let mut bytes: Vec<u8> = body.iter().flat_map(|w| w.to_le_bytes()).collect();
-    bytes.truncate(len);
-    String::from_utf8(bytes).ok()
-}
-
-/// The worker that owns the vertex of this name.
-fn owner(name: &str, peers: usize) -> usize {
-    let h = name
-        .as_bytes()
-        .chunks(8)
-        .fold(crate::hash::mix(0, name.len() as u64), |h, c| {
-            let mut b = [0u8; 8];
-            b[..c.len()].copy_from_slice(c);
-            crate::hash::mix(h, u64::from_le_bytes(b))
-        });
-    ((h >> 32) % peers as u64) as usize
 }
 
 /// The names a worker owns.
@@ -427,7 +357,7 @@ struct FirstReading {
 type Kinds = [Vec<Vec<u32>>];
 
 /// What a line of a reading sends: its messages put in the outboxes (`false`: bad).
-type OnLine<'a> = dyn FnMut(u64, Line<'_>, &mut Kinds) -> bool + 'a;
+type OnLine<'a> = dyn FnMut(u64, EdgeLine<'_>, &mut Kinds) -> bool + 'a;
 
 /// What a worker does with the words of one kind it was sent; it may fill the outboxes of
 /// later kinds (`false`: a message that does not fit the names it holds).
@@ -485,7 +415,6 @@ fn rounds(
 ) -> Result<Reading, Halt> {
     let mut outs = vec![steps.outboxes(); kinds];
     let (mut lines, mut hash, mut in_round, mut bad) = (0u64, 0u64, 0u64, false);
-    let cancel = steps.cancel_flag();
     let mut round = |outs: &mut Vec<Vec<Vec<u32>>>,
                      reading: bool,
                      bad: &mut bool,
@@ -509,25 +438,23 @@ fn rounds(
         Ok(going)
     };
     let read = lines_in(&file.path, range, &mut |at, text| {
-        let parsed = parse_line(text);
-        bad |= matches!(parsed, Line::Bad);
         lines += 1;
         hash = crate::hash::mix(crate::hash::mix(hash, at), text.len() as u64);
-        bad |= !line(at, parsed, &mut outs);
+        match edge_line(text, 0) {
+            Ok(parsed) => bad |= !line(at, parsed, &mut outs),
+            Err(_) => bad = true,
+        }
         in_round += 1;
         if in_round == file.per_round || bad {
+            // A stop asked here (Ctrl-C) goes with this exchange: every worker sees it.
             in_round = 0;
             round(&mut outs, true, &mut bad, steps, worker)?;
             tell(what, lines, 0);
-            if cancel.load(std::sync::atomic::Ordering::Relaxed) {
-                // The next exchange stops every worker.
-                return Err(Halt::Stopped);
-            }
         }
         Ok(())
     });
     match read {
-        Ok(true) | Err(Halt::Stopped) => {}
+        Ok(true) => {}
         Ok(false) => bad = true,
         // Every worker saw it in the same exchange.
         Err(halt) => return Err(halt),
@@ -549,12 +476,12 @@ fn read_names(reader: &mut Reader<'_, '_>, names: &mut Names) -> Result<FirstRea
         "reading: names",
         &mut |at, line, outs| {
             match line {
-                Line::Vertex(a) => send(outs, a, 2 * at),
-                Line::Edge(a, b) => {
+                EdgeLine::Vertex(a) => send(outs, a, 2 * at),
+                EdgeLine::Edge(a, b) => {
                     send(outs, a, 2 * at);
                     send(outs, b, 2 * at + 1);
                 }
-                Line::Empty | Line::Bad => {}
+                EdgeLine::Empty => {}
             }
             true
         },
@@ -615,7 +542,7 @@ fn read_edges(
         2,
         "reading: edges",
         &mut |_, line, outs| {
-            if let Line::Edge(a, b) = line {
+            if let EdgeLine::Edge(a, b) = line {
                 let out = &mut outs[0][owner(a, peers)];
                 push_text(out, a);
                 push_text(out, b);
@@ -664,13 +591,7 @@ fn read_edges(
     if got.totals[1] > 0 || got.totals[0] > MAX_EDGES {
         return Err(Halt::BadInput);
     }
-    for &(k, _) in &preds {
-        share.count_pred(k as usize);
-    }
-    share.allot_preds();
-    for &(k, x) in &preds {
-        share.place_pred(k as usize, x);
-    }
+    share.fill_from(&preds);
     Ok((share, got.totals[0]))
 }
 
@@ -753,7 +674,7 @@ fn gather_rows(
         while let Some(&(name, k)) = mine.get(next) {
             let k = k as usize;
             let set = sets.get(&(k as u32)).map_or(&[][..], Vec::as_slice);
-            if batch.len() + 8 + set.len() + name.len() / 4 > ROOM && !batch.is_empty() {
+            if batch.len() + 6 + set.len() + text_words(name.len()) > ROOM && !batch.is_empty() {
                 break;
             }
             let place = names.first[k];
@@ -784,6 +705,7 @@ fn gather_rows(
                         infinite.insert(place, set.map(|&x| Nimber(u64::from(x))).collect());
                     }
                     i += 6 + set_len;
+                    // Whole (payloads arrive whole) and UTF-8 (it was a `str`).
                     let name = take_text(words, &mut i).unwrap_or_default();
                     rows.push(Row {
                         place,

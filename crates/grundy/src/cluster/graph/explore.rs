@@ -23,16 +23,18 @@
 //! share and the passes' state. Steps: at least one per level of the breadth-first search,
 //! more when a worker has more than `per_step` messages to send. The limits are global: the
 //! positions of all workers against `max_positions`, [`MOVE_COST`] units a move of all
-//! workers against `max_work`, checked after each step (a step may explore past them before
+//! workers (and what listing the moves charged, as in one process) against `max_work`,
+//! checked after each step (a step may explore past them before
 //! every worker stops with the one-process error).
 
 use super::phases::Share;
-use super::step::{CHUNK, Steps, Stopped};
+use super::step::{Steps, Stopped};
+use super::words::{ROOM, outcome_of, owner, push_text, take_text, text_words};
 use super::{Halt, Progress, Setup, SolveStats, Tell, agree, execute, passes};
 use crate::catalog::Catalog;
 use crate::cluster::{Cluster, ClusterError};
 use crate::control::{Budget, BudgetError, Limits};
-use crate::graph::csr::MAX_VERTICES;
+use crate::graph::csr::{MAX_EDGES, MAX_VERTICES};
 use crate::graph::explore::{ExploreError, MOVE_COST};
 use crate::graph::loopy::{INFINITE, NO_REMOTENESS};
 use crate::nimber::Nimber;
@@ -116,9 +118,11 @@ impl Exploration {
         #[cfg(feature = "scripts")]
         texts.extend(self.catalog.scripts().iter().map(|s| s.name()));
         for text in texts {
-            h = pack(text).into_iter().fold(crate::hash::mix(h, 1), |h, w| {
-                crate::hash::mix(h, u64::from(w))
-            });
+            let mut words = Vec::new();
+            push_text(&mut words, text);
+            h = words
+                .into_iter()
+                .fold(h, |h, w| crate::hash::mix(h, u64::from(w)));
         }
         h
     }
@@ -159,8 +163,8 @@ fn run(
         agree(game.fingerprint(), steps, worker, |other, first| {
             format!(
                 "process {other} explores another game than process {first} (the expression, \
-                 the rule scripts or the limits differ): every process needs the same --expr, \
-                 --rules, --max-positions and --max-work"
+                 the rule scripts or the limits differ): every process needs the same game, \
+                 rule scripts and limits"
             )
         })?;
         let explored = explore(&game, steps, worker, tell)?;
@@ -214,41 +218,8 @@ fn read_back(catalog: &Catalog, text: &str) -> Result<Sum, String> {
     Ok(sum)
 }
 
-/// A text's bytes in little-endian words, the last one padded with zeros.
-fn pack(text: &str) -> Vec<u32> {
-    text.as_bytes()
-        .chunks(4)
-        .map(|c| {
-            let mut b = [0u8; 4];
-            b[..c.len()].copy_from_slice(c);
-            u32::from_le_bytes(b)
-        })
-        .collect()
-}
-
-/// The text of `len` bytes packed in `words`.
-fn unpack(words: &[u32], len: usize) -> Option<String> {
-    let mut bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-    bytes.truncate(len);
-    String::from_utf8(bytes).ok()
-}
-
-/// The worker that owns the position of this text.
-fn owner(text: &str, peers: usize) -> usize {
-    let h = pack(text)
-        .into_iter()
-        .fold(crate::hash::mix(0, text.len() as u64), |h, w| {
-            crate::hash::mix(h, u64::from(w))
-        });
-    ((h >> 32) % peers as u64) as usize
-}
-
 /// The header word of a worker's counts (a message of positions has a byte length there).
 const COUNTS: u32 = u32::MAX;
-
-/// The most words a worker puts in one outbox in one step: below [`CHUNK`], so that no
-/// batch is split inside a message.
-const ROOM: usize = CHUNK / 2;
 
 /// What went wrong on one worker while exploring.
 enum Trouble {
@@ -317,7 +288,13 @@ impl Frontier {
         (w, peers): (usize, usize),
     ) -> Result<bool, Trouble> {
         let position = read_back(&game.catalog, text).map_err(Trouble::Broken)?;
-        let x = k * peers as u32 + w as u32;
+        let x = u64::from(k) * peers as u64 + w as u64;
+        if x >= MAX_VERTICES {
+            return Err(Trouble::Refused(ExploreError::TooManyPositions {
+                limit: game.max_positions,
+            }));
+        }
+        let x = x as u32;
         let mut listed = 0u32;
         for (i, component) in position.components.iter().enumerate() {
             let moves = match component.moves(ctx) {
@@ -358,53 +335,58 @@ impl Frontier {
                 }
                 continue;
             };
-            let words = pack(text);
-            if out[*to].len() + 2 + words.len() > ROOM {
-                if out[*to].is_empty() {
-                    return Err(Trouble::Broken(format!(
-                        "a position's text is longer than {} bytes: it cannot be sent between \
-                         workers",
-                        4 * ROOM
-                    )));
-                }
+            if out[*to].len() + 1 + text_words(text.len()) > ROOM && !out[*to].is_empty() {
                 break;
             }
-            out[*to].extend([*x, text.len() as u32]);
-            out[*to].extend(words);
+            out[*to].push(*x);
+            push_text(&mut out[*to], text);
             self.backlog.pop_front();
             sent += 1;
         }
         Ok(sent)
     }
 
-    /// Takes a step's messages: options met, and every worker's counts (returned summed:
-    /// positions, the most of one worker, moves).
-    fn take(&mut self, payloads: &[Vec<u32>]) -> Result<(u64, u64, u64), String> {
-        let (mut positions, mut most, mut moves) = (0u64, 0u64, 0u64);
+    /// Takes a step's messages: options met, and every worker's counts (summed).
+    fn take(&mut self, payloads: &[Vec<u32>]) -> Result<Counts, String> {
+        let mut all = Counts::default();
         for words in payloads {
             let mut i = 0;
             while i + 2 <= words.len() {
                 let (x, len) = (words[i], words[i + 1]);
                 if len == COUNTS {
-                    let c = &words[i + 2..i + 5];
-                    positions += u64::from(c[0]);
-                    most = most.max(u64::from(c[0]));
-                    moves += u64::from(c[1]) | (u64::from(c[2]) << 32);
-                    i += 5;
+                    let c = words
+                        .get(i + 2..i + 7)
+                        .ok_or_else(|| "a worker's counts were cut short".to_owned())?;
+                    let wide = |lo: u32, hi: u32| u64::from(lo) | (u64::from(hi) << 32);
+                    all.positions += u64::from(c[0]);
+                    all.most = all.most.max(u64::from(c[0]));
+                    all.moves += wide(c[1], c[2]);
+                    all.work = all.work.saturating_add(wide(c[3], c[4]));
+                    i += 7;
                     continue;
                 }
-                let end = i + 2 + (len as usize).div_ceil(4);
-                let text = words
-                    .get(i + 2..end)
-                    .and_then(|body| unpack(body, len as usize))
+                i += 1;
+                let text = take_text(words, &mut i)
                     .ok_or_else(|| "a message of the exploration was cut short".to_owned())?;
                 let k = self.meet(&text);
                 self.preds.push((k, x));
-                i = end;
             }
         }
-        Ok((positions, most, moves))
+        Ok(all)
     }
+}
+
+/// The counts of all workers after a step.
+#[derive(Clone, Copy, Debug, Default)]
+struct Counts {
+    /// Positions met.
+    positions: u64,
+    /// Positions of the worker with the most.
+    most: u64,
+    /// Moves listed.
+    moves: u64,
+    /// Work done: [`MOVE_COST`] a move, and what listing the moves charged.
+    work: u64,
 }
 
 /// Explores this worker's positions, in steps with every worker, and builds its share.
@@ -436,10 +418,16 @@ fn explore(
             Err(Trouble::Refused(e)) => (0, Some(e)),
             Err(Trouble::Broken(why)) => return Err(fail(why, steps, worker)),
         };
+        let work = here
+            .moves
+            .saturating_mul(MOVE_COST)
+            .saturating_add(ctx.budget.work_done());
         let counts = [
             here.ids.len() as u32,
             here.moves as u32,
             (here.moves >> 32) as u32,
+            work as u32,
+            (work >> 32) as u32,
         ];
         for batch in &mut out {
             batch.extend([0, COUNTS]);
@@ -452,7 +440,12 @@ fn explore(
             // the others.
             return Err(Halt::Refused(refused));
         }
-        let (positions, most, moves) = match here.take(&got.payloads) {
+        let Counts {
+            positions,
+            most,
+            moves,
+            work,
+        } = match here.take(&got.payloads) {
             Ok(counts) => counts,
             Err(why) => return Err(fail(why, steps, worker)),
         };
@@ -464,12 +457,17 @@ fn explore(
                 limit: game.max_positions,
             })));
         }
-        if moves.saturating_mul(MOVE_COST) > game.max_work {
+        if work > game.max_work {
             return Err(Halt::Refused(Some(ExploreError::Budget(
                 BudgetError::Work {
                     limit: game.max_work,
                 },
             ))));
+        }
+        if moves > MAX_EDGES {
+            return Err(Halt::Refused(Some(ExploreError::TooManyMoves {
+                limit: MAX_EDGES,
+            })));
         }
         if (most + 1).saturating_mul(peers) > MAX_VERTICES {
             return Err(Halt::Refused(Some(ExploreError::TooManyPositions {
@@ -487,13 +485,7 @@ fn explore(
     let mut share = Share::empty(most * peers, place.0, place.1);
     share.out_degree_mut()[..degree.len()].copy_from_slice(&degree);
     drop(degree);
-    for &(k, _) in &preds {
-        share.count_pred(k as usize);
-    }
-    share.allot_preds();
-    for &(k, x) in &preds {
-        share.place_pred(k as usize, x);
-    }
+    share.fill_from(&preds);
     Ok(Explored {
         share,
         vertices,
@@ -550,12 +542,7 @@ fn answer_of_start(
     let mut finite: Vec<Nimber> = Vec::new();
     for m in got.payloads.iter().flat_map(|w| w.chunks_exact(4)) {
         if m[0] == 0 {
-            let outcome = match m[2] {
-                0 => Outcome::P,
-                1 => Outcome::N,
-                _ => Outcome::Draw,
-            };
-            start_answer = (m[1], outcome, m[3]);
+            start_answer = (m[1], outcome_of(m[2]), m[3]);
         } else {
             finite.push(Nimber(u64::from(m[1])));
         }

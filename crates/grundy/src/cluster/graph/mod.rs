@@ -35,6 +35,7 @@ pub mod explore;
 pub mod judge;
 mod phases;
 mod step;
+mod words;
 
 use super::{Cluster, ClusterError};
 use crate::graph::{Csr, GraphSolution};
@@ -454,14 +455,7 @@ fn passes(
     drop(first);
     let (outcomes, remoteness) = phases::win_lose_draw(share, steps, worker, progress)?;
     let values = phases::generalized(share, steps, worker, progress)?;
-    let outcomes = outcomes
-        .iter()
-        .map(|o| match o {
-            Outcome::P => 0,
-            Outcome::N => 1,
-            Outcome::Draw => 2,
-        })
-        .collect();
+    let outcomes = outcomes.iter().map(|&o| words::outcome_word(o)).collect();
     Ok(Local {
         acyclic: false,
         values,
@@ -505,11 +499,7 @@ fn gather(
         for m in words.chunks_exact(4) {
             let v = m[0] as usize;
             values[v] = m[1];
-            outcomes[v] = match m[2] {
-                0 => Outcome::P,
-                1 => Outcome::N,
-                _ => Outcome::Draw,
-            };
+            outcomes[v] = words::outcome_of(m[2]);
             remoteness[v] = m[3];
         }
     }
@@ -593,6 +583,35 @@ mod tests {
             matches!(&got, Err(ClusterError::Peer(why)) if why.ends_with("after the steps")),
             "{got:?}"
         );
+    }
+
+    #[test]
+    fn a_payload_longer_than_a_batch_arrives_whole() {
+        let got = three(|steps, worker, _| {
+            let me = worker.index() as u32;
+            let len = step::CHUNK * 2 + 7;
+            let mut out = steps.outboxes();
+            out[0] = (0..len as u32).map(|i| i.wrapping_mul(3) ^ me).collect();
+            out[1] = vec![me; 5];
+            let got = steps.exchange(worker, &mut out, [1, 0])?;
+            let expected: Vec<Vec<u32>> = match worker.index() {
+                0 => (0..3u32)
+                    .map(|w| (0..len as u32).map(|i| i.wrapping_mul(3) ^ w).collect())
+                    .collect(),
+                1 => (0..3u32).map(|w| vec![w; 5]).collect(),
+                _ => Vec::new(),
+            };
+            let mut payloads = got.payloads;
+            payloads.sort_unstable_by_key(|p| (p.len(), p.first().copied()));
+            // A worker whose payloads differ fails the run (it panics).
+            assert_eq!(got.totals, [3, 0]);
+            assert!(
+                payloads == expected,
+                "worker {me}: the payloads came back otherwise"
+            );
+            Ok((me == 0).then_some(()))
+        });
+        assert_eq!(got.unwrap(), Some(()));
     }
 
     #[test]

@@ -90,6 +90,18 @@ impl Share {
         });
     }
 
+    /// Stores the edges `(k, x)` into this worker's vertices (local index of the end, global
+    /// index of the start) as its lists of predecessors.
+    pub fn fill_from(&mut self, edges: &[(u32, u32)]) {
+        for &(k, _) in edges {
+            self.count_pred(k as usize);
+        }
+        self.allot_preds();
+        for &(k, x) in edges {
+            self.place_pred(k as usize, x);
+        }
+    }
+
     /// Counts one more predecessor of local vertex `k` (before [`Share::allot_preds`]).
     #[inline]
     pub fn count_pred(&mut self, k: usize) {

@@ -4,7 +4,8 @@
 //! A batch carries a payload of `u32` words (the phase says how many make a message) and two
 //! counts and a stop flag; the counts are summed and the largest flag kept over all workers, so
 //! every worker reads the same totals after a step and takes the same decision (go on, next phase,
-//! stop). A payload longer than [`CHUNK`] words goes in several batches.
+//! stop). A payload longer than [`CHUNK`] words goes in several batches, joined again on
+//! arrival: a worker receives one payload from each worker that sent it words, whole.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -19,19 +20,19 @@ use timely::dataflow::{InputHandle, ProbeHandle};
 use timely::worker::Worker;
 
 /// A batch: the worker it goes to, its step, two counts, the stop flag ([`GO_ON`], [`ASKED`]
-/// or [`FAILED`]), the payload. The step is needed because a faster worker's batches of the
-/// next step may arrive before this worker has taken those of the step just ended.
-type Batch = (u32, u64, [u64; 2], u8, Vec<u32>);
+/// or [`FAILED`]), the worker it comes from and the piece's number (a payload cut in pieces
+/// is joined again in order), the payload. The step is needed because a faster worker's
+/// batches of the next step may arrive before this worker has taken those of the step just
+/// ended.
+type Batch = (u32, u64, [u64; 2], u8, (u32, u32), Vec<u32>);
 
 /// The stop flags, the largest of a step wins.
 const GO_ON: u8 = 0;
 const ASKED: u8 = 1;
 const FAILED: u8 = 2;
 
-/// The most words in one batch (15 MiB): a multiple of every message's width (2, 3, 4, 5
-/// words), so a split batch never cuts a message.
+/// The most words in one batch (15 MiB): a longer payload is sent in pieces.
 pub(super) const CHUNK: usize = 60 << 16;
-const _: () = assert!(CHUNK % 60 == 0);
 
 /// Messages a worker sends in one step of a pass, by default ([`Steps::per_step`]): a
 /// cascade that has more to tell pauses and goes on after the step, so a step's outboxes,
@@ -135,19 +136,22 @@ impl Steps {
                 self.bytes += 4 * words.len() as u64;
             }
             let words = std::mem::take(words);
-            let dest = to as u32;
+            let (dest, from) = (to as u32, self.index as u32);
             if words.len() <= CHUNK {
-                self.input.send((dest, self.epoch, counts, stop, words));
+                self.input
+                    .send((dest, self.epoch, counts, stop, (from, 0), words));
             } else {
-                let mut pieces = words.chunks(CHUNK).peekable();
-                while let Some(piece) = pieces.next() {
+                let mut pieces = words.chunks(CHUNK).enumerate().peekable();
+                while let Some((i, piece)) = pieces.next() {
                     let last = pieces.peek().is_none();
                     let (c, s) = if last {
                         (counts, stop)
                     } else {
                         ([0; 2], GO_ON)
                     };
-                    self.input.send((dest, self.epoch, c, s, piece.to_vec()));
+                    let tag = (from, i as u32);
+                    self.input
+                        .send((dest, self.epoch, c, s, tag, piece.to_vec()));
                 }
             }
         }
@@ -158,21 +162,29 @@ impl Steps {
         while self.probe.less_than(&self.epoch) {
             worker.step_or_park(Some(Duration::from_millis(50)));
         }
-        let batches: Vec<Batch> = {
+        let mut batches: Vec<Batch> = {
             let mut inbox = self.inbox.borrow_mut();
             let (now, later) = inbox.drain(..).partition(|b| b.1 == this);
             *inbox = later;
             now
         };
+        // The pieces of one sender's payload, in order, joined again.
+        batches.sort_unstable_by_key(|b| b.4);
         let mut totals = [0u64; 2];
         let mut stopped = GO_ON;
-        let mut payloads = Vec::with_capacity(batches.len());
-        for (_, _, c, s, words) in batches {
+        let mut payloads: Vec<Vec<u32>> = Vec::with_capacity(batches.len());
+        let mut last_from = None;
+        for (_, _, c, s, (from, piece), words) in batches {
             totals[0] += c[0];
             totals[1] += c[1];
             stopped = stopped.max(s);
-            if !words.is_empty() {
+            if piece > 0 && last_from == Some(from) {
+                if let Some(joined) = payloads.last_mut() {
+                    joined.extend_from_slice(&words);
+                }
+            } else if !words.is_empty() {
                 payloads.push(words);
+                last_from = Some(from);
             }
         }
         if stopped != GO_ON {
