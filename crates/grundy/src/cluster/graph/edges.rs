@@ -17,8 +17,9 @@
 //!    goes to worker 0, which sorts the rows by first place.
 //!
 //! A malformed line (a third field, a name that is not UTF-8), or a file that reads
-//! differently the second time, stops every worker after the reading; each process then reads
-//! the file with the one-process reader ([`read_edge_list`]) for the message one process
+//! differently the second time, stops every worker at the next round of the reading; each
+//! process then reads the file once more, storing nothing ([`check_edge_list`], with the
+//! line parser of [`crate::graph::read::read_edge_list`]), for the message one process
 //! gives. Memory: a worker keeps its names and their first places, 8 bytes an edge into its
 //! vertices until its share is built, the share and the passes' state; process 0 also the
 //! rows of every vertex (the answer). `--max-memory` is checked before any connection
@@ -338,7 +339,8 @@ struct Reading {
     /// Lines, and a hash of their places and lengths (the second reading must see the same).
     lines: u64,
     hash: u64,
-    /// Whether something was wrong in the last round (a message that did not fit): to be
+    /// Whether something was wrong in the last round (a name its owner does not hold: the
+    /// file changed): to be
     /// told with the next exchange.
     bad: bool,
 }
