@@ -273,7 +273,12 @@ impl Session {
                     explore(&sum, &ctx, budget.limits().max_positions).map_err(|e| {
                         match e.budget_error() {
                             Some(b) => ApiError::budget(b, "exploring the positions"),
-                            None if matches!(e, ExploreError::TooManyPositions { .. }) => {
+                            None if matches!(
+                                e,
+                                ExploreError::TooManyPositions { .. }
+                                    | ExploreError::TooManyMoves { .. }
+                            ) =>
+                            {
                                 ApiError::new(ErrorKind::Limit, e.to_string())
                             }
                             None => ApiError::new(ErrorKind::Unsupported, e.to_string()),

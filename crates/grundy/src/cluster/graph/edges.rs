@@ -184,8 +184,7 @@ impl EdgeFile {
         match read {
             Err(e) => ClusterError::Read(e),
             Ok(()) => ClusterError::Protocol(format!(
-                "{} changed while it was being read, or holds more than the {MAX_VERTICES} \
-                 vertices this tool can store",
+                "{} changed while it was being read",
                 self.path.display()
             )),
         }
@@ -340,8 +339,7 @@ struct Reading {
     lines: u64,
     hash: u64,
     /// Whether something was wrong in the last round (a name its owner does not hold: the
-    /// file changed): to be
-    /// told with the next exchange.
+    /// file changed): to be told with the next exchange.
     bad: bool,
 }
 
@@ -515,10 +513,16 @@ fn read_names(reader: &mut Reader<'_, '_>, names: &mut Names) -> Result<FirstRea
         .map(|c| u64::from(c[0]) | (u64::from(c[1]) << 32))
         .max()
         .unwrap_or(0);
-    let too_many =
-        got.totals[0] > MAX_VERTICES || (most + 1).saturating_mul(peers as u64) > MAX_VERTICES;
-    if got.totals[1] > 0 || too_many {
+    if got.totals[1] > 0 {
         return Err(Halt::BadInput);
+    }
+    // Global indices are 32 bits: `k * W + w` for the most names of one worker.
+    if got.totals[0] > MAX_VERTICES || (most + 1).saturating_mul(peers as u64) > MAX_VERTICES {
+        return Err(Halt::Different(format!(
+            "the edge list names {} vertices, {most} of them on one of {peers} workers: more \
+             than the {MAX_VERTICES} this tool can number",
+            got.totals[0]
+        )));
     }
     Ok(FirstReading {
         most,

@@ -83,8 +83,10 @@ pub struct StartAnswer {
 impl Exploration {
     /// The game from `start`, whose positions `catalog` reads (the built-in rules and the
     /// rule scripts `start` uses), with at most `max_positions` positions and `max_work`
-    /// units of work ([`MOVE_COST`] a move) over all workers. Refused when the start does not
-    /// read back as itself from its text (every position travels as text).
+    /// units of work over all workers ([`MOVE_COST`] a move and what the components charge
+    /// for listing them, as one process counts it). Refused when the start does not read
+    /// back as itself from its text (every position travels as text; a later position that
+    /// does not stops the run, naming it).
     pub fn new(
         start: &Sum,
         catalog: Catalog,
@@ -290,8 +292,9 @@ impl Frontier {
         let position = read_back(&game.catalog, text).map_err(Trouble::Broken)?;
         let x = u64::from(k) * peers as u64 + w as u64;
         if x >= MAX_VERTICES {
+            // Global indices are 32 bits: this worker holds more than its part of them.
             return Err(Trouble::Refused(ExploreError::TooManyPositions {
-                limit: game.max_positions,
+                limit: (MAX_VERTICES / peers as u64) as usize,
             }));
         }
         let x = x as u32;
