@@ -4,7 +4,8 @@
 use crate::Failure;
 use crate::front::{self, LIMIT_FLAGS, Watch};
 use grundy::api::{KernelSummary, TokenSumReport, VertexReport, VertexValue};
-use grundy::cluster::{EdgeAnswer, StartAnswer};
+use grundy::cluster::graph::Progress;
+use grundy::cluster::{Cluster, ClusterError, EdgeAnswer, SolveStats, StartAnswer};
 use grundy::control::{Budget, Control, Limits};
 use grundy::graph::draw::{check_svg, to_dot, to_svg};
 use grundy::graph::explore::{ExploreError, explore};
@@ -180,26 +181,52 @@ impl Solver {
             return solved.map(Some).map_err(graph_failure);
         }
         let csr = Arc::new(std::mem::take(&mut graph.csr));
-        let solved = distributed(|progress| match self {
-            Solver::Cluster(cluster) => {
+        let run = self.in_parts(
+            "",
+            cancel,
+            |cluster, progress| {
                 solve_on_cluster(cluster, Arc::clone(&csr), Arc::clone(cancel), progress)
-            }
-            Solver::Workers(n) => {
-                solve_with_workers(Arc::clone(&csr), *n, Arc::clone(cancel), progress).map(Some)
-            }
-            Solver::One => unreachable!("solved above"),
-        });
-        if let Ok(Some(_)) = &solved {
+            },
+            |n, progress| solve_with_workers(Arc::clone(&csr), n, Arc::clone(cancel), progress),
+            |run| &run.stats,
+        )?;
+        if run.is_some() {
             // The workers are done with it (a failed run has no use for it: not copied).
             graph.csr = Arc::try_unwrap(csr).unwrap_or_else(|shared| (*shared).clone());
         }
-        match solved.map_err(|e| cluster_failure("", e, cancel))? {
-            Some(run) => {
-                report(&run.stats);
-                Ok(Some(run.solution))
-            }
-            None => Ok(None),
+        Ok(run.map(|run| run.solution))
+    }
+
+    /// The processes of the cluster (1 without one).
+    fn processes(&self) -> usize {
+        match self {
+            Solver::Cluster(cluster) => cluster.processes(),
+            _ => 1,
         }
+    }
+
+    /// Runs a solve in parts: `on_cluster` on a cluster, `with_workers` with this process's
+    /// workers (never for [`Solver::One`]). The answer is `None` on a process other than 0,
+    /// which has done its share and prints nothing; the statistics `stats` finds in the
+    /// answer go to standard error; errors name `path` (none if empty).
+    fn in_parts<A>(
+        &self,
+        path: &str,
+        cancel: &Arc<AtomicBool>,
+        on_cluster: impl FnOnce(&Cluster, Progress) -> Result<Option<A>, ClusterError>,
+        with_workers: impl FnOnce(usize, Progress) -> Result<A, ClusterError>,
+        stats: impl Fn(&A) -> &SolveStats,
+    ) -> Result<Option<A>, Failure> {
+        let solved = distributed(|progress| match self {
+            Solver::Cluster(cluster) => on_cluster(cluster, progress),
+            Solver::Workers(n) => with_workers(*n, progress).map(Some),
+            Solver::One => unreachable!("only for several workers"),
+        });
+        let answer = solved.map_err(|e| cluster_failure(path, e, cancel))?;
+        if let Some(answer) = &answer {
+            report(stats(answer));
+        }
+        Ok(answer)
     }
 
     /// Answers for every vertex of the edge list in the file at `path`, read in parts by the
@@ -213,26 +240,17 @@ impl Solver {
     ) -> Result<(), Failure> {
         use grundy::cluster::{EdgeFile, edges_on_cluster, edges_with_workers};
         File::open(path).map_err(|e| Failure::input(format!("cannot open {path}: {e}")))?;
-        let processes = match self {
-            Solver::Cluster(cluster) => cluster.processes(),
-            _ => 1,
-        };
-        let file =
-            EdgeFile::open(path, options, processes).map_err(|e| read_failure(path, e, cancel))?;
-        let solved = distributed(|progress| match self {
-            Solver::Cluster(cluster) => {
-                edges_on_cluster(cluster, &file, Arc::clone(cancel), progress)
-            }
-            Solver::Workers(n) => {
-                edges_with_workers(&file, *n, Arc::clone(cancel), progress).map(Some)
-            }
-            Solver::One => unreachable!("only for several workers"),
-        });
-        match solved.map_err(|e| cluster_failure(path, e, cancel))? {
-            Some(answer) => {
-                report(&answer.stats);
-                crate::emit_with(|out| edges_text(out, &answer, json))
-            }
+        let file = EdgeFile::open(path, options, self.processes())
+            .map_err(|e| read_failure(path, e, cancel))?;
+        let answer = self.in_parts(
+            path,
+            cancel,
+            |cluster, progress| edges_on_cluster(cluster, &file, Arc::clone(cancel), progress),
+            |n, progress| edges_with_workers(&file, n, Arc::clone(cancel), progress),
+            |answer| &answer.stats,
+        )?;
+        match answer {
+            Some(answer) => crate::emit_with(|out| edges_text(out, &answer, json)),
             None => Ok(()),
         }
     }
@@ -249,20 +267,15 @@ impl Solver {
         use grundy::cluster::{Exploration, explore_on_cluster, explore_with_workers};
         let game = Exploration::new(start, catalog, args.max_positions, args.max_work)
             .map_err(|e| cluster_failure("", e, cancel))?;
-        let solved = distributed(|progress| match self {
-            Solver::Cluster(cluster) => {
-                explore_on_cluster(cluster, &game, Arc::clone(cancel), progress)
-            }
-            Solver::Workers(n) => {
-                explore_with_workers(&game, *n, Arc::clone(cancel), progress).map(Some)
-            }
-            Solver::One => unreachable!("only for several workers"),
-        });
-        match solved.map_err(|e| cluster_failure("", e, cancel))? {
-            Some(answer) => {
-                report(&answer.stats);
-                crate::emit_with(|out| start_text(out, &answer))
-            }
+        let answer = self.in_parts(
+            "",
+            cancel,
+            |cluster, progress| explore_on_cluster(cluster, &game, Arc::clone(cancel), progress),
+            |n, progress| explore_with_workers(&game, n, Arc::clone(cancel), progress),
+            |answer| &answer.stats,
+        )?;
+        match answer {
+            Some(answer) => crate::emit_with(|out| start_text(out, &answer)),
             None => Ok(()),
         }
     }
@@ -277,26 +290,17 @@ impl Solver {
     ) -> Result<(), Failure> {
         use grundy::cluster::{JudgeFile, judge_on_cluster, judge_with_workers};
         File::open(path).map_err(|e| Failure::input(format!("cannot open {path}: {e}")))?;
-        let processes = match self {
-            Solver::Cluster(cluster) => cluster.processes(),
-            _ => 1,
-        };
-        let file =
-            JudgeFile::open(path, options, processes).map_err(|e| read_failure(path, e, cancel))?;
-        let solved = distributed(|progress| match self {
-            Solver::Cluster(cluster) => {
-                judge_on_cluster(cluster, &file, Arc::clone(cancel), progress)
-            }
-            Solver::Workers(n) => {
-                judge_with_workers(&file, *n, Arc::clone(cancel), progress).map(Some)
-            }
-            Solver::One => unreachable!("only for several workers"),
-        });
-        match solved.map_err(|e| cluster_failure(path, e, cancel))? {
-            Some(answer) => {
-                report(&answer.stats);
-                crate::emit(judge_word(answer.outcome))
-            }
+        let file = JudgeFile::open(path, options, self.processes())
+            .map_err(|e| read_failure(path, e, cancel))?;
+        let answer = self.in_parts(
+            path,
+            cancel,
+            |cluster, progress| judge_on_cluster(cluster, &file, Arc::clone(cancel), progress),
+            |n, progress| judge_with_workers(&file, n, Arc::clone(cancel), progress),
+            |answer| &answer.stats,
+        )?;
+        match answer {
+            Some(answer) => crate::emit(judge_word(answer.outcome)),
             None => Ok(()),
         }
     }
@@ -404,8 +408,8 @@ fn edges_text(out: &mut dyn Write, a: &EdgeAnswer, json: bool) -> io::Result<()>
 /// Runs a distributed solve with a progress bar, timely's panics silenced (a peer that
 /// leaves makes its threads panic: that is reported as an error).
 fn distributed<T>(
-    solve: impl FnOnce(grundy::cluster::graph::Progress) -> Result<T, grundy::cluster::ClusterError>,
-) -> Result<T, grundy::cluster::ClusterError> {
+    solve: impl FnOnce(Progress) -> Result<T, ClusterError>,
+) -> Result<T, ClusterError> {
     let bar = front::bar(0, "solving".to_owned(), "vertices");
     let shown = bar.clone();
     let progress = Box::new(move |pass: &str, done: u64, total: u64| {
@@ -422,7 +426,7 @@ fn distributed<T>(
 }
 
 /// What a distributed solve measured, on standard error.
-fn report(s: &grundy::cluster::SolveStats) {
+fn report(s: &SolveStats) {
     eprintln!(
         "solved by {} in {} in {:.2} s: {} steps, {} between processes",
         count(s.workers, "worker"),
@@ -434,8 +438,7 @@ fn report(s: &grundy::cluster::SolveStats) {
 }
 
 /// A distributed solve's error as a failure; `source` names the input file of a read error.
-fn cluster_failure(source: &str, e: grundy::cluster::ClusterError, cancel: &AtomicBool) -> Failure {
-    use grundy::cluster::ClusterError;
+fn cluster_failure(source: &str, e: ClusterError, cancel: &AtomicBool) -> Failure {
     match e {
         ClusterError::Interrupted => front::interrupted(),
         ClusterError::Read(e) => read_failure(source, e, cancel),

@@ -79,8 +79,8 @@ impl Atlas {
         for (other, k) in me.whole_heap_twins() {
             if !out.iter().any(|(c, _, _)| *c == other) {
                 let reason = format!(
-                    "the same sequence (they differ only in taking a whole heap of {k}, \
-                     which has a move to 0 either way)"
+                    "they differ only in taking a whole heap of {k}, which has a move to 0 \
+                     either way"
                 );
                 out.push((other, 0, reason));
             }

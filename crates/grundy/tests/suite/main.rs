@@ -23,6 +23,8 @@ mod code_shift;
 mod coins;
 mod common;
 mod cram;
+#[cfg(feature = "atlas")]
+mod czajka_octal;
 mod expressions;
 mod fast_paths;
 mod generic_engine;

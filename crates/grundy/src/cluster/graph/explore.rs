@@ -181,14 +181,14 @@ fn run(
             value: start.value,
             outcome: start.outcome,
             remoteness: start.remoteness,
-            stats: SolveStats {
+            stats: SolveStats::since(
                 processes,
-                workers: worker.peers(),
-                steps: steps.steps,
-                bytes_between_processes: start.bytes,
-                acyclic: local.acyclic,
-                millis: started.elapsed().as_millis() as u64,
-            },
+                worker.peers(),
+                steps.steps,
+                start.bytes,
+                local.acyclic,
+                started,
+            ),
         }))
     };
     let bad = || ClusterError::Protocol("a worker found bad input in an explored game".into());

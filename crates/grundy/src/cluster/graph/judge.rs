@@ -207,14 +207,14 @@ fn run(
         Ok(answer.map(|(outcome, value, bytes)| JudgeAnswer {
             outcome,
             value,
-            stats: SolveStats {
+            stats: SolveStats::since(
                 processes,
-                workers: worker.peers(),
-                steps: steps.steps,
-                bytes_between_processes: bytes,
-                acyclic: local.acyclic,
-                millis: started.elapsed().as_millis() as u64,
-            },
+                worker.peers(),
+                steps.steps,
+                bytes,
+                local.acyclic,
+                started,
+            ),
         }))
     };
     let bad = || file.first_error();

@@ -68,6 +68,28 @@ pub struct SolveStats {
     pub millis: u64,
 }
 
+impl SolveStats {
+    /// The statistics of a run of `workers` in `processes` that began at `started` and
+    /// ends now.
+    pub(crate) fn since(
+        processes: usize,
+        workers: usize,
+        steps: u64,
+        bytes_between_processes: u64,
+        acyclic: bool,
+        started: std::time::Instant,
+    ) -> Self {
+        SolveStats {
+            processes,
+            workers,
+            steps,
+            bytes_between_processes,
+            acyclic,
+            millis: started.elapsed().as_millis() as u64,
+        }
+    }
+}
+
 /// The answer on process 0.
 #[derive(Clone, Debug)]
 pub struct DistributedSolution {
