@@ -11,15 +11,15 @@ use std::path::Path;
 
 /// One entry: its code and A-number, the offset (the first term is g(offset)), the terms,
 /// and the codes said to have g(n) = a(n - k), as (code, k, confirmed).
-struct Entry {
-    code: String,
+pub(crate) struct Entry {
+    pub(crate) code: String,
     a_number: String,
     offset: u64,
     terms: Vec<u16>,
-    equiv: Vec<(String, u64, bool)>,
+    pub(crate) equiv: Vec<(String, u64, bool)>,
 }
 
-fn entries() -> Vec<Entry> {
+pub(crate) fn entries() -> Vec<Entry> {
     let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/heap/oeis/octal.txt");
     let text = std::fs::read_to_string(file).unwrap();
     let mut out: Vec<Entry> = Vec::new();
