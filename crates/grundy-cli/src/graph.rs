@@ -688,6 +688,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
         let ctx = Context {
             engine: Engine::Fast,
             budget: Budget::with_cancel_flag(limits, Arc::clone(&cancel)),
+            end_table: None,
         };
         let watch = Watch::new("exploring".to_owned(), &ctx.budget);
         let explored = explore(&sum, &ctx, args.max_positions);

@@ -8,6 +8,7 @@ use grundy::api::{
     AnalyzeRequest, ApiError, ErrorKind, GraphRequest, LimitRequest, Preset, QuotientRequest,
     SequenceReport, SequenceRequest, Session, Task,
 };
+use grundy::boards::cram::{EndTable, EndTableError, MAX_END_ROWS};
 use grundy::catalog::Catalog;
 use grundy::heap::period::{PeriodSummary, apparent_period};
 use pyo3::exceptions::{PyKeyboardInterrupt, PyValueError};
@@ -78,30 +79,60 @@ fn json(value: &impl Serialize) -> PyResult<String> {
     serde_json::to_string(value).map_err(|e| AnalysisError::new_err(e.to_string()))
 }
 
+/// The end table at `path`, read, or computed for `rows` rows and written (its work apart
+/// from the analysis's, its memory within the same limit).
+fn open_end_table(
+    py: Python<'_>,
+    path: &std::path::Path,
+    rows: u32,
+    budget: &grundy::control::Budget,
+) -> PyResult<std::sync::Arc<EndTable>> {
+    let own = budget.share(grundy::control::Limits {
+        max_work: u64::MAX,
+        ..budget.limits()
+    });
+    match detached(py, &own, || EndTable::open_or_compute(path, rows, &own))? {
+        Ok((table, _)) => Ok(table.into()),
+        Err(EndTableError::Budget(b)) => Err(api_error(ApiError::budget(b, "the end table"))),
+        Err(e @ EndTableError::Io { .. }) => Err(pyo3::exceptions::PyOSError::new_err(format!(
+            "end table {e}"
+        ))),
+        Err(e) => Err(PyValueError::new_err(format!("end table {e}"))),
+    }
+}
+
 /// Answers one request of the typed API: `kind` is `analyze`, `sequence`, `quotient` or
 /// `graph`, `request` the request as JSON (the schema's `AnalyzeRequest`, ...), `scripts`
 /// the rule scripts as (source, name); `checkpoint`, for `analyze`, a file that keeps the
-/// search table of the expression's Cram board (a warning if it cannot be written). The
-/// response is JSON, as `grundy ... --json` prints it.
+/// search table of the expression's Cram board (a warning if it cannot be written);
+/// `end_table`, for `analyze`, the file of an end table of small Cram regions (read, or
+/// computed for `end_rows` rows and written). The response is JSON, as `grundy ... --json`
+/// prints it.
 #[pyfunction]
-#[pyo3(signature = (kind, request, scripts=Vec::new(), checkpoint=None))]
+#[pyo3(signature = (kind, request, scripts=Vec::new(), checkpoint=None, end_table=None, end_rows=MAX_END_ROWS))]
 pub fn call(
     py: Python<'_>,
     kind: &str,
     request: &str,
     scripts: Vec<(String, String)>,
     checkpoint: Option<std::path::PathBuf>,
+    end_table: Option<std::path::PathBuf>,
+    end_rows: u32,
 ) -> PyResult<String> {
     let session = Session::new(Preset::Standard).with_catalog(catalog(scripts)?);
-    if checkpoint.is_some() && kind != "analyze" {
+    if (checkpoint.is_some() || end_table.is_some()) && kind != "analyze" {
         return Err(PyValueError::new_err(format!(
-            "a checkpoint keeps the search table of an analysis, not of {kind}"
+            "a checkpoint or an end table serves the search of an analysis, not {kind}"
         )));
     }
     match kind {
         "analyze" => {
             let req: AnalyzeRequest = parse(request)?;
             let budget = session.budget(&req.limits, req.task()).map_err(api_error)?;
+            let session = match end_table {
+                None => session,
+                Some(path) => session.with_end_table(open_end_table(py, &path, end_rows, &budget)?),
+            };
             let Some(path) = checkpoint else {
                 let answer = detached(py, &budget, || session.analyze(&req, &budget))?;
                 return json(&answer.map_err(api_error)?);

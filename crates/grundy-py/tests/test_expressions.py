@@ -198,3 +198,20 @@ def test_the_docstring_examples_run():
 
     failures, tried = doctest.testmod(grundy)
     assert tried > 10 and failures == 0
+
+
+def test_an_end_table_is_made_once_and_changes_no_answer(tmp_path):
+    table = tmp_path / "end.tbl"
+    plain = grundy.analyze("cram 5x5 + nim 1")
+    first = grundy.analyze("cram 5x5 + nim 1", end_table=table, end_rows=4)
+    assert table.stat().st_size > 32768
+    made = table.stat().st_mtime_ns
+    second = grundy.analyze("cram 4x9", moves="none", end_table=table)
+    assert table.stat().st_mtime_ns == made, "read, not made again"
+    assert first.value == plain.value and second.value == 1
+    assert [m.result for m in first.winning_moves] == [m.result for m in plain.winning_moves]
+    with pytest.raises(ValueError, match="1 to 7 rows"):
+        grundy.analyze("cram 3x3", end_table=tmp_path / "tall.tbl", end_rows=8)
+    (tmp_path / "bad.tbl").write_text("not a table\n")
+    with pytest.raises(ValueError, match="not an end table"):
+        grundy.analyze("cram 3x3", end_table=tmp_path / "bad.tbl")

@@ -15,11 +15,13 @@
 //! assert_eq!(sum.to_string(), "nim 3 + kayles 4");
 //! ```
 
+use crate::boards::cram::EndTable;
 use crate::control::{Budget, BudgetError, Limits};
 use crate::nimber::Nimber;
 use crate::solve::SolveError;
 use crate::value::Outcome;
 use std::fmt;
+use std::sync::Arc;
 
 /// Units of work charged per [`Move`] a component lists: a move is a formatted description
 /// and a boxed result (and, in a misère search, its text interned), about half a microsecond
@@ -44,6 +46,9 @@ pub struct Context {
     pub engine: Engine,
     /// The work budget, shared by everything this analysis runs.
     pub budget: Budget,
+    /// The values of every small Cram region, for the position search of big boards
+    /// ([`crate::boards::cram::EndTable`]), if one was given.
+    pub end_table: Option<Arc<EndTable>>,
 }
 
 impl Context {
@@ -52,6 +57,7 @@ impl Context {
         Context {
             engine,
             budget: Budget::new(limits),
+            end_table: None,
         }
     }
 

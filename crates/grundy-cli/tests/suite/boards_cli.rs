@@ -304,3 +304,72 @@ fn a_checkpoint_keeps_a_stopped_search_for_the_next_run() {
     assert_eq!(std::fs::read_to_string(big).unwrap(), "not a table\n");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `--end-table FILE`: computed and written the first time, read the next; the answers
+/// (value and winning moves) are those of the search without it; a damaged file and a box
+/// too tall are refused, naming the file or the figure.
+#[test]
+fn an_end_table_is_made_once_and_changes_no_answer() {
+    let dir = common::scratch("end-table");
+    let file = dir.join("end-4.tbl");
+    let file = file.to_str().unwrap();
+    let plain = json(&grundy(&["analyze", "cram 5x5", "--json"]));
+    let args = [
+        "analyze",
+        "cram 5x5",
+        "--json",
+        "--end-table",
+        file,
+        "--end-rows",
+        "4",
+    ];
+    let first = grundy(&args);
+    assert!(first.status.success(), "{}", stderr(&first));
+    assert!(
+        stderr(&first).contains(&format!(
+            "computed and wrote the end table of 4 rows of 4 cells (32 KiB) in {file}"
+        )),
+        "{}",
+        stderr(&first)
+    );
+    assert_eq!(json(&first), plain);
+    let second = grundy(&args);
+    assert!(
+        stderr(&second).contains("read the end table of 4 rows"),
+        "{}",
+        stderr(&second)
+    );
+    assert_eq!(json(&second), plain);
+    // A board whose regions need the narrow frame (4 x 9) and a sum.
+    for expr in ["cram 4x9 + nim 1", "cram 3x7"] {
+        let with = json(&grundy(&["analyze", expr, "--json", "--end-table", file]));
+        assert_eq!(with, json(&grundy(&["analyze", expr, "--json"])), "{expr}");
+    }
+
+    let mut bytes = std::fs::read(file).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 1;
+    std::fs::write(file, &bytes).unwrap();
+    let refused = grundy(&args);
+    assert_eq!(refused.status.code(), Some(2), "{}", stderr(&refused));
+    assert!(stderr(&refused).contains("damaged"), "{}", stderr(&refused));
+    assert!(stderr(&refused).contains(file), "{}", stderr(&refused));
+    assert_eq!(
+        std::fs::read(file).unwrap(),
+        bytes,
+        "the file is left as it was"
+    );
+
+    let other = dir.join("end-9.tbl");
+    let tall = grundy(&[
+        "analyze",
+        "cram 5x5",
+        "--end-table",
+        other.to_str().unwrap(),
+        "--end-rows",
+        "9",
+    ]);
+    assert_eq!(tall.status.code(), Some(2), "{}", stderr(&tall));
+    assert!(stderr(&tall).contains("1 to 7 rows"), "{}", stderr(&tall));
+    assert!(!other.exists());
+}

@@ -36,8 +36,12 @@ def _call(
     request: Dict[str, Any],
     scripts: List[Tuple[str, str]],
     checkpoint: Optional[str] = None,
+    end_table: Optional[str] = None,
+    end_rows: int = 7,
 ) -> Dict[str, Any]:
-    return json.loads(_grundy.call(kind, json.dumps(request), scripts, checkpoint))
+    return json.loads(
+        _grundy.call(kind, json.dumps(request), scripts, checkpoint, end_table, end_rows)
+    )
 
 
 def _known(cls: Any, data: Dict[str, Any]) -> Dict[str, Any]:
@@ -181,6 +185,8 @@ def analyze(
     moves: str = "all",
     checkpoint: Optional[Union[str, "os.PathLike[str]"]] = None,
     threads: int = 1,
+    end_table: Optional[Union[str, "os.PathLike[str]"]] = None,
+    end_rows: int = 7,
 ) -> Analysis:
     """Analyses a position written in grundy's expression language.
 
@@ -201,6 +207,9 @@ def analyze(
         or KeyboardInterrupt), so that the same call again goes on from what was proved.
     threads: threads for the position search of a board's value (2 for both cores of a
         two-core machine); winning moves and other engines use one.
+    end_table: a file of the values of every Cram region of a box four cells wide and
+        end_rows (1 to 7) tall: read if it exists, else computed (7 rows: about 6 s and
+        128 MiB) and written; the search never searches such a region. Same answers, sooner.
     Raises ExpressionError for a malformed expression (the message points at it).
     """
     if engine not in ("fast", "generic"):
@@ -216,7 +225,8 @@ def analyze(
     }
     scripts = _scripts(rules)
     path = None if checkpoint is None else os.fspath(checkpoint)
-    raw = _call("analyze", request, scripts, path)
+    end = None if end_table is None else os.fspath(end_table)
+    raw = _call("analyze", request, scripts, path, end, end_rows)
     fields_ = _known(Analysis, raw)
     fields_["components"] = [
         ComponentReport(**_known(ComponentReport, c), _raw=c) for c in raw["components"]

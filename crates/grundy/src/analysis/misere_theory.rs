@@ -410,6 +410,7 @@ pub(super) fn fill_genera(
     let share = Context {
         engine: ctx.engine,
         budget: budget.clone(),
+        end_table: ctx.end_table.clone(),
     };
     // Components are solved in one game (they share positions); a component whose moves
     // could not be listed poisons what was computed over the game since, so the next

@@ -208,6 +208,7 @@ pub fn mex_table(c: &dyn Component, ctx: &Context) -> Option<MexTable> {
     // listed in full and then dropped.
     let listing = Context {
         engine: ctx.engine,
+        end_table: ctx.end_table.clone(),
         budget: ctx.budget.child(Limits {
             max_work: LISTING_WORK,
             ..ctx.budget.limits()
@@ -392,6 +393,7 @@ pub fn notes(sum: &Sum, ctx: &Context) -> Vec<Note> {
     let left = limits.max_work.saturating_sub(ctx.budget.work_done());
     let share = Context {
         engine: ctx.engine,
+        end_table: ctx.end_table.clone(),
         budget: ctx.budget.share(Limits {
             max_work: left.min(MAX_NOTE_WORK),
             ..limits

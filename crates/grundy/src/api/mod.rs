@@ -48,6 +48,7 @@ pub use crate::analysis::{Analysis, ComponentReport, MoveSearch, WinningMove};
 pub use crate::misere::report::QuotientReport;
 
 use crate::boards::BoardGame;
+use crate::boards::cram::EndTable;
 use crate::catalog::Catalog;
 use crate::control::Budget;
 use crate::search::checkpoint::CheckpointError;
@@ -193,6 +194,7 @@ pub struct Session {
     catalog: Catalog,
     preset: Preset,
     cancel: Option<Arc<AtomicBool>>,
+    end_table: Option<Arc<EndTable>>,
 }
 
 impl Session {
@@ -202,6 +204,7 @@ impl Session {
             catalog: Catalog::new(),
             preset,
             cancel: None,
+            end_table: None,
         }
     }
 
@@ -214,6 +217,13 @@ impl Session {
     /// Every budget made by this session shares `flag`: setting it cancels the work.
     pub fn with_cancel_flag(mut self, flag: Arc<AtomicBool>) -> Self {
         self.cancel = Some(flag);
+        self
+    }
+
+    /// Every analysis of this session values the small regions of Cram boards from `table`
+    /// (see [`EndTable`]): the same answers, sooner on big boards.
+    pub fn with_end_table(mut self, table: Arc<EndTable>) -> Self {
+        self.end_table = Some(table);
         self
     }
 
@@ -240,6 +250,7 @@ impl Session {
         Context {
             engine: engine.into(),
             budget: budget.clone(),
+            end_table: self.end_table.clone(),
         }
     }
 

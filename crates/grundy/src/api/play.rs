@@ -148,6 +148,7 @@ impl Session {
         Context {
             engine: Engine::Fast,
             budget: budget.clone(),
+            end_table: self.end_table.clone(),
         }
     }
 

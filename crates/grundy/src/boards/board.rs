@@ -188,6 +188,8 @@ impl std::fmt::Display for Board {
 trait BoardSearch {
     /// What the search gives.
     type Out;
+    /// The analysis it is part of.
+    fn context(&self) -> &Context;
     /// Runs over `game`, starting from the table `kept`; `keys` gives a board's components.
     fn run<G: SearchGame + Sync>(
         &self,
@@ -207,6 +209,9 @@ struct ValueSearch<'a> {
 
 impl BoardSearch for ValueSearch<'_> {
     type Out = Result<Nimber, AnalysisError>;
+    fn context(&self) -> &Context {
+        self.ctx
+    }
     fn run<G: SearchGame + Sync>(
         &self,
         board: &BoardGame,
@@ -231,6 +236,9 @@ struct MovesSearch<'a> {
 
 impl BoardSearch for MovesSearch<'_> {
     type Out = Result<Vec<Move>, AnalysisError>;
+    fn context(&self) -> &Context {
+        self.ctx
+    }
     fn run<G: SearchGame + Sync>(
         &self,
         board: &BoardGame,
@@ -520,7 +528,7 @@ impl BoardGame {
         kept: &KeptTable<C>,
         search: &S,
     ) -> Option<S::Out> {
-        let cram = CramGame::<C>::new();
+        let cram = CramGame::<C>::new().with_end_table(search.context().end_table.clone());
         self.cram_keys(grid, &cram)?;
         Some(search.run(self, &cram, kept, &|b| b.cram_keys(grid, &cram)))
     }

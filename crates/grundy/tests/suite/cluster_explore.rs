@@ -53,6 +53,7 @@ fn one_process(
             max_work,
             ..Limits::DEFAULT
         }),
+        ..Context::default()
     };
     let graph = explore(&sum, &ctx, max_positions)?;
     let s = solve(&graph.csr, &mut Control::none()).unwrap();
@@ -188,6 +189,7 @@ fn the_limits_and_a_rule_error_give_the_one_process_errors() {
         let ctx = Context {
             engine: Engine::Fast,
             budget: Budget::new(Limits::DEFAULT),
+            ..Context::default()
         };
         explore(&catalog.parse(expr).unwrap(), &ctx, 100_000).unwrap();
         ctx.budget.work_done()

@@ -3,11 +3,19 @@
 //! force written here from the definition (bit masks, memo, no simplification, no symmetry).
 
 use grundy::boards::CramGame;
-use grundy::boards::cram::{Cells, align, canonical, reduce, transpose};
+use grundy::boards::cram::{Cells, EndTable, align, canonical, reduce, transpose};
 use grundy::control::{Budget, Limits};
 use grundy::search::{Options, SearchGame, Searcher};
 use proptest::prelude::*;
 use std::collections::HashMap;
+
+/// The end table of the 5 x 4 box, made once.
+fn end_table() -> std::sync::Arc<EndTable> {
+    static TABLE: std::sync::OnceLock<std::sync::Arc<EndTable>> = std::sync::OnceLock::new();
+    TABLE
+        .get_or_init(|| EndTable::compute(5, &Budget::default()).unwrap().into())
+        .clone()
+}
 
 /// Cram on the cells `free` of the 8 × 8 frame (bit `8r + c`), from the definition: the same
 /// cells of the 16 × 8 frame (its first eight rows, with the same moves).
@@ -488,6 +496,20 @@ fn check_against_definition<C: Cells>(
     let mut t = Searcher::new(&game, &two).unwrap();
     let found = t.value_of_sum_with_threads(&parts, 2).unwrap();
     prop_assert_eq!(found, v, "two threads: {:#x}", tall(free));
+    // With the regions of a 5 x 4 box (or 4 x 5, turned) valued from an end table.
+    let ended = CramGame::<C>::new().with_end_table(Some(end_table()));
+    let mut e = Searcher::new(&ended, &Budget::default()).unwrap();
+    prop_assert_eq!(
+        e.value_of_sum(&parts).unwrap(),
+        v,
+        "end table: {:#x}",
+        tall(free)
+    );
+    for &p in &parts {
+        if let Some(k) = ended.known_value(&p) {
+            prop_assert_eq!(k, brute_tall(tall(p), memo), "end table: {:#x}", tall(p));
+        }
+    }
     for &p in &parts {
         let want = brute_tall(tall(p), memo);
         prop_assert_eq!(s.value(&p).unwrap(), want, "{:#x}", tall(p));

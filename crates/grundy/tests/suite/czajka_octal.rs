@@ -12,6 +12,8 @@ use grundy::heap::sequence::engine_for;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
+use crate::oeis_octal::computed;
+
 /// A trivial game: the values before the period and the period's values.
 struct Trivial {
     prefix: Vec<u16>,
@@ -141,14 +143,6 @@ fn family() -> BTreeSet<String> {
         }
     }
     out
-}
-
-/// g(0..count) of `code` by the engine.
-fn computed(code: &str, count: u64) -> Vec<u16> {
-    let rule = HeapRule::parse(code).unwrap_or_else(|e| panic!("{code}: {e:?}"));
-    let mut engine = engine_for(&rule, Vec::new()).unwrap();
-    assert!(engine.extend_to_len(count, &mut Control::none()).unwrap());
-    engine.values()[..count as usize].to_vec()
 }
 
 /// (period, preperiod) proven by the engine's prover within `max` values.

@@ -71,7 +71,7 @@ pub(crate) fn entries() -> Vec<Entry> {
 }
 
 /// g(0..count) of `code` by the engine.
-fn computed(code: &str, count: u64) -> Vec<u16> {
+pub(crate) fn computed(code: &str, count: u64) -> Vec<u16> {
     let rule = HeapRule::parse(code).unwrap_or_else(|e| panic!("{code}: {e:?}"));
     let mut engine = engine_for(&rule, Vec::new()).unwrap();
     assert!(engine.extend_to_len(count, &mut Control::none()).unwrap());

@@ -384,6 +384,7 @@ fn a_failing_script_never_cancels_the_budget() {
         context: Context {
             engine: grundy::sum::Engine::Fast,
             budget: budget.clone(),
+            ..grundy::sum::Context::default()
         },
     };
     // Deep inside the generic engine (heap 12 reaches heap 7), in a sum, in misère play.

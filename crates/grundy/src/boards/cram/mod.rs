@@ -29,7 +29,9 @@
 //! connected components by flood fill, and two equal components of one option cancel
 //! (`G + G = 0`).
 //!
-//! Closed forms ([`SearchGame::known_value`]): a path of `n` cells is Dawson's Kayles
+//! Closed forms ([`SearchGame::known_value`]): a region that fits the box of an end table
+//! given to the game ([`EndTable`], every set of cells of a box four wide, computed once
+//! and kept on disk) takes its value from it; a path of `n` cells is Dawson's Kayles
 //! (0.07) on `n`, a cycle of `n` cells is worth `mex{g(path of n − 2)}`, a region that is
 //! its own image under the half turn with its centre not free is 0 (the second player
 //! answers each domino with its image: every full even × even rectangle, and the board an
@@ -99,12 +101,16 @@
 //! one of [`crate::search`].
 
 mod cells;
+mod end;
+
+pub use end::{EndTable, EndTableError, MAX_END_ROWS};
 
 pub use cells::{Cells, align, canonical, reduce, transpose};
 
 use super::grid::{GridRule, Region, path_values};
 use crate::search::{Options, SearchGame};
 use cells::{cut_edges, east, extent, fill, lowest, mirrors, north, south, west};
+use std::sync::Arc;
 
 /// The side of the 8 × 8 frame: a region fits when its bounding box is at most 8 × 8.
 pub const FRAME: usize = 8;
@@ -127,6 +133,8 @@ pub struct CramGame<C = u64> {
     /// Cram 4 x 11 14.8 s against 20.8 s, 4 x 9 about 15 % faster (in the 8-wide frames the
     /// same order costs: 5 x 7 1.06 s against 0.48 s, 5 x 8 4.0 s against 3.0 s).
     rings: Vec<Vec<(C, C)>>,
+    /// The values of every small region, if given ([`CramGame::with_end_table`]).
+    end: Option<Arc<EndTable>>,
 }
 
 impl<C: Cells> Default for CramGame<C> {
@@ -198,7 +206,15 @@ impl<C: Cells> CramGame<C> {
         CramGame {
             path: path_values(GridRule::Cram, cells as usize),
             rings,
+            end: None,
         }
+    }
+
+    /// The game whose regions that fit `end`'s box take their values from it (never
+    /// searched, never stored), or `None` for none.
+    pub fn with_end_table(mut self, end: Option<Arc<EndTable>>) -> Self {
+        self.end = end;
+        self
     }
 
     /// The cells of a region (bit `r * w + c` of an `h × w` box, as in
@@ -374,6 +390,9 @@ impl<C: Cells> SearchGame for CramGame<C> {
         let cells = x.count_ones();
         if cells < 2 {
             return Some(0);
+        }
+        if let Some(v) = self.end.as_ref().and_then(|e| e.value(x)) {
+            return Some(v);
         }
         let (l, r, u, d) = (x & east(x), x & west(x), x & south(x), x & north(x));
         let edges = r.count_ones() + d.count_ones();

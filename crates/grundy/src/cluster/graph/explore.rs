@@ -408,6 +408,7 @@ fn explore(
     let ctx = Context {
         engine: Engine::Fast,
         budget: Budget::with_cancel_flag(limits, steps.cancel_flag()),
+        end_table: None,
     };
     let mut here = Frontier::default();
     if owner(&game.start, place.1) == place.0 {
