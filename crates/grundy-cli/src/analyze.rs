@@ -72,7 +72,13 @@ pub struct Args {
     end_table: Option<std::path::PathBuf>,
     /// The rows of the end table's box when it is computed (1 to 7; 7 rows take about 6 s
     /// and 128 MiB, and cover every region of 4 x 7 cells).
-    #[arg(long, value_name = "N", default_value_t = MAX_END_ROWS, requires = "end_table")]
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = MAX_END_ROWS,
+        requires = "end_table",
+        value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_END_ROWS))
+    )]
     end_rows: u32,
 }
 
@@ -186,7 +192,9 @@ fn end_table(path: &std::path::Path, rows: u32, budget: &Budget) -> Result<EndTa
         EndTableError::Budget(b) => {
             front::budget_failure(format!("the end table: {b}"), b, front::LIMIT_FLAGS)
         }
-        EndTableError::Io { .. } => Failure::compute(format!("end table {e}")),
+        EndTableError::Io { .. } | EndTableError::Write(_) => {
+            Failure::compute(format!("end table {e}"))
+        }
         e => Failure::input(format!("end table {e}")),
     })?;
     let verb = if read { "read" } else { "computed and wrote" };

@@ -94,9 +94,9 @@ fn open_end_table(
     match detached(py, &own, || EndTable::open_or_compute(path, rows, &own))? {
         Ok((table, _)) => Ok(table.into()),
         Err(EndTableError::Budget(b)) => Err(api_error(ApiError::budget(b, "the end table"))),
-        Err(e @ EndTableError::Io { .. }) => Err(pyo3::exceptions::PyOSError::new_err(format!(
-            "end table {e}"
-        ))),
+        Err(e @ (EndTableError::Io { .. } | EndTableError::Write(_))) => Err(
+            pyo3::exceptions::PyOSError::new_err(format!("end table {e}")),
+        ),
         Err(e) => Err(PyValueError::new_err(format!("end table {e}"))),
     }
 }

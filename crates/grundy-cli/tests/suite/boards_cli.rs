@@ -370,6 +370,18 @@ fn an_end_table_is_made_once_and_changes_no_answer() {
         "9",
     ]);
     assert_eq!(tall.status.code(), Some(2), "{}", stderr(&tall));
-    assert!(stderr(&tall).contains("1 to 7 rows"), "{}", stderr(&tall));
+    assert!(stderr(&tall).contains("--end-rows"), "{}", stderr(&tall));
     assert!(!other.exists());
+    // A table that cannot be written (no such directory) is status 1, naming the file.
+    let nowhere = dir.join("missing").join("end.tbl");
+    let blocked = grundy(&[
+        "analyze",
+        "cram 5x5",
+        "--end-table",
+        nowhere.to_str().unwrap(),
+        "--end-rows",
+        "2",
+    ]);
+    assert_eq!(blocked.status.code(), Some(1), "{}", stderr(&blocked));
+    assert!(stderr(&blocked).contains("missing"), "{}", stderr(&blocked));
 }

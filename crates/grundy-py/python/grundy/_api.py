@@ -210,6 +210,8 @@ def analyze(
     end_table: a file of the values of every Cram region of a box four cells wide and
         end_rows (1 to 7) tall: read if it exists, else computed (7 rows: about 6 s and
         128 MiB) and written; the search never searches such a region. Same answers, sooner.
+        A damaged file or end_rows outside 1 to 7: ValueError; a file that cannot be
+        read or written: OSError.
     Raises ExpressionError for a malformed expression (the message points at it).
     """
     if engine not in ("fast", "generic"):

@@ -268,7 +268,7 @@ impl Session {
                 let ctx = Context {
                     engine: Engine::Fast,
                     budget: budget.clone(),
-                    end_table: None,
+                    end_table: self.end_table.clone(),
                 };
                 let graph =
                     explore(&sum, &ctx, budget.limits().max_positions).map_err(|e| {

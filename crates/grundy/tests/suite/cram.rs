@@ -752,3 +752,30 @@ fn a_long_search_says_how_far_it_is() {
         "{status}"
     );
 }
+
+/// A session given an end table hands it to the Cram searches of its analyses (the value's
+/// and the winning moves'): the same answers with less work, as the regions that fit are
+/// never searched. (The tall frame's game with a table is checked against the definition
+/// above; its boards are too big for this test.)
+#[test]
+fn a_session_with_an_end_table_searches_less_for_the_same_answers() {
+    use grundy::api::{AnalyzeRequest, Preset, Session};
+    let run = |session: &Session, expression: &str| {
+        let req = AnalyzeRequest::new(expression);
+        let budget = session.budget(&req.limits, req.task()).unwrap();
+        let analysis = session.analyze(&req, &budget).unwrap();
+        (serde_json::to_value(analysis).unwrap(), budget.work_done())
+    };
+    let plain = Session::new(Preset::Standard);
+    let ended = Session::new(Preset::Standard).with_end_table(end_table());
+    // The 8 x 8 frame, and the narrow frame (a side of 9).
+    for expression in ["cram 5x5", "cram 3x9 + nim 1"] {
+        let (a, work_a) = run(&plain, expression);
+        let (b, work_b) = run(&ended, expression);
+        assert_eq!(a, b, "{expression}");
+        assert!(
+            work_b < work_a,
+            "{expression}: {work_b} units with the table, {work_a} without"
+        );
+    }
+}

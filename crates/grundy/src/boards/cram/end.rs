@@ -3,9 +3,9 @@
 //! position search of a big board never searches (nor stores) a region that fits the box.
 //!
 //! A set of cells of the `rows × 4` box is a number, bit `4 r + c` for cell (`r`, `c`); its
-//! value is the mex of the values of the sets a domino inside it leaves. Every set is worth
-//! less than itself as a number once a domino is taken away, so one pass over the numbers
-//! in increasing order fills the table (`O(2^(4 rows) × moves)`: 7 rows, 2^28 sets, about
+//! value is the mex of the values of the sets a domino inside it leaves. Every set a domino
+//! leaves is a smaller number, so one pass over the numbers in increasing order fills the
+//! table (`O(2^(4 rows) × moves)`: 7 rows, 2^28 sets, about
 //! 6 s of one core). A value is at most the number of dominoes that fit (14 for 28 cells),
 //! so it takes four bits: 128 MiB for 7 rows, 8 MiB for 6.
 //!
@@ -13,20 +13,21 @@
 //! wide and [`EndTable::rows`] tall, or the other way round (the region is then
 //! transposed): its key, aligned to the frame's corner, gives the number directly. The
 //! table is the end database of Lemoine and Viennot's and Beling's solvers made in the
-//! simplest form: every set of the box, so no key is stored and no hash is needed.
+//! simplest form: every set of the box, so no key is stored and no hash table is needed.
 //!
 //! Measured (release, `analyze "cram RxC" --no-moves`, user time, one run each on this
 //! two-core machine, the table read from a file): see `docs/src/boards.md`.
 //!
 //! The file: a line `grundy cram end table 1 ROWS HASH` (the hash of the values, in hex),
-//! then the values, two to a byte (the lower four bits first). It is written to `FILE.part`
-//! and renamed, so a stop while writing leaves no half file; a file whose size or hash is
-//! wrong is refused.
+//! then the values, two to a byte (the lower four bits first). It is written atomically
+//! ([`crate::control::files::write_atomically`]: a stop while writing leaves no half file);
+//! a file whose first line, size or hash is wrong is refused.
 
 use super::cells::{Cells, extent, transpose};
+use crate::control::files::{FileError, write_atomically};
 use crate::control::{Budget, BudgetError};
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, BufWriter, Read, Write};
+use std::io::{self, BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 
 /// The tallest box an end table covers (2^28 sets, 128 MiB).
@@ -46,7 +47,10 @@ pub enum EndTableError {
         /// The rows asked for.
         rows: u32,
     },
-    /// The file could not be read or written.
+    /// The file could not be written.
+    #[error(transparent)]
+    Write(#[from] FileError),
+    /// The file could not be read.
     #[error("{}: {source}", path.display())]
     Io {
         /// The file.
@@ -86,19 +90,9 @@ impl EndTable {
     /// of work a set, its cancellation).
     pub fn compute(rows: u32, budget: &Budget) -> Result<Self, EndTableError> {
         let sets = Self::sets(rows)?;
-        let bytes = sets / 2;
-        let limit = budget.limits().max_bytes;
-        if bytes as u64 > limit {
-            return Err(BudgetError::Memory {
-                needed: Some(bytes as u64),
-                limit,
-            }
-            .into());
-        }
-        let mut table = EndTable {
-            rows,
-            values: vec![0u8; bytes],
-        };
+        let mut values = budget.vec_with_capacity(sets / 2)?;
+        values.resize(sets / 2, 0u8);
+        let mut table = EndTable { rows, values };
         const STEP: usize = 1 << 16;
         for start in (0..sets).step_by(STEP) {
             let end = (start + STEP).min(sets);
@@ -188,24 +182,13 @@ impl EndTable {
         })
     }
 
-    /// Writes the table to `path` (through `path.part`, renamed at the end).
+    /// Writes the table to `path`, atomically.
     pub fn write(&self, path: &Path) -> Result<(), EndTableError> {
-        let part = PathBuf::from(format!("{}.part", path.display()));
-        let written = (|| {
-            let mut out = BufWriter::with_capacity(1 << 20, File::create(&part)?);
+        write_atomically(path, |out| {
             writeln!(out, "{MAGIC} {} {:016x}", self.rows, self.hash())?;
-            out.write_all(&self.values)?;
-            let file = out.into_inner().map_err(|e| e.into_error())?;
-            file.sync_all()?;
-            std::fs::rename(&part, path)
-        })();
-        written.map_err(|source| {
-            let _ = std::fs::remove_file(&part);
-            EndTableError::Io {
-                path: path.to_path_buf(),
-                source,
-            }
-        })
+            out.write_all(&self.values)
+        })?;
+        Ok(())
     }
 
     /// Reads the table at `path`, checked whole (its first line, its size, its hash),
@@ -229,6 +212,7 @@ impl EndTable {
         let line = String::from_utf8_lossy(&line);
         let fields = line
             .strip_prefix(MAGIC)
+            .and_then(|rest| rest.strip_prefix(' '))
             .filter(|_| line.ends_with('\n'))
             .map(|rest| rest.split_whitespace().collect::<Vec<_>>());
         let Some([rows, hash]) = fields.as_deref() else {
@@ -241,24 +225,26 @@ impl EndTable {
             .map_err(|_| bad(format!("the rows `{rows}` are not a number")))?;
         let hash = u64::from_str_radix(hash, 16)
             .map_err(|_| bad(format!("the hash `{hash}` is not a hexadecimal number")))?;
-        let bytes = Self::sets(rows).map_err(|e| bad(e.to_string()))? / 2;
-        let limit = budget.limits().max_bytes;
-        if bytes as u64 > limit {
-            return Err(BudgetError::Memory {
-                needed: Some(bytes as u64),
-                limit,
+        let bytes = match Self::sets(rows) {
+            Ok(sets) => sets / 2,
+            Err(_) => {
+                return Err(bad(format!(
+                    "its first line says {rows} rows; an end table has 1 to {MAX_END_ROWS}"
+                )));
             }
-            .into());
-        }
-        let mut values = Vec::with_capacity(bytes);
-        input
-            .take(bytes as u64 + 1)
-            .read_to_end(&mut values)
-            .map_err(io)?;
-        if values.len() != bytes {
+        };
+        let mut values = budget.vec_with_capacity(bytes)?;
+        values.resize(bytes, 0u8);
+        let size = |e: io::Error| match e.kind() {
+            io::ErrorKind::UnexpectedEof => bad(format!(
+                "fewer bytes of values than the {bytes} of a table of {rows} rows: cut short"
+            )),
+            _ => io(e),
+        };
+        input.read_exact(&mut values).map_err(size)?;
+        if input.read(&mut [0u8]).map_err(io)? != 0 {
             return Err(bad(format!(
-                "{} bytes of values where a table of {rows} rows has {bytes}: cut short or too long",
-                values.len()
+                "more bytes of values than the {bytes} of a table of {rows} rows"
             )));
         }
         let table = EndTable { rows, values };
@@ -385,9 +371,30 @@ mod tests {
         std::fs::write(&path, &bytes[..bytes.len() - 3]).unwrap();
         let e = EndTable::read(&path, &budget).unwrap_err().to_string();
         assert!(e.contains("cut short"), "{e}");
-        std::fs::write(&path, b"grundy search table 1\n").unwrap();
+        std::fs::write(&path, [&bytes[..], b"x"].concat()).unwrap();
         let e = EndTable::read(&path, &budget).unwrap_err().to_string();
-        assert!(e.contains("not an end table"), "{e}");
+        assert!(e.contains("more bytes of values"), "{e}");
+        for header in ["grundy search table 1\n", "grundy cram end table 17 abc\n"] {
+            std::fs::write(&path, header).unwrap();
+            let e = EndTable::read(&path, &budget).unwrap_err().to_string();
+            assert!(e.contains("not an end table"), "{header}: {e}");
+        }
+        std::fs::write(&path, b"grundy cram end table 1 9 0\n").unwrap();
+        let e = EndTable::read(&path, &budget).unwrap_err().to_string();
+        assert!(e.contains("says 9 rows"), "{e}");
+        // A table larger than the memory limit is refused before it is read.
+        std::fs::write(&path, &bytes).unwrap();
+        let small = Budget::new(crate::control::Limits {
+            max_bytes: 4,
+            ..crate::control::Limits::DEFAULT
+        });
+        assert!(matches!(
+            EndTable::read(&path, &small),
+            Err(EndTableError::Budget(BudgetError::Memory { .. }))
+        ));
+        // A directory is not replaced.
+        let e = made.write(&dir).unwrap_err().to_string();
+        assert!(e.contains("not a regular file"), "{e}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
